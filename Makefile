@@ -1,0 +1,100 @@
+# linkscope: GNU Make build. `make` builds build/bin/{linkscope-cc,linkscope}.
+# `make check` installs missing Debian packages (as root), builds, runs every
+# test, then does it all again under ASan+UBSan. See README.md.
+
+VERSION := 0.1.0
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+SANITIZE ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+WARNINGS := -Wall -Wextra -Werror -Wvla -Wshadow -Wstrict-prototypes \
+	-Wwrite-strings -Wno-format-truncation
+# _GNU_SOURCE: pipe2 and signalfd (the shim's stderr tee); see docs/decisions.md.
+CPPFLAGS_ALL := -Iinclude -D_GNU_SOURCE -DLINKSCOPE_VERSION='"$(VERSION)"'
+CFLAGS_ALL := -std=c11 -O2 -g $(WARNINGS) $(CFLAGS)
+LDFLAGS_ALL := $(LDFLAGS)
+ifneq ($(SANITIZE),)
+CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS_ALL += -fsanitize=$(SANITIZE)
+endif
+
+JANSSON_LIBS = $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+COMMON_SRC := $(wildcard common/*.c)
+SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
+ANALYZER_SRC := $(wildcard analyzer/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+SHIM_LIB_OBJ := $(SHIM_LIB_SRC:%.c=$(BUILD)/obj/%.o)
+ANALYZER_OBJ := $(ANALYZER_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+SHIM := $(BUILD)/bin/linkscope-cc
+ANALYZER := $(BUILD)/bin/linkscope
+
+.PHONY: all check test deps demo bench install clean unit-build
+.DELETE_ON_ERROR:
+
+all: $(SHIM) $(ANALYZER)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Ishim -MMD -MP -c $< -o $@
+
+$(BUILD)/lib/liblkcommon.a: $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/liblkshim.a: $(SHIM_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The shim links only jansson and libc: never libelf or libbfd.
+$(SHIM): $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
+
+$(ANALYZER): $(ANALYZER_OBJ) $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS)
+
+unit-build: $(UNIT_BIN)
+
+deps:
+	@scripts/install-deps.sh
+
+# The test command of the README. Each suite prints its result; the last
+# line is "N passed, N failed".
+check: deps
+	@$(MAKE) --no-print-directory all unit-build
+	@$(MAKE) --no-print-directory BUILD=build-san SANITIZE=address,undefined all unit-build
+	@tests/run.sh build build-san
+
+test: all unit-build
+	@tests/run.sh $(BUILD)
+
+demo: deps all
+	@scripts/demo.sh $(BUILD)
+
+bench: deps all
+	@bench/shim-overhead.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(SHIM) $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/linkscope-cc.1 man/linkscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

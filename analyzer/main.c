@@ -1,0 +1,177 @@
+/*
+ * linkscope: the analyzer's command line.
+ *
+ * Stage: records -> answers. This first version lists records; the line
+ * model (show), the replay (explain, why, report) and diff build on the
+ * same record reader (issues #3 and #4).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/record.h"
+#include "linkscope/vec.h"
+
+#ifndef LINKSCOPE_VERSION
+#define LINKSCOPE_VERSION "0.1.0"
+#endif
+
+struct lk_options {
+	const char *command;
+	char *dir;		/* owned */
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: linkscope list [--dir DIR]\n"
+	      "       linkscope --version\n"
+	      "Records are read from --dir, else LINKSCOPE_DIR, else the default\n"
+	      "directory (see linkscope(1)).\n", out);
+}
+
+static int parse_options(int argc, char **argv, struct lk_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	if (argc < 2) {
+		usage(stderr);
+		return -1;
+	}
+	opt->command = argv[1];
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
+			free(opt->dir);
+			opt->dir = lk_xstrdup(argv[++i]);
+		} else if (!strncmp(argv[i], "--dir=", 6)) {
+			free(opt->dir);
+			opt->dir = lk_xstrdup(argv[i] + 6);
+		} else {
+			fprintf(stderr, "linkscope: unknown option '%s' for '%s'\n",
+				argv[i], opt->command);
+			return -1;
+		}
+	}
+	if (!opt->dir)
+		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
+	return 0;
+}
+
+struct summaries {
+	struct lk_record_summary *items;
+	size_t nr, alloc;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct lk_record_summary *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? 1 : -1;
+	return strcmp(y->id, x->id);
+}
+
+static int is_record_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json");
+}
+
+/* Read every record in `dir`; unreadable ones are reported and counted. */
+static int load_records(const char *dir, struct summaries *out, int *bad)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		struct lk_err err = LK_ERR_INIT;
+
+		lk_err_errno(&err, "cannot open record directory '%s'", dir);
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!is_record_name(de->d_name))
+			continue;
+		lk_buf_reset(&path);
+		lk_buf_addf(&path, "%s/%s", dir, de->d_name);
+		LK_GROW(out->items, out->nr + 1, out->alloc);
+		if (lk_record_read_summary(path.buf, &out->items[out->nr], &err) < 0) {
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			(*bad)++;
+			continue;
+		}
+		out->nr++;
+	}
+	closedir(d);
+	lk_buf_release(&path);
+	if (out->nr)
+		qsort(out->items, out->nr, sizeof(*out->items), newest_first);
+	return 0;
+}
+
+static void outcome(const struct lk_record_summary *s, char *buf, size_t size)
+{
+	if (s->signal)
+		snprintf(buf, size, "signal %d", s->signal);
+	else if (!s->has_exit)
+		snprintf(buf, size, "not run");
+	else if (s->exit_status == 0)
+		snprintf(buf, size, "ok");
+	else
+		snprintf(buf, size, "exit %d", s->exit_status);
+}
+
+static int cmd_list(const struct lk_options *opt)
+{
+	struct summaries recs = { NULL, 0, 0 };
+	int bad = 0;
+
+	if (load_records(opt->dir, &recs, &bad) < 0)
+		return 1;
+	for (size_t i = 0; i < recs.nr; i++) {
+		const struct lk_record_summary *s = &recs.items[i];
+		char result[32];
+
+		outcome(s, result, sizeof(result));
+		printf("%-27s  %-9s  %-6s  %-12s  %s  %s\n", s->start ? s->start : "?",
+		       result, s->caller ? s->caller : "-", s->driver ? s->driver : "?",
+		       s->output ? s->output : "a.out", s->path);
+		lk_record_summary_release(&recs.items[i]);
+	}
+	free(recs.items);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct lk_options opt;
+	int rc;
+
+	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("linkscope %s\n", LINKSCOPE_VERSION);
+		return 0;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (parse_options(argc, argv, &opt) < 0) {
+		free(opt.dir);
+		return 2;
+	}
+	if (!strcmp(opt.command, "list")) {
+		rc = cmd_list(&opt);
+	} else {
+		fprintf(stderr, "linkscope: unknown command '%s'\n", opt.command);
+		usage(stderr);
+		rc = 2;
+	}
+	free(opt.dir);
+	return rc;
+}

@@ -1,0 +1,395 @@
+/*
+ * The argv model: a compiler driver's command line, read statically.
+ *
+ * Takes: the response-file expanded driver argv (lk_args). Gives:
+ * lk_argv_info: whether the call links, its inputs, -l and -L, the linker it
+ * asks for (-fuse-ld=, -B), every -lc, and every --start-group span.
+ * Models: GCC's option grammar as far as linking needs it: options that take
+ * a separate value (-o x, -L dir, -Xlinker x, ...), -x LANG switching later
+ * files to sources, -Wl, splitting at commas, and the options that stop the
+ * driver before it runs collect2/ld (-c, -S, -E, -M, queries).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/argv.h"
+#include "linkscope/banned.h"
+#include "linkscope/rsp.h"
+#include "linkscope/vec.h"
+
+/* Options whose value is the next argument when they stand alone. */
+static const char *const separate_value_opts[] = {
+	"-o", "-x", "-I", "-L", "-l", "-B", "-T", "-u", "-e", "-z", "-D", "-U",
+	"-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang",
+	"-include", "-imacros", "-iprefix", "-iwithprefix",
+	"-iwithprefixbefore", "-isystem", "-idirafter", "-iquote", "-isysroot",
+	"-imultilib", "-MF", "-MT", "-MQ", "-aux-info", "--param", "-dumpdir",
+	"-dumpbase", "-dumpbase-ext", "-target", "--sysroot", "-wrapper",
+	"-arch", NULL,
+};
+
+static const char *const source_exts[] = {
+	"c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
+	"mm", "M", "mii", "s", "S", "sx", "f", "for", "ftn", "F", "FOR", "fpp",
+	"FPP", "FTN", "f90", "f95", "f03", "f08", "F90", "F95", "F03", "F08",
+	"go", "d", "adb", "ads", NULL,
+};
+
+static const char *const header_exts[] = { "h", "hh", "hpp", "hxx", "H", NULL };
+
+const char *lk_input_kind_name(enum lk_input_kind kind)
+{
+	switch (kind) {
+	case LK_IN_OBJECT: return "object";
+	case LK_IN_ARCHIVE: return "archive";
+	case LK_IN_RLIB: return "rlib";
+	case LK_IN_SHARED: return "shared";
+	case LK_IN_SOURCE: return "source";
+	case LK_IN_SCRIPT: return "script";
+	case LK_IN_OTHER: return "other";
+	case LK_IN_STDIN: return "stdin";
+	}
+	LK_BUG("unknown input kind");
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+const char *lk_argv_nolink_option(const char *arg)
+{
+	static const char *const exact[] = {
+		"-c", "-S", "-E", "-M", "-MM", "--version", "-dumpversion",
+		"-dumpfullversion", "-dumpmachine", "-dumpspecs", "-###",
+		"--help", "--target-help", "-fsyntax-only", NULL,
+	};
+	static const char *const prefixes[] = {
+		"-print-", "--print-", "--help=", NULL,
+	};
+
+	for (const char *const *p = exact; *p; p++)
+		if (!strcmp(arg, *p))
+			return *p;
+	for (const char *const *p = prefixes; *p; p++)
+		if (starts_with(arg, *p))
+			return *p;
+	return NULL;
+}
+
+static const char *extension(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || (slash && dot < slash) || dot == path || dot[-1] == '/')
+		return "";
+	return dot + 1;
+}
+
+/* lib.so, lib.so.6, lib.so.6.0.1 */
+static int is_shared_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *so;
+
+	base = base ? base + 1 : path;
+	so = strstr(base, ".so");
+	while (so) {
+		const char *rest = so + 3;
+
+		while (*rest == '.' || (*rest >= '0' && *rest <= '9'))
+			rest++;
+		if (!*rest)
+			return 1;
+		so = strstr(so + 1, ".so");
+	}
+	return 0;
+}
+
+static enum lk_input_kind kind_of_file(const char *path, const char *lang)
+{
+	const char *ext = extension(path);
+
+	if (lang)
+		return LK_IN_SOURCE;
+	if (!strcmp(ext, "o") || !strcmp(ext, "obj"))
+		return LK_IN_OBJECT;
+	if (!strcmp(ext, "a"))
+		return LK_IN_ARCHIVE;
+	if (!strcmp(ext, "rlib"))
+		return LK_IN_RLIB;
+	if (is_shared_name(path))
+		return LK_IN_SHARED;
+	if (in_list(ext, source_exts))
+		return LK_IN_SOURCE;
+	return LK_IN_OTHER;
+}
+
+struct scan {
+	const struct lk_args *args;
+	struct lk_argv_info *info;
+	size_t index;		/* the argument being read */
+	struct { size_t *items; size_t nr, alloc; } open_groups;
+	int pending_l;		/* a linker word "-l" waits for its name */
+	int verbose, headers, non_headers;
+};
+
+static void add_input(struct scan *s, size_t index, enum lk_input_kind kind,
+		      const char *path)
+{
+	struct lk_argv_info *info = s->info;
+
+	LK_GROW(info->inputs.items, info->inputs.nr + 1, info->inputs.alloc);
+	info->inputs.items[info->inputs.nr].index = index;
+	info->inputs.items[info->inputs.nr].kind = kind;
+	info->inputs.items[info->inputs.nr].path = path;
+	info->inputs.nr++;
+}
+
+static int is_libc_name(const char *name, size_t len)
+{
+	return (len == 1 && name[0] == 'c') ||
+	       (len >= 8 && !strncmp(name, ":libc.so", 8)) ||
+	       (len == 7 && !strncmp(name, ":libc.a", 7));
+}
+
+static void add_lib(struct scan *s, size_t index, const char *name, size_t len)
+{
+	struct lk_argv_info *info = s->info;
+
+	LK_GROW(info->libs.items, info->libs.nr + 1, info->libs.alloc);
+	info->libs.items[info->libs.nr].index = index;
+	info->libs.items[info->libs.nr].name = name;
+	info->libs.items[info->libs.nr].name_len = len;
+	info->libs.nr++;
+	if (is_libc_name(name, len)) {
+		LK_GROW(info->lc.items, info->lc.nr + 1, info->lc.alloc);
+		info->lc.items[info->lc.nr++] = index;
+	}
+}
+
+static void open_group(struct scan *s)
+{
+	struct lk_argv_info *info = s->info;
+	struct lk_argv_group *g;
+
+	LK_GROW(info->groups.items, info->groups.nr + 1, info->groups.alloc);
+	g = &info->groups.items[info->groups.nr];
+	g->start = s->index;
+	g->end = -1;
+	g->depth = s->open_groups.nr;
+	LK_GROW(s->open_groups.items, s->open_groups.nr + 1, s->open_groups.alloc);
+	s->open_groups.items[s->open_groups.nr++] = info->groups.nr++;
+}
+
+static void close_group(struct scan *s)
+{
+	/* An --end-group with no open group is ld's error, not ours: ignore it. */
+	if (!s->open_groups.nr)
+		return;
+	s->info->groups.items[s->open_groups.items[--s->open_groups.nr]].end =
+		(long)s->index;
+}
+
+/* One linker-level word (from -Wl, or -Xlinker). `word` lives in the args. */
+static void linker_word(struct scan *s, const char *word, size_t len)
+{
+	if (s->pending_l) {
+		s->pending_l = 0;
+		add_lib(s, s->index, word, len);
+		return;
+	}
+	if ((len == 13 && !strncmp(word, "--start-group", len)) ||
+	    (len == 2 && !strncmp(word, "-(", len)))
+		open_group(s);
+	else if ((len == 11 && !strncmp(word, "--end-group", len)) ||
+		 (len == 2 && !strncmp(word, "-)", len)))
+		close_group(s);
+	else if (len == 2 && !strncmp(word, "-l", 2))
+		s->pending_l = 1;
+	else if (len > 2 && !strncmp(word, "-l", 2))
+		add_lib(s, s->index, word + 2, len - 2);
+	else if (len > 10 && !strncmp(word, "--library=", 10))
+		add_lib(s, s->index, word + 10, len - 10);
+}
+
+size_t lk_argv_wl_words(const char *arg,
+			void (*fn)(const char *word, size_t len, void *data),
+			void *data)
+{
+	const char *p;
+	size_t n = 0;
+
+	if (!starts_with(arg, "-Wl,"))
+		return 0;
+	p = arg + 4;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		fn(p, len, data);
+		n++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return n;
+}
+
+static void wl_word_cb(const char *word, size_t len, void *data)
+{
+	linker_word(data, word, len);
+}
+
+static int takes_separate_value(const char *arg)
+{
+	return in_list(arg, separate_value_opts);
+}
+
+static void read_option(struct scan *s, const char *arg, const char *next,
+			const char **lang, size_t *skip)
+{
+	struct lk_argv_info *info = s->info;
+	size_t i = s->index;
+	const char *why;
+
+	*skip = 0;
+	if (!info->nolink_reason && (why = lk_argv_nolink_option(arg)))
+		info->nolink_reason = why;
+
+	if (!strcmp(arg, "-Xlinker")) {
+		if (next) {
+			s->index = i + 1;
+			linker_word(s, next, strlen(next));
+			s->index = i;
+		}
+	} else if (starts_with(arg, "-Wl,")) {
+		lk_argv_wl_words(arg, wl_word_cb, s);
+	} else if (!strcmp(arg, "-o")) {
+		info->output = next ? (long)(i + 1) : -1;
+		info->output_path = next;
+	} else if (starts_with(arg, "-o") && !starts_with(arg, "-objc")) {
+		info->output = (long)i;
+		info->output_path = arg + 2;
+	} else if (!strcmp(arg, "-l")) {
+		if (next)
+			add_lib(s, i, next, strlen(next));
+	} else if (starts_with(arg, "-l")) {
+		add_lib(s, i, arg + 2, strlen(arg + 2));
+	} else if (starts_with(arg, "-L")) {
+		const char *dir = arg[2] ? arg + 2 : next;
+
+		if (dir) {
+			LK_GROW(info->libdirs.items, info->libdirs.nr + 1, info->libdirs.alloc);
+			info->libdirs.items[info->libdirs.nr++] = dir;
+		}
+	} else if (starts_with(arg, "-B")) {
+		const char *dir = arg[2] ? arg + 2 : next;
+
+		if (dir) {
+			LK_GROW(info->bdirs.items, info->bdirs.nr + 1, info->bdirs.alloc);
+			info->bdirs.items[info->bdirs.nr++] = dir;
+		}
+	} else if (starts_with(arg, "-T") && strcmp(arg, "-Tdata") &&
+		   strcmp(arg, "-Ttext") && strcmp(arg, "-Tbss")) {
+		const char *script = arg[2] ? arg + 2 : next;
+
+		if (script)
+			add_input(s, arg[2] ? i : i + 1, LK_IN_SCRIPT, script);
+	} else if (starts_with(arg, "-x")) {
+		const char *l = arg[2] ? arg + 2 : next;
+
+		*lang = (l && strcmp(l, "none")) ? l : NULL;
+	} else if (starts_with(arg, "-fuse-ld=")) {
+		info->fuse_ld = arg + 9;
+		info->fuse_ld_index = (long)i;
+	} else if (starts_with(arg, "--ld-path=")) {
+		info->fuse_ld = arg + 10;
+		info->fuse_ld_index = (long)i;
+	} else if (starts_with(arg, "--target=")) {
+		info->target = arg + 9;
+	} else if (!strcmp(arg, "-target")) {
+		info->target = next;
+	} else if (!strcmp(arg, "-shared")) {
+		info->shared = 1;
+	} else if (!strcmp(arg, "-static")) {
+		info->is_static = 1;
+	} else if (!strcmp(arg, "-nostdlib")) {
+		info->nostdlib = 1;
+	} else if (!strcmp(arg, "-nodefaultlibs")) {
+		info->nodefaultlibs = 1;
+	} else if (!strcmp(arg, "-nostartfiles")) {
+		info->nostartfiles = 1;
+	} else if (!strcmp(arg, "-v")) {
+		s->verbose = 1;
+	}
+	if (takes_separate_value(arg))
+		*skip = 1;
+}
+
+void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info)
+{
+	struct scan s;
+	const char *lang = NULL;
+
+	memset(info, 0, sizeof(*info));
+	memset(&s, 0, sizeof(s));
+	info->output = -1;
+	info->fuse_ld_index = -1;
+	s.args = args;
+	s.info = info;
+
+	for (size_t i = 1; i < args->nr; i++) {
+		const char *arg = args->items[i].text;
+		const char *next = i + 1 < args->nr ? args->items[i + 1].text : NULL;
+		size_t skip;
+
+		s.index = i;
+		if (arg[0] == '-' && arg[1]) {
+			read_option(&s, arg, next, &lang, &skip);
+			i += skip;
+			continue;
+		}
+		if (!strcmp(arg, "-")) {
+			add_input(&s, i, LK_IN_STDIN, arg);
+			continue;
+		}
+		if (!lang && in_list(extension(arg), header_exts)) {
+			s.headers++;
+			continue;
+		}
+		s.non_headers++;
+		add_input(&s, i, kind_of_file(arg, lang), arg);
+	}
+	free(s.open_groups.items);
+
+	if (info->nolink_reason)
+		info->links = 0;
+	else if (!info->inputs.nr && !info->libs.nr && s.verbose)
+		info->nolink_reason = "-v without inputs";
+	else if (!info->inputs.nr && !info->libs.nr && s.headers)
+		info->nolink_reason = "headers only (precompiled header)";
+	else if (!info->inputs.nr && !info->libs.nr)
+		info->nolink_reason = "no input files";
+	info->links = !info->nolink_reason;
+}
+
+void lk_argv_info_release(struct lk_argv_info *info)
+{
+	free(info->inputs.items);
+	free(info->libs.items);
+	free(info->libdirs.items);
+	free(info->bdirs.items);
+	free(info->lc.items);
+	free(info->groups.items);
+	memset(info, 0, sizeof(*info));
+}

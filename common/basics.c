@@ -1,0 +1,250 @@
+/*
+ * Basics: growable arrays, strings, string vectors and errors, shared by the
+ * shim and the analyzer. No linker behaviour is modelled here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linkscope/buf.h"
+#include "linkscope/err.h"
+#include "linkscope/strvec.h"
+#include "linkscope/vec.h"
+
+char lk_buf_slop[1];
+
+static _Noreturn void die_oom(void)
+{
+	static const char msg[] = "linkscope: out of memory\n";
+	/* Nothing sensible is left to do; say so without allocating. */
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		abort();
+	abort();
+}
+
+void *lk_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *lk_xcalloc(size_t nr, size_t size)
+{
+	void *p = calloc(nr ? nr : 1, size ? size : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *lk_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *lk_xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *lk_vec_grow(void *items, size_t need, size_t *alloc, size_t item_size)
+{
+	size_t nalloc;
+	void *p;
+
+	if (need <= *alloc)
+		return items;
+	nalloc = *alloc < 8 ? 8 : *alloc;
+	while (nalloc < need) {
+		if (nalloc > SIZE_MAX / 2)
+			die_oom();
+		nalloc *= 2;
+	}
+	if (nalloc > SIZE_MAX / item_size)
+		die_oom();
+	p = realloc(items, nalloc * item_size);
+	if (!p)
+		die_oom();
+	*alloc = nalloc;
+	return p;
+}
+
+void lk_buf_init(struct lk_buf *b)
+{
+	b->buf = lk_buf_slop;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void lk_buf_release(struct lk_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	lk_buf_init(b);
+}
+
+char *lk_buf_detach(struct lk_buf *b)
+{
+	char *s = b->alloc ? b->buf : lk_xstrdup("");
+	lk_buf_init(b);
+	return s;
+}
+
+void lk_buf_grow(struct lk_buf *b, size_t extra)
+{
+	int fresh = !b->alloc;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		die_oom();
+	if (fresh)
+		b->buf = NULL;
+	LK_GROW(b->buf, b->len + extra + 1, b->alloc);
+	if (fresh)
+		b->buf[0] = '\0';
+}
+
+void lk_buf_add(struct lk_buf *b, const void *data, size_t len)
+{
+	lk_buf_grow(b, len);
+	memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
+
+void lk_buf_addstr(struct lk_buf *b, const char *s)
+{
+	lk_buf_add(b, s, strlen(s));
+}
+
+void lk_buf_addch(struct lk_buf *b, char c)
+{
+	lk_buf_add(b, &c, 1);
+}
+
+void lk_buf_addf(struct lk_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	lk_buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void lk_buf_reset(struct lk_buf *b)
+{
+	b->len = 0;
+	if (b->alloc)
+		b->buf[0] = '\0';
+}
+
+int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit)
+{
+	char chunk[65536];
+	size_t total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		if (total > limit) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		lk_buf_add(b, chunk, (size_t)n);
+	}
+	if (n < 0) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+void lk_strvec_push_owned(struct lk_strvec *v, char *s)
+{
+	LK_GROW(v->items, v->nr + 2, v->alloc);
+	v->items[v->nr++] = s;
+	v->items[v->nr] = NULL;
+}
+
+void lk_strvec_push(struct lk_strvec *v, const char *s)
+{
+	lk_strvec_push_owned(v, lk_xstrdup(s));
+}
+
+void lk_strvec_release(struct lk_strvec *v)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		free(v->items[i]);
+	free(v->items);
+	v->items = NULL;
+	v->nr = v->alloc = 0;
+}
+
+int lk_err_set(struct lk_err *err, enum lk_errcode code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int lk_err_errno(struct lk_err *err, const char *fmt, ...)
+{
+	int saved = errno;
+	size_t len;
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->code = LK_E_IO;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", strerror(saved));
+	errno = saved;
+	return -1;
+}
+
+_Noreturn void lk_bug(const char *file, int line, const char *msg)
+{
+	fprintf(stderr, "linkscope: BUG at %s:%d: %s\n", file, line, msg);
+	abort();
+}

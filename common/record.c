@@ -1,0 +1,625 @@
+/*
+ * The record: serialization of one link to JSON and back (jansson).
+ *
+ * Takes: struct lk_linkrec, filled by the shim from the argv model, the
+ * response-file expansion, the provenance and the run. Gives: the record
+ * file, written atomically; and, for the analyzer, a checked summary.
+ * Strings that are not valid UTF-8 (argv bytes can be anything) are written
+ * as {"hex": "..."} so nothing is lost; the linker's stderr is text for
+ * people and is made valid UTF-8 instead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/record.h"
+#include "linkscope/vec.h"
+
+/* Length of the valid UTF-8 sequence at s (at most `len`), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t len)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *lk_record_utf8_lossy(const char *s, size_t len)
+{
+	struct lk_buf out = LK_BUF_INIT;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	lk_buf_grow(&out, len);
+	while (i < len) {
+		size_t n = p[i] ? utf8_seq(p + i, len - i) : 0;
+
+		if (n) {
+			lk_buf_add(&out, p + i, n);
+			i += n;
+		} else {
+			/* Invalid bytes and NULs both become U+FFFD. */
+			lk_buf_addstr(&out, "\xef\xbf\xbd");
+			i++;
+		}
+	}
+	return lk_buf_detach(&out);
+}
+
+/* A string, or {"hex": ...} when it is not valid UTF-8. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	struct lk_buf hex = LK_BUF_INIT;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		lk_buf_addf(&hex, "%02x", *p);
+	j = json_pack("{s:s}", "hex", hex.buf);
+	lk_buf_release(&hex);
+	return j;
+}
+
+static json_t *jstrn(const char *s, size_t len)
+{
+	char *copy = lk_xstrndup(s, len);
+	json_t *j = jstr(copy);
+
+	free(copy);
+	return j;
+}
+
+static json_t *jint_or_null(long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static void set(json_t *obj, const char *key, json_t *value)
+{
+	/* json_object_set_new steals the value even on failure. */
+	if (!value)
+		value = json_null();
+	json_object_set_new(obj, key, value);
+}
+
+static json_t *strvec_json(const char *const *items, size_t nr)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < nr; i++)
+		json_array_append_new(a, jstr(items[i]));
+	return a;
+}
+
+static json_t *redacted_strvec_json(const struct lk_strvec *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->nr; i++) {
+		int changed;
+		char *r = lk_env_redact(v->items[i], &changed);
+
+		json_array_append_new(a, jstr(r));
+		free(r);
+	}
+	return a;
+}
+
+static void format_time(int64_t ns, char *out, size_t size)
+{
+	time_t secs = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
+}
+
+static json_t *time_json(const struct lk_linkrec *rec)
+{
+	char when[64];
+
+	format_time(rec->start_ns, when, sizeof(when));
+	return json_pack("{s:s, s:I, s:f}", "start", when,
+			 "start_unix_ns", (json_int_t)rec->start_ns,
+			 "duration_ms", (double)rec->duration_ns / 1e6);
+}
+
+static json_t *args_json(const struct lk_linkrec *rec)
+{
+	json_t *texts = json_array(), *origins = json_array();
+	json_t *files = json_array();
+
+	for (size_t i = 0; i < rec->args->nr; i++) {
+		const struct lk_arg *a = &rec->args->items[i];
+
+		json_array_append_new(texts, jstr(a->text));
+		json_array_append_new(origins, json_pack("{s:I, s:o}",
+			"argv_index", (json_int_t)a->argv_index,
+			"response_file", jint_or_null(a->rsp)));
+	}
+	for (size_t i = 0; i < rec->rspfiles->nr; i++) {
+		const struct lk_rspfile *f = &rec->rspfiles->items[i];
+		static const char *const status[] = { "read", "missing", "unreadable" };
+
+		json_array_append_new(files, json_pack("{s:o, s:I, s:o, s:s, s:o, s:I}",
+			"path", jstr(f->path),
+			"argv_index", (json_int_t)f->argv_index,
+			"parent", jint_or_null(f->parent),
+			"status", status[f->status],
+			"error", f->status == LK_RSP_READ ? json_null() :
+				 json_string(strerror(f->error)),
+			"nargs", (json_int_t)f->nargs));
+	}
+	return json_pack("{s:o, s:o, s:o}", "argv_expanded", texts,
+			 "arg_origins", origins, "response_files", files);
+}
+
+static json_t *provenance_json(const struct lk_linkrec *rec)
+{
+	const struct lk_provenance *p = rec->prov;
+	json_t *kinds = json_array();
+
+	for (size_t i = 0; i < p->nr; i++)
+		json_array_append_new(kinds, json_string(lk_prov_name(p->items[i])));
+	return json_pack("{s:s, s:o, s:o}", "method", p->method, "args", kinds,
+			 "link_args", p->link_args_start < 0 ? json_null() :
+			 json_pack("{s:I, s:I}",
+				   "start", (json_int_t)p->link_args_start,
+				   "end", (json_int_t)p->link_args_end));
+}
+
+static json_t *caller_json(const struct lk_linkrec *rec)
+{
+	const struct lk_rustc_caller *c = rec->caller;
+
+	if (c && c->is_rustc)
+		return json_pack("{s:s, s:I, s:o, s:o}", "kind", "rustc",
+				 "pid", (json_int_t)c->pid,
+				 "argv", redacted_strvec_json(&c->argv),
+				 "link_args", strvec_json((const char *const *)c->link_args.items,
+							  c->link_args.nr));
+	return json_pack("{s:s, s:o}", "kind", "other", "name", jstr(rec->caller_name));
+}
+
+static json_t *line_json(const struct lk_linkrec *rec)
+{
+	const struct lk_argv_info *info = rec->info;
+	const struct lk_args *args = rec->args;
+	json_t *lc = json_array(), *groups = json_array(), *libs = json_array();
+
+	for (size_t i = 0; i < info->lc.nr; i++)
+		json_array_append_new(lc, json_integer((json_int_t)info->lc.items[i]));
+	for (size_t i = 0; i < info->groups.nr; i++) {
+		const struct lk_argv_group *g = &info->groups.items[i];
+		size_t last = g->end < 0 ? args->nr : (size_t)g->end;
+		json_t *contents = json_array();
+
+		for (size_t k = g->start + 1; k < last; k++)
+			json_array_append_new(contents, json_pack("{s:I, s:o}",
+				"index", (json_int_t)k, "text", jstr(args->items[k].text)));
+		json_array_append_new(groups, json_pack("{s:I, s:o, s:I, s:o}",
+			"start", (json_int_t)g->start, "end", jint_or_null(g->end),
+			"depth", (json_int_t)g->depth, "contents", contents));
+	}
+	for (size_t i = 0; i < info->libs.nr; i++)
+		json_array_append_new(libs, json_pack("{s:I, s:o}",
+			"index", (json_int_t)info->libs.items[i].index,
+			"name", jstrn(info->libs.items[i].name, info->libs.items[i].name_len)));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
+		"output", jstr(info->output_path),
+		"output_index", jint_or_null(info->output),
+		"lc", lc, "groups", groups, "libs", libs,
+		"libdirs", strvec_json(info->libdirs.items, info->libdirs.nr),
+		"bdirs", strvec_json(info->bdirs.items, info->bdirs.nr),
+		"shared", info->shared, "static", info->is_static,
+		"nostdlib", info->nostdlib, "nodefaultlibs", info->nodefaultlibs,
+		"nostartfiles", info->nostartfiles);
+}
+
+static json_t *file_json(const struct lk_rec_file *f)
+{
+	if (!f->exists)
+		return json_pack("{s:o, s:b}", "path", jstr(f->path), "exists", 0);
+	return json_pack("{s:o, s:b, s:I, s:I}", "path", jstr(f->path), "exists", 1,
+			 "size", (json_int_t)f->size, "mtime_ns", (json_int_t)f->mtime_ns);
+}
+
+static json_t *inputs_json(const struct lk_linkrec *rec)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < rec->inputs.nr; i++) {
+		const struct lk_rec_input *in = &rec->inputs.items[i];
+		json_t *o = json_pack("{s:I, s:s}", "index", (json_int_t)in->index,
+				      "kind", in->kind);
+
+		if (in->name) {
+			json_t *cands = json_array();
+
+			for (size_t k = 0; k < in->candidates.nr; k++)
+				json_array_append_new(cands, file_json(&in->candidates.items[k]));
+			set(o, "name", jstrn(in->name, in->name_len));
+			set(o, "candidates", cands);
+		} else {
+			set(o, "file", file_json(&in->file));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *kept_json(const struct lk_linkrec *rec)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		const struct lk_rec_kept *k = &rec->kept.items[i];
+		char blob[80];
+
+		snprintf(blob, sizeof(blob), "blobs/%s", k->sha256);
+		json_array_append_new(a, json_pack("{s:o, s:s, s:I, s:s, s:s}",
+			"path", jstr(k->path), "sha256", k->sha256,
+			"size", (json_int_t)k->size, "blob", blob, "reason", k->reason));
+	}
+	return a;
+}
+
+static json_t *linker_json(const struct lk_linkrec *rec)
+{
+	const struct lk_argv_info *info = rec->info;
+
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+		"flavor", rec->linker_flavor,
+		"fuse_ld", jstr(info->fuse_ld),
+		"fuse_ld_index", jint_or_null(info->fuse_ld_index),
+		"program", jstr(rec->linker_program),
+		"program_source", jstr(rec->linker_program_source),
+		"print_prog_name", jstr(rec->expansion.linker_program));
+}
+
+static json_t *result_json(const struct lk_linkrec *rec)
+{
+	return json_pack("{s:b, s:o, s:o, s:i, s:o}",
+		"ran", rec->ran,
+		"exit_status", rec->ran && !rec->signal ? json_integer(rec->exit_status) : json_null(),
+		"signal", rec->signal ? json_integer(rec->signal) : json_null(),
+		"shim_exit", rec->shim_exit,
+		"spawn_error", jstr(rec->spawn_error));
+}
+
+static json_t *stderr_json(const struct lk_linkrec *rec)
+{
+	char *text = lk_record_utf8_lossy(rec->stderr_text ? rec->stderr_text : "",
+					  rec->stderr_len);
+	json_t *o = json_pack("{s:I, s:b, s:s}", "bytes", (json_int_t)rec->stderr_bytes,
+			      "truncated", rec->stderr_truncated, "text", text);
+
+	free(text);
+	return o;
+}
+
+static json_t *expansion_json(const struct lk_linkrec *rec)
+{
+	const struct lk_rec_expansion *e = &rec->expansion;
+	json_t *cmds;
+
+	if (!e->done)
+		return json_null();
+	cmds = json_array();
+	for (size_t i = 0; i < e->commands.nr; i++)
+		json_array_append_new(cmds, strvec_json(
+			(const char *const *)e->commands.items[i].items,
+			e->commands.items[i].nr));
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "trigger", e->trigger,
+			 "exit_status", e->exit_status, "commands", cmds,
+			 "linker_command", jint_or_null(e->linker_command),
+			 "library_path", jstr(e->library_path),
+			 "compiler_path", jstr(e->compiler_path));
+}
+
+static json_t *env_json(const struct lk_linkrec *rec)
+{
+	json_t *o = json_object(), *redacted = json_array();
+
+	for (size_t i = 0; i < rec->env->nr; i++) {
+		set(o, rec->env->items[i].name, jstr(rec->env->items[i].value));
+		if (rec->env->items[i].redacted)
+			json_array_append_new(redacted, json_string(rec->env->items[i].name));
+	}
+	return json_pack("{s:o, s:o}", "vars", o, "redacted", redacted);
+}
+
+static json_t *record_json(const struct lk_linkrec *rec)
+{
+	json_t *root = json_object();
+	json_t *args = args_json(rec);
+
+	set(root, "schema", json_string(LK_RECORD_SCHEMA));
+	set(root, "id", jstr(rec->id));
+	set(root, "tool", json_pack("{s:s, s:s}", "name", "linkscope-cc",
+				    "version", rec->tool_version));
+	set(root, "time", time_json(rec));
+	set(root, "host", json_pack("{s:s, s:s}", "os", "linux",
+				    "machine", rec->host_machine));
+	set(root, "target", json_pack("{s:o, s:o}", "triple", jstr(rec->target),
+				      "source", jstr(rec->target_source)));
+	set(root, "cwd", jstr(rec->cwd));
+	set(root, "mode", json_string(rec->mode));
+	set(root, "driver", json_pack("{s:o, s:s, s:o, s:o}",
+		"given", jstr(rec->driver_given), "source", rec->driver_source,
+		"resolved", jstr(rec->driver_resolved), "real", jstr(rec->driver_real)));
+	set(root, "argv", strvec_json(rec->argv, rec->argc));
+	json_object_update(root, args);
+	json_decref(args);
+	set(root, "provenance", provenance_json(rec));
+	set(root, "caller", caller_json(rec));
+	set(root, "line", line_json(rec));
+	set(root, "linker", linker_json(rec));
+	set(root, "inputs", inputs_json(rec));
+	set(root, "kept", kept_json(rec));
+	set(root, "result", result_json(rec));
+	set(root, "stderr", stderr_json(rec));
+	set(root, "expansion", expansion_json(rec));
+	set(root, "env", env_json(rec));
+	set(root, "reproducer", jstr(rec->reproducer));
+	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
+					  rec->warnings.nr));
+	return root;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int lk_record_write(const struct lk_linkrec *rec, const char *dir,
+		    char **path_out, struct lk_err *err)
+{
+	json_t *root = record_json(rec);
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT;
+	int fd, rc = -1;
+
+	json_decref(root);
+	if (!text)
+		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
+	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
+	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+		goto out;
+	}
+	if (write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0) {
+		lk_err_errno(err, "cannot write '%s'", tmp.buf);
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd) < 0) {
+		lk_err_errno(err, "cannot write '%s'", tmp.buf);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (rename(tmp.buf, final.buf) < 0) {
+		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
+		unlink(tmp.buf);
+		goto out;
+	}
+	*path_out = lk_buf_detach(&final);
+	rc = 0;
+out:
+	free(text);
+	lk_buf_release(&tmp);
+	lk_buf_release(&final);
+	return rc;
+}
+
+char *lk_record_dir(const char *dir_env)
+{
+	struct lk_buf dir = LK_BUF_INIT;
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+
+	if (dir_env && *dir_env)
+		lk_buf_addstr(&dir, dir_env);
+	else if (xdg && *xdg == '/')
+		lk_buf_addf(&dir, "%s/linkscope", xdg);
+	else if (home && *home == '/')
+		lk_buf_addf(&dir, "%s/.local/state/linkscope", home);
+	else
+		lk_buf_addf(&dir, "/tmp/linkscope-%ld", (long)getuid());
+	return lk_buf_detach(&dir);
+}
+
+void lk_rec_file_stat(struct lk_rec_file *f, const char *path)
+{
+	struct stat st;
+
+	f->path = lk_xstrdup(path);
+	f->exists = stat(path, &st) == 0;
+	if (f->exists) {
+		f->size = (int64_t)st.st_size;
+		f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	}
+}
+
+void lk_linkrec_release(struct lk_linkrec *rec)
+{
+	free(rec->id);
+	free(rec->cwd);
+	free(rec->driver_resolved);
+	free(rec->driver_real);
+	free(rec->caller_name);
+	free(rec->linker_program);
+	free(rec->spawn_error);
+	free(rec->reproducer);
+	for (size_t i = 0; i < rec->inputs.nr; i++) {
+		struct lk_rec_input *in = &rec->inputs.items[i];
+
+		free(in->file.path);
+		for (size_t k = 0; k < in->candidates.nr; k++)
+			free(in->candidates.items[k].path);
+		free(in->candidates.items);
+	}
+	free(rec->inputs.items);
+	for (size_t i = 0; i < rec->kept.nr; i++)
+		free(rec->kept.items[i].path);
+	free(rec->kept.items);
+	for (size_t i = 0; i < rec->expansion.commands.nr; i++)
+		lk_strvec_release(&rec->expansion.commands.items[i]);
+	free(rec->expansion.commands.items);
+	free(rec->expansion.linker_program);
+	free(rec->expansion.library_path);
+	free(rec->expansion.compiler_path);
+	lk_strvec_release(&rec->warnings);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* ---- reading ---- */
+
+static char *dup_string(json_t *j)
+{
+	if (json_is_string(j))
+		return lk_xstrdup(json_string_value(j));
+	if (json_is_object(j) && json_is_string(json_object_get(j, "hex")))
+		return lk_xstrdup("(non-UTF-8)");
+	return NULL;
+}
+
+static int check_schema(json_t *root, const char *path, struct lk_err *err)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	const char *slash;
+	char *end;
+	long version;
+
+	if (!schema)
+		return lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: no \"schema\" field", path);
+	slash = strrchr(schema, '/');
+	if (!slash || (size_t)(slash - schema) != strlen(LK_RECORD_SCHEMA_NAME) ||
+	    strncmp(schema, LK_RECORD_SCHEMA_NAME, (size_t)(slash - schema)))
+		return lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: schema is '%s'", path, schema);
+	version = strtol(slash + 1, &end, 10);
+	if (*end || version < 1)
+		return lk_err_set(err, LK_E_FORMAT, "'%s' has a malformed schema version '%s'", path, schema);
+	if (version > LK_RECORD_SCHEMA_VERSION)
+		return lk_err_set(err, LK_E_VERSION,
+				  "'%s' is a record of schema version %ld; this linkscope reads up to %d",
+				  path, version, LK_RECORD_SCHEMA_VERSION);
+	return 0;
+}
+
+int lk_record_read_summary(const char *path, struct lk_record_summary *out,
+			   struct lk_err *err)
+{
+	json_error_t jerr;
+	json_t *root, *time, *result, *argv, *line, *caller;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		if (jerr.line <= 0 || access(path, R_OK) < 0)
+			return lk_err_errno(err, "cannot read '%s'", path);
+		return lk_err_set(err, LK_E_FORMAT, "'%s' is not valid JSON (line %d, column %d): %s",
+				  path, jerr.line, jerr.column, jerr.text);
+	}
+	if (!json_is_object(root)) {
+		lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: not a JSON object", path);
+		goto out;
+	}
+	if (check_schema(root, path, err) < 0)
+		goto out;
+	time = json_object_get(root, "time");
+	result = json_object_get(root, "result");
+	argv = json_object_get(root, "argv_expanded");
+	line = json_object_get(root, "line");
+	if (!json_is_object(time) || !json_is_object(result) || !json_is_array(argv) ||
+	    !json_is_object(line) || !json_is_string(json_object_get(root, "id"))) {
+		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: missing id, time, argv_expanded, line or result", path);
+		goto out;
+	}
+	out->path = lk_xstrdup(path);
+	out->id = dup_string(json_object_get(root, "id"));
+	out->start_ns = json_integer_value(json_object_get(time, "start_unix_ns"));
+	out->start = dup_string(json_object_get(time, "start"));
+	out->driver = dup_string(json_array_get(argv, 0));
+	out->output = dup_string(json_object_get(line, "output"));
+	caller = json_object_get(root, "caller");
+	if (json_is_object(caller)) {
+		const char *kind = json_string_value(json_object_get(caller, "kind"));
+
+		out->caller = kind && !strcmp(kind, "rustc") ? lk_xstrdup("rustc") :
+			      dup_string(json_object_get(caller, "name"));
+	}
+	out->has_exit = json_is_integer(json_object_get(result, "exit_status"));
+	out->exit_status = (int)json_integer_value(json_object_get(result, "exit_status"));
+	out->signal = (int)json_integer_value(json_object_get(result, "signal"));
+	out->nargs = json_array_size(argv);
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+void lk_record_summary_release(struct lk_record_summary *s)
+{
+	free(s->path);
+	free(s->id);
+	free(s->start);
+	free(s->driver);
+	free(s->output);
+	free(s->caller);
+	memset(s, 0, sizeof(*s));
+}

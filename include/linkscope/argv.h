@@ -1,0 +1,90 @@
+/*
+ * The argv model: what a compiler driver (gcc, clang, cc) command line says,
+ * read without running anything: does it link, what are its inputs and
+ * output, which linker does it ask for, where are its -lc and its
+ * --start-group ... --end-group spans.
+ */
+#ifndef LINKSCOPE_ARGV_H
+#define LINKSCOPE_ARGV_H
+
+#include <stddef.h>
+
+struct lk_args;
+
+enum lk_input_kind {
+	LK_IN_OBJECT,	/* .o */
+	LK_IN_ARCHIVE,	/* .a */
+	LK_IN_RLIB,	/* .rlib: an archive with a lib.rmeta member */
+	LK_IN_SHARED,	/* .so, .so.N */
+	LK_IN_SOURCE,	/* compiled by this call before linking */
+	LK_IN_SCRIPT,	/* -T script */
+	LK_IN_OTHER,	/* a file of unknown kind (an ld script, an object without suffix, ...) */
+	LK_IN_STDIN,	/* "-" */
+};
+
+const char *lk_input_kind_name(enum lk_input_kind kind);
+
+/* A file named on the line. Pointers borrow from the lk_args. */
+struct lk_argv_input {
+	size_t index;
+	enum lk_input_kind kind;
+	const char *path;
+};
+
+/* A -l option: driver-level (-lfoo, -l foo) or linker-level (-Wl,-lfoo). */
+struct lk_argv_lib {
+	size_t index;
+	const char *name;	/* without "-l"; for -l:file, starts with ':' */
+	size_t name_len;	/* name is not NUL-terminated inside a -Wl, list */
+};
+
+/* A --start-group (or -( ) and its matching --end-group (or -) ). */
+struct lk_argv_group {
+	size_t start;		/* index of the argument holding --start-group */
+	long end;		/* index of the one holding --end-group; -1 if never closed */
+	size_t depth;		/* nesting depth, 0 for outermost (ld rejects nesting) */
+};
+
+struct lk_argv_info {
+	int links;			/* 1 when this call runs the linker */
+	const char *nolink_reason;	/* static text when !links, e.g. "-c" */
+	long output;			/* index of the -o value, -1 if none */
+	const char *output_path;	/* borrowed; NULL if none (the driver's a.out) */
+	const char *fuse_ld;		/* last -fuse-ld= value, or NULL */
+	long fuse_ld_index;
+	const char *target;		/* --target=, -target, or NULL */
+	int shared, is_static, nostdlib, nodefaultlibs, nostartfiles;
+
+	struct { struct lk_argv_input *items; size_t nr, alloc; } inputs;
+	struct { struct lk_argv_lib *items; size_t nr, alloc; } libs;
+	struct { const char **items; size_t nr, alloc; } libdirs;	/* -L, in order */
+	struct { const char **items; size_t nr, alloc; } bdirs;	/* -B, in order */
+	struct { size_t *items; size_t nr, alloc; } lc;		/* every -lc (and -l:libc.*) */
+	struct { struct lk_argv_group *items; size_t nr, alloc; } groups;
+};
+
+/*
+ * Read the (response-file expanded) driver argv `args` (args[0] is the
+ * driver). Fills `info`, which borrows strings from `args`; release it with
+ * lk_argv_info_release() before `args`.
+ */
+void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info);
+void lk_argv_info_release(struct lk_argv_info *info);
+
+/*
+ * Does this single option (as the first element of argv, args[0] excluded)
+ * stop the driver before linking? Returns the reason or NULL. Exposed for
+ * tests.
+ */
+const char *lk_argv_nolink_option(const char *arg);
+
+/*
+ * Split a driver argument into the linker-level words it passes on:
+ * "-Wl,a,b" gives "a" and "b". Calls fn(word, len, data) for each and
+ * returns how many; 0 when the argument is not a -Wl, option.
+ */
+size_t lk_argv_wl_words(const char *arg,
+			void (*fn)(const char *word, size_t len, void *data),
+			void *data);
+
+#endif

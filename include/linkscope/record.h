@@ -1,0 +1,155 @@
+/*
+ * The record: one JSON file per link (schema "linkscope-record/1", see
+ * docs/record-format.md and docs/record.schema.json). This module is the
+ * only user of jansson: the shim writes records with it, the analyzer reads
+ * them with it.
+ */
+#ifndef LINKSCOPE_RECORD_H
+#define LINKSCOPE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linkscope/argv.h"
+#include "linkscope/env.h"
+#include "linkscope/err.h"
+#include "linkscope/rsp.h"
+#include "linkscope/rustc.h"
+#include "linkscope/strvec.h"
+
+#define LK_RECORD_SCHEMA "linkscope-record/1"
+#define LK_RECORD_SCHEMA_NAME "linkscope-record"
+#define LK_RECORD_SCHEMA_VERSION 1
+
+/* A file's fingerprint: enough to tell later whether it changed. */
+struct lk_rec_file {
+	char *path;		/* owned */
+	int exists;
+	int64_t size;
+	int64_t mtime_ns;
+};
+
+/* One input of the line: a file, or a -l with the files it may resolve to. */
+struct lk_rec_input {
+	size_t index;
+	const char *kind;	/* lk_input_kind_name(), or "library" */
+	const char *name;	/* the -l name (borrowed from lk_argv_info), or NULL */
+	size_t name_len;
+	struct lk_rec_file file;	/* for files */
+	struct { struct lk_rec_file *items; size_t nr, alloc; } candidates;
+};
+
+/* A copy kept with the record because the original will not survive. */
+struct lk_rec_kept {
+	char *path;		/* owned; the original's path as named on the line */
+	char sha256[65];
+	int64_t size;
+	const char *reason;	/* static: "rustc-temp", "response-file", "source" */
+};
+
+/* The driver's -### expansion, taken after a failed link. */
+struct lk_rec_expansion {
+	int done;
+	const char *trigger;		/* "failure" or "always" */
+	int exit_status;
+	struct { struct lk_strvec *items; size_t nr, alloc; } commands;
+	long linker_command;		/* index into commands of collect2/ld, or -1 */
+	char *linker_program;		/* -print-prog-name answer, owned, or NULL */
+	char *library_path;		/* the driver's LIBRARY_PATH line, owned, or NULL */
+	char *compiler_path;		/* its COMPILER_PATH line, owned, or NULL */
+};
+
+struct lk_linkrec {
+	char *id;			/* owned; also the file name without ".json" */
+	int64_t start_ns;		/* CLOCK_REALTIME */
+	int64_t duration_ns;
+	const char *tool_version;
+	char *cwd;			/* owned */
+	const char *mode;		/* "linker", "launcher" or "alias" */
+	const char *driver_given;	/* borrowed */
+	const char *driver_source;	/* "LINKSCOPE_LINKER", "default", ... */
+	char *driver_resolved;		/* owned; NULL if not found */
+	char *driver_real;		/* owned; realpath of the resolved driver */
+	char host_machine[65];		/* uname -m */
+	const char *target;		/* borrowed; NULL when unknown */
+	const char *target_source;
+
+	const char *const *argv;	/* the driver argv as received */
+	size_t argc;
+	const struct lk_args *args;	/* after response-file expansion */
+	const struct lk_rspfiles *rspfiles;
+	const struct lk_argv_info *info;
+	const struct lk_provenance *prov;
+	const struct lk_rustc_caller *caller;
+	char *caller_name;		/* owned; the parent's comm, or NULL */
+	const struct lk_envvars *env;
+
+	const char *linker_flavor;	/* "bfd", "gold", "lld", "mold", "default", "other" */
+	char *linker_program;		/* owned; found in a -B dir, or NULL */
+	const char *linker_program_source;
+
+	struct { struct lk_rec_input *items; size_t nr, alloc; } inputs;
+	struct { struct lk_rec_kept *items; size_t nr, alloc; } kept;
+
+	int ran;			/* the driver was started */
+	int exit_status;		/* when it exited */
+	int signal;			/* when it was killed, else 0 */
+	int shim_exit;			/* what the shim returns */
+	char *spawn_error;		/* owned; why it could not start */
+
+	const char *stderr_text;	/* borrowed; head, marker, tail */
+	size_t stderr_len;
+	uint64_t stderr_bytes;		/* all the driver wrote */
+	int stderr_truncated;
+
+	struct lk_rec_expansion expansion;
+	char *reproducer;		/* owned; path asked of lld/mold */
+	struct lk_strvec warnings;
+};
+
+/*
+ * Where records live: `dir_env` (LINKSCOPE_DIR) when set, else
+ * $XDG_STATE_HOME/linkscope, ~/.local/state/linkscope, /tmp/linkscope-UID.
+ * Returns a malloc'd path.
+ */
+char *lk_record_dir(const char *dir_env);
+
+/* Free what the record owns (not what it borrows). */
+void lk_linkrec_release(struct lk_linkrec *rec);
+void lk_rec_file_stat(struct lk_rec_file *f, const char *path);
+
+/*
+ * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
+ * temporary file in `dir`, then rename(2), so readers and parallel writers
+ * never see a partial record. Returns 0 and the final path in *path_out
+ * (malloc'd), or -1 with `err` filled.
+ */
+int lk_record_write(const struct lk_linkrec *rec, const char *dir,
+		    char **path_out, struct lk_err *err);
+
+/* What `linkscope list` shows of a record. Strings are owned. */
+struct lk_record_summary {
+	char *path;
+	char *id;
+	int64_t start_ns;
+	char *start;		/* ISO 8601 UTC */
+	char *driver;
+	char *output;		/* NULL when the line names none */
+	char *caller;		/* "rustc", a process name, or NULL */
+	int has_exit, exit_status, signal;
+	size_t nargs;
+};
+
+/*
+ * Read a record file far enough to summarize it. Fails with a message
+ * naming the file for unreadable or malformed JSON, a missing schema, a
+ * record of a newer schema version, and missing fields.
+ */
+int lk_record_read_summary(const char *path, struct lk_record_summary *out,
+			   struct lk_err *err);
+void lk_record_summary_release(struct lk_record_summary *s);
+
+/* Copy of `s` as valid UTF-8, invalid bytes replaced by U+FFFD. Exposed for tests. */
+char *lk_record_utf8_lossy(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,23 @@
+/* Growable arrays: the items/nr/alloc trio and one overflow-checked grow macro. */
+#ifndef LINKSCOPE_VEC_H
+#define LINKSCOPE_VEC_H
+
+#include <stddef.h>
+
+/*
+ * Make room for at least `need` items in `items`, whose capacity is `alloc`.
+ * Aborts on overflow or out-of-memory: no caller can do better, and a
+ * half-grown array is worse than a clean stop.
+ */
+void *lk_vec_grow(void *items, size_t need, size_t *alloc, size_t item_size);
+
+#define LK_GROW(items, need, alloc) \
+	((items) = lk_vec_grow((items), (need), &(alloc), sizeof(*(items))))
+
+/* malloc/calloc/strdup that abort on failure, for the same reason. */
+void *lk_xmalloc(size_t size);
+void *lk_xcalloc(size_t nr, size_t size);
+char *lk_xstrdup(const char *s);
+char *lk_xstrndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * Driver resolution for the shim.
+ *
+ * Takes: the driver name (LINKSCOPE_LINKER, the launcher's word after --,
+ * the name the shim was called by, or "cc") and PATH. Gives: the program to
+ * execute. Never the shim itself: a PATH entry that resolves to the shim is
+ * skipped (the shim installed as "cc" ahead of the real one), and a path
+ * naming the shim is refused, so a misconfiguration cannot fork-bomb a build.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/vec.h"
+
+static int is_executable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+static int is_self(const char *path, const char *self_real, char **real_out)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return 0;
+	if (self_real && !strcmp(real, self_real)) {
+		free(real);
+		return 1;
+	}
+	*real_out = real;
+	return 0;
+}
+
+int lk_driver_resolve(const char *name, const char *self_real,
+		      const char *path_env, struct lk_driver *out,
+		      struct lk_err *err)
+{
+	struct lk_buf cand = LK_BUF_INIT;
+	const char *p;
+
+	memset(out, 0, sizeof(*out));
+	if (!*name)
+		return lk_err_set(err, LK_E_NOTFOUND, "the driver name is empty");
+	if (strchr(name, '/')) {
+		if (!is_executable_file(name))
+			return lk_err_errno(err, "cannot run '%s'", name);
+		if (is_self(name, self_real, &out->real))
+			return lk_err_set(err, LK_E_RECURSION,
+					  "refusing to run '%s': it is linkscope-cc itself (set LINKSCOPE_LINKER to the real driver)",
+					  name);
+		out->resolved = lk_xstrdup(name);
+		return 0;
+	}
+	for (p = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin"; ; p++) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+		lk_buf_reset(&cand);
+		if (len)
+			lk_buf_add(&cand, p, len);
+		else
+			lk_buf_addch(&cand, '.');
+		lk_buf_addch(&cand, '/');
+		lk_buf_addstr(&cand, name);
+		if (is_executable_file(cand.buf)) {
+			if (is_self(cand.buf, self_real, &out->real)) {
+				out->skipped_self = 1;
+			} else {
+				out->resolved = lk_buf_detach(&cand);
+				return 0;
+			}
+		}
+		if (!colon)
+			break;
+		p = colon;
+	}
+	lk_buf_release(&cand);
+	if (out->skipped_self)
+		return lk_err_set(err, LK_E_RECURSION,
+				  "refusing to run '%s': the only '%s' on PATH is linkscope-cc itself (set LINKSCOPE_LINKER to the real driver)",
+				  name, name);
+	errno = ENOENT;
+	return lk_err_set(err, LK_E_NOTFOUND, "cannot run '%s': not found on PATH", name);
+}
+
+void lk_driver_release(struct lk_driver *d)
+{
+	free(d->resolved);
+	free(d->real);
+	d->resolved = d->real = NULL;
+}

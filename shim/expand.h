@@ -1,0 +1,28 @@
+/* The driver's own view of the link: its -### expansion and its linker. */
+#ifndef SHIM_EXPAND_H
+#define SHIM_EXPAND_H
+
+#include "linkscope/record.h"
+#include "linkscope/strvec.h"
+
+/*
+ * Run `driver` with "-###" before the link's arguments (argv[1..]) and parse
+ * what it prints into exp->commands; the last collect2/ld command is
+ * exp->linker_command. Also asks `driver -print-prog-name=ld[.FLAVOR]`.
+ * Costs a few driver start-ups, so the shim calls it only after a failed
+ * link (or when asked with LINKSCOPE_EXPAND=always). Returns 0, or -1 if the
+ * driver could not be run.
+ */
+int lk_expand_run(const char *driver, char *const argv[], char *const envp[],
+		  const char *fuse_ld, struct lk_rec_expansion *exp);
+
+/*
+ * Parse the text gcc prints for -###: lines starting with a space hold one
+ * command; arguments are bare, or double-quoted with backslash escapes when
+ * they hold special characters. LIBRARY_PATH= and COMPILER_PATH= lines are
+ * kept too (the driver's default search dirs). Appends
+ * one strvec per command. Exposed for tests.
+ */
+void lk_expand_parse(const char *text, struct lk_rec_expansion *exp);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * Kept inputs: content-addressed copies next to the records.
+ *
+ * rustc writes symbols.o (and, for long lines, linker-arguments) into a
+ * temporary directory it deletes after the link; autoconf deletes
+ * conftest.c; build systems delete response files. Without copies, a
+ * recorded line could never be replayed. Copies live in <dir>/blobs/, named
+ * by SHA-256, so a thousand links of one crate keep one copy per content.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "keep.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/sha256.h"
+#include "linkscope/vec.h"
+
+static int copy_and_hash(int in, int out, char hex[65], int64_t *size)
+{
+	struct lk_sha256 ctx;
+	char buf[65536];
+	ssize_t n;
+
+	lk_sha256_init(&ctx);
+	*size = 0;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		lk_sha256_update(&ctx, buf, (size_t)n);
+		*size += n;
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return -1;
+			off += w;
+		}
+	}
+	lk_sha256_final_hex(&ctx, hex);
+	return 0;
+}
+
+static int already_kept(const struct lk_linkrec *rec, const char *path)
+{
+	for (size_t i = 0; i < rec->kept.nr; i++)
+		if (!strcmp(rec->kept.items[i].path, path))
+			return 1;
+	return 0;
+}
+
+int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
+		 const char *reason, const struct lk_keep_limits *limits,
+		 int64_t *used, struct lk_err *err)
+{
+	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT;
+	struct lk_rec_kept *k;
+	struct stat st;
+	char hex[65];
+	int64_t size;
+	int in, out, rc = -1;
+
+	if (already_kept(rec, path))
+		return 0;
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return lk_err_errno(err, "cannot keep a copy of '%s'", path);
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(in);
+		return lk_err_set(err, LK_E_FORMAT, "cannot keep a copy of '%s': not a regular file", path);
+	}
+	if (st.st_size > limits->max_file || *used + st.st_size > limits->max_total) {
+		close(in);
+		return lk_err_set(err, LK_E_USAGE,
+				  "no copy kept of '%s': %lld bytes is over the limit (LINKSCOPE_KEEP_MAX)",
+				  path, (long long)st.st_size);
+	}
+	lk_buf_addf(&tmp, "%s/blobs", dir);
+	if (mkdir(tmp.buf, 0755) < 0 && errno != EEXIST) {
+		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+		goto out_close;
+	}
+	lk_buf_addf(&tmp, "/.tmp-%ld-%zu", (long)getpid(), rec->kept.nr);
+	out = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+		goto out_close;
+	}
+	if (copy_and_hash(in, out, hex, &size) < 0 || close(out) < 0) {
+		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
+		unlink(tmp.buf);
+		goto out_close;
+	}
+	lk_buf_addf(&blob, "%s/blobs/%s", dir, hex);
+	/* Same name, same content: whoever renamed first wins, and either is right. */
+	if (rename(tmp.buf, blob.buf) < 0) {
+		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
+		unlink(tmp.buf);
+		goto out_close;
+	}
+	LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
+	k = &rec->kept.items[rec->kept.nr++];
+	k->path = lk_xstrdup(path);
+	memcpy(k->sha256, hex, sizeof(hex));
+	k->size = size;
+	k->reason = reason;
+	*used += size;
+	rc = 0;
+out_close:
+	close(in);
+	lk_buf_release(&tmp);
+	lk_buf_release(&blob);
+	return rc;
+}
+
+static void keep_or_warn(struct lk_linkrec *rec, const char *dir,
+			 const char *path, const char *reason,
+			 const struct lk_keep_limits *limits, int64_t *used)
+{
+	struct lk_err err = LK_ERR_INIT;
+
+	if (lk_keep_file(rec, dir, path, reason, limits, used, &err) < 0)
+		lk_strvec_push(&rec->warnings, err.msg);
+}
+
+void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
+		    const struct lk_keep_limits *limits)
+{
+	const struct lk_argv_info *info = rec->info;
+	int64_t used = 0;
+
+	for (size_t i = 0; i < rec->rspfiles->nr; i++)
+		if (rec->rspfiles->items[i].status == LK_RSP_READ)
+			keep_or_warn(rec, dir, rec->rspfiles->items[i].path,
+				     "response-file", limits, &used);
+	for (size_t i = 0; i < info->inputs.nr; i++) {
+		const struct lk_argv_input *in = &info->inputs.items[i];
+
+		if (in->kind == LK_IN_SOURCE)
+			keep_or_warn(rec, dir, in->path, "source", limits, &used);
+		else if (in->kind != LK_IN_STDIN && lk_rustc_temp_path(in->path))
+			keep_or_warn(rec, dir, in->path, "rustc-temp", limits, &used);
+	}
+}

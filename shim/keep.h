@@ -1,0 +1,33 @@
+/* Copies of inputs that will not outlive the link, kept with the record. */
+#ifndef SHIM_KEEP_H
+#define SHIM_KEEP_H
+
+#include <stdint.h>
+
+#include "linkscope/err.h"
+#include "linkscope/record.h"
+
+struct lk_keep_limits {
+	int64_t max_file;	/* a larger file is not copied (a warning says so) */
+	int64_t max_total;	/* per record */
+};
+
+/*
+ * Copy `path` into <dir>/blobs/<sha256> unless a blob of that content is
+ * already there (copies are shared between records), and add it to
+ * rec->kept with `reason`. Limits are checked against `*used`, which grows.
+ * Returns 0, or -1 with `err` (the record then carries a warning).
+ */
+int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
+		 const char *reason, const struct lk_keep_limits *limits,
+		 int64_t *used, struct lk_err *err);
+
+/*
+ * Keep what a later replay needs and the build will delete: files in
+ * rustc's temporary directory, response files, and sources the call
+ * compiles. Failures become warnings in the record.
+ */
+void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
+		    const struct lk_keep_limits *limits);
+
+#endif

@@ -1,0 +1,580 @@
+/*
+ * linkscope-cc: the recording shim.
+ *
+ * Stage: argv -> record. Takes the linker driver's argv (as rustc's
+ * -Clinker, as CC, or as a launcher after "--"), runs the real driver with
+ * that argv unchanged, and writes one JSON record per link. Calls that do
+ * not link are exec'd at once and leave nothing. Fail-open: if recording
+ * fails, the link still runs and its status is unchanged; one warning line.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "expand.h"
+#include "keep.h"
+#include "linkscope/argv.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/env.h"
+#include "linkscope/record.h"
+#include "linkscope/rsp.h"
+#include "linkscope/rustc.h"
+#include "linkscope/vec.h"
+#include "run.h"
+
+#ifndef LINKSCOPE_VERSION
+#define LINKSCOPE_VERSION "0.1.0"
+#endif
+
+extern char **environ;
+
+struct lk_options {
+	const char *dir_env;		/* LINKSCOPE_DIR */
+	const char *linker_env;		/* LINKSCOPE_LINKER */
+	int disable;			/* LINKSCOPE_DISABLE=1 */
+	int nested;			/* LINKSCOPE_ACTIVE: we run under our own driver */
+	int expand_always;		/* LINKSCOPE_EXPAND=always */
+	int keep;			/* LINKSCOPE_KEEP != 0 */
+	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
+	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
+};
+
+/* How the shim was called, and what it will run. */
+struct lk_invocation {
+	const char *mode;		/* "linker", "launcher", "alias" */
+	const char *driver_given;
+	const char *driver_source;
+	char **driver_argv;		/* borrowed from main's argv; [0] is the driver as given */
+	size_t driver_argc;
+	struct lk_driver driver;
+	char **exec_argv;		/* owned array, borrowed strings */
+};
+
+static int env_is(const char *name, const char *value)
+{
+	const char *v = getenv(name);
+	return v && !strcmp(v, value);
+}
+
+static void read_options(struct lk_options *opt)
+{
+	const char *keep = getenv("LINKSCOPE_KEEP");
+	const char *max = getenv("LINKSCOPE_KEEP_MAX");
+
+	memset(opt, 0, sizeof(*opt));
+	opt->dir_env = getenv("LINKSCOPE_DIR");
+	opt->linker_env = getenv("LINKSCOPE_LINKER");
+	if (opt->linker_env && !*opt->linker_env)
+		opt->linker_env = NULL;
+	opt->disable = env_is("LINKSCOPE_DISABLE", "1");
+	opt->nested = getenv("LINKSCOPE_ACTIVE") != NULL;
+	opt->expand_always = env_is("LINKSCOPE_EXPAND", "always");
+	opt->keep = !(keep && !strcmp(keep, "0"));
+	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
+	opt->keep_limits.max_file = (int64_t)16 << 20;
+	if (max && *max) {
+		char *end;
+		long long v = strtoll(max, &end, 10);
+
+		if (!*end && v >= 0)
+			opt->keep_limits.max_file = v;
+	}
+	opt->keep_limits.max_total = opt->keep_limits.max_file * 4;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static void usage_and_exit(void)
+{
+	fputs("usage: linkscope-cc [DRIVER-ARGS...]      (as CC or rustc's -Clinker)\n"
+	      "       linkscope-cc -- DRIVER [ARGS...]   (as a launcher)\n"
+	      "       linkscope-cc --linkscope-version\n"
+	      "see linkscope-cc(1)\n", stderr);
+	exit(2);
+}
+
+/* Work out the driver and its argv from how we were called. */
+static void read_invocation(int argc, char **argv, const struct lk_options *opt,
+			    struct lk_invocation *inv)
+{
+	memset(inv, 0, sizeof(*inv));
+	if (argc >= 2 && !strcmp(argv[1], "--linkscope-version")) {
+		printf("linkscope-cc %s\n", LINKSCOPE_VERSION);
+		exit(0);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--")) {
+		if (argc < 3)
+			usage_and_exit();
+		inv->mode = "launcher";
+		inv->driver_given = argv[2];
+		inv->driver_source = "launcher";
+		inv->driver_argv = argv + 2;
+		inv->driver_argc = (size_t)argc - 2;
+		return;
+	}
+	inv->driver_argv = argv;
+	inv->driver_argc = (size_t)argc;
+	if (strncmp(base_name(argv[0]), "linkscope-cc", 12)) {
+		/* Installed under the driver's own name (a "cc" symlink), like ccache. */
+		inv->mode = "alias";
+		inv->driver_given = opt->linker_env ? opt->linker_env : base_name(argv[0]);
+		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "argv0";
+	} else {
+		inv->mode = "linker";
+		inv->driver_given = opt->linker_env ? opt->linker_env : "cc";
+		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "default";
+	}
+}
+
+/* The argv handed to the real driver: ours, with argv[0] naming the driver. */
+static void build_exec_argv(struct lk_invocation *inv)
+{
+	inv->exec_argv = lk_xcalloc(inv->driver_argc + 1, sizeof(char *));
+	for (size_t i = 0; i < inv->driver_argc; i++)
+		inv->exec_argv[i] = inv->driver_argv[i];
+	if (strcmp(inv->mode, "launcher"))
+		/* gcc finds its own install from argv[0]; give it the real path. */
+		inv->exec_argv[0] = strchr(inv->driver_given, '/') ?
+			(char *)inv->driver_given : inv->driver.resolved;
+}
+
+static _Noreturn void exec_driver(const struct lk_invocation *inv)
+{
+	int saved;
+
+	execv(inv->driver.resolved, inv->exec_argv);
+	saved = errno;
+	fprintf(stderr, "linkscope-cc: cannot run '%s': %s\n",
+		inv->driver.resolved, strerror(saved));
+	exit(saved == ENOENT ? 127 : 126);
+}
+
+static int mkdir_p(const char *dir)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
+	lk_buf_addstr(&path, dir);
+	for (char *p = path.buf + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(path.buf, 0755) < 0 && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	if (rc == 0 && (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		errno = ENOTDIR;
+		rc = -1;
+	}
+	lk_buf_release(&path);
+	return rc;
+}
+
+static int64_t now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Sortable and unique across parallel links: UTC time, pid, random. */
+static char *record_id(int64_t start_ns)
+{
+	time_t secs = (time_t)(start_ns / 1000000000);
+	unsigned int rnd = 0;
+	struct tm tm;
+	char id[96];
+
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+		rnd = (unsigned int)(start_ns ^ getpid());
+	gmtime_r(&secs, &tm);
+	snprintf(id, sizeof(id), "%04d%02d%02dT%02d%02d%02d.%06ldZ-%ld-%08x",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (long)(start_ns % 1000000000 / 1000),
+		 (long)getpid(), rnd);
+	return lk_xstrdup(id);
+}
+
+static char *parent_comm(void)
+{
+	struct lk_buf comm = LK_BUF_INIT;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
+	if (lk_buf_read_file(&comm, path, 4096) < 0 || !comm.len) {
+		lk_buf_release(&comm);
+		return NULL;
+	}
+	while (comm.len && comm.buf[comm.len - 1] == '\n')
+		comm.buf[--comm.len] = '\0';
+	return lk_buf_detach(&comm);
+}
+
+/* "aarch64-linux-gnu-gcc-12" -> "aarch64-linux-gnu", borrowed into `buf`. */
+static const char *triple_from_driver(const char *driver, char *buf, size_t size)
+{
+	static const char *const tools[] = { "-gcc", "-cc", "-clang", "-g++", "-c++", "-clang++", NULL };
+	const char *base = base_name(driver);
+
+	for (const char *const *t = tools; *t; t++) {
+		const char *hit = strstr(base, *t);
+		const char *rest;
+
+		if (!hit || hit == base)
+			continue;
+		rest = hit + strlen(*t);
+		if (*rest && *rest != '-')
+			continue;
+		if (!memchr(base, '-', (size_t)(hit - base)) ||
+		    (size_t)(hit - base) >= size)
+			continue;
+		memcpy(buf, base, (size_t)(hit - base));
+		buf[hit - base] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *rustc_target(const struct lk_rustc_caller *caller)
+{
+	for (size_t i = 1; caller->is_rustc && i < caller->argv.nr; i++) {
+		const char *a = caller->argv.items[i];
+
+		if (!strcmp(a, "--target") && i + 1 < caller->argv.nr)
+			return caller->argv.items[i + 1];
+		if (!strncmp(a, "--target=", 9))
+			return a + 9;
+	}
+	return NULL;
+}
+
+static void find_target(struct lk_linkrec *rec, const char *driver,
+			char *buf, size_t size)
+{
+	if ((rec->target = rec->info->target))
+		rec->target_source = "argv";
+	else if ((rec->target = rustc_target(rec->caller)))
+		rec->target_source = "rustc --target";
+	else if ((rec->target = triple_from_driver(driver, buf, size)))
+		rec->target_source = "driver name";
+}
+
+/* Which linker the line asks for, and the program in a -B dir if one is there. */
+static void find_linker(struct lk_linkrec *rec)
+{
+	const char *fuse = rec->info->fuse_ld;
+	const char *base = fuse ? base_name(fuse) : NULL;
+	struct lk_buf name = LK_BUF_INIT, cand = LK_BUF_INIT;
+
+	if (!fuse)
+		rec->linker_flavor = "default";
+	else if (strstr(base, "mold"))
+		rec->linker_flavor = "mold";
+	else if (strstr(base, "lld"))
+		rec->linker_flavor = "lld";
+	else if (strstr(base, "gold"))
+		rec->linker_flavor = "gold";
+	else if (strstr(base, "bfd"))
+		rec->linker_flavor = "bfd";
+	else
+		rec->linker_flavor = "other";
+
+	if (fuse && strchr(fuse, '/')) {
+		rec->linker_program = lk_xstrdup(fuse);
+		rec->linker_program_source = "-fuse-ld path";
+		return;
+	}
+	lk_buf_addstr(&name, "ld");
+	if (fuse)
+		lk_buf_addf(&name, ".%s", fuse);
+	for (size_t i = 0; i < rec->info->bdirs.nr; i++) {
+		const char *dir = rec->info->bdirs.items[i];
+		size_t len = strlen(dir);
+
+		lk_buf_reset(&cand);
+		lk_buf_addf(&cand, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name.buf);
+		if (access(cand.buf, X_OK) == 0) {
+			rec->linker_program = lk_buf_detach(&cand);
+			rec->linker_program_source = "-B dir";
+			break;
+		}
+	}
+	lk_buf_release(&name);
+	lk_buf_release(&cand);
+}
+
+static void add_candidate(struct lk_rec_input *in, const char *dir,
+			  const char *file)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	struct lk_rec_file f;
+
+	lk_buf_addf(&path, "%s/%s", dir, file);
+	lk_rec_file_stat(&f, path.buf);
+	lk_buf_release(&path);
+	if (!f.exists) {
+		free(f.path);
+		return;
+	}
+	LK_GROW(in->candidates.items, in->candidates.nr + 1, in->candidates.alloc);
+	in->candidates.items[in->candidates.nr++] = f;
+}
+
+/*
+ * Fingerprint each input. A -l is looked up only in the line's own -L
+ * dirs (cheap); the driver's default dirs come with the -### expansion.
+ */
+static void stat_inputs(struct lk_linkrec *rec)
+{
+	const struct lk_argv_info *info = rec->info;
+	struct lk_buf file = LK_BUF_INIT;
+
+	for (size_t i = 0; i < info->inputs.nr; i++) {
+		struct lk_rec_input *in;
+
+		if (info->inputs.items[i].kind == LK_IN_STDIN)
+			continue;
+		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
+		in = &rec->inputs.items[rec->inputs.nr++];
+		memset(in, 0, sizeof(*in));
+		in->index = info->inputs.items[i].index;
+		in->kind = lk_input_kind_name(info->inputs.items[i].kind);
+		lk_rec_file_stat(&in->file, info->inputs.items[i].path);
+	}
+	for (size_t i = 0; i < info->libs.nr; i++) {
+		const struct lk_argv_lib *lib = &info->libs.items[i];
+		struct lk_rec_input *in;
+
+		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
+		in = &rec->inputs.items[rec->inputs.nr++];
+		memset(in, 0, sizeof(*in));
+		in->index = lib->index;
+		in->kind = "library";
+		in->name = lib->name;
+		in->name_len = lib->name_len;
+		for (size_t d = 0; d < info->libdirs.nr; d++) {
+			const char *dir = info->libdirs.items[d];
+
+			lk_buf_reset(&file);
+			if (lib->name[0] == ':') {
+				lk_buf_add(&file, lib->name + 1, lib->name_len - 1);
+				add_candidate(in, dir, file.buf);
+				continue;
+			}
+			lk_buf_addstr(&file, "lib");
+			lk_buf_add(&file, lib->name, lib->name_len);
+			lk_buf_addstr(&file, ".so");
+			add_candidate(in, dir, file.buf);
+			file.buf[file.len - 2] = 'a';
+			file.buf[--file.len] = '\0';
+			add_candidate(in, dir, file.buf);
+		}
+	}
+	lk_buf_release(&file);
+}
+
+/* Ask lld or mold for their own reproducer next to the record. */
+static void request_reproducer(struct lk_linkrec *rec, const char *dir)
+{
+	struct lk_buf path = LK_BUF_INIT;
+
+	if (!strcmp(rec->linker_flavor, "lld")) {
+		lk_buf_addf(&path, "%s/%s.repro.tar", dir, rec->id);
+		setenv("LLD_REPRODUCE", path.buf, 1);
+		rec->reproducer = lk_buf_detach(&path);
+	} else if (!strcmp(rec->linker_flavor, "mold")) {
+		/* mold writes <output>.repro.tar itself; we can only say where. */
+		setenv("MOLD_REPRO", "1", 1);
+		lk_buf_addf(&path, "%s.repro.tar",
+			    rec->info->output_path ? rec->info->output_path : "a.out");
+		rec->reproducer = lk_buf_detach(&path);
+	} else {
+		lk_buf_release(&path);
+	}
+}
+
+static void warn_once(int *warned, const char *what)
+{
+	if (*warned)
+		return;
+	*warned = 1;
+	fprintf(stderr, "linkscope-cc: warning: this link is not recorded: %s\n", what);
+}
+
+struct link_state {
+	struct lk_args args;
+	struct lk_rspfiles rspfiles;
+	struct lk_argv_info info;
+	struct lk_rustc_caller caller;
+	struct lk_provenance prov;
+	struct lk_envvars env;
+	struct lk_linkrec rec;
+	struct lk_run run;
+	char *dir;
+	char target_buf[128];
+};
+
+static void release_state(struct link_state *st)
+{
+	lk_linkrec_release(&st->rec);
+	lk_run_release(&st->run);
+	lk_envvars_release(&st->env);
+	lk_provenance_release(&st->prov);
+	lk_rustc_caller_release(&st->caller);
+	lk_argv_info_release(&st->info);
+	lk_rspfiles_release(&st->rspfiles);
+	lk_args_release(&st->args);
+	free(st->dir);
+}
+
+
+static int record_link(struct link_state *st, const struct lk_options *opt,
+		       const struct lk_invocation *inv, int rsp_failed,
+		       const char *rsp_error)
+{
+	struct lk_linkrec *rec = &st->rec;
+	struct lk_err err = LK_ERR_INIT;
+	struct utsname uts;
+	int64_t t0;
+	int dir_ok, warned = 0, failed;
+	char *written = NULL;
+
+	st->dir = lk_record_dir(opt->dir_env);
+	dir_ok = mkdir_p(st->dir) == 0;
+	if (!dir_ok) {
+		lk_err_errno(&err, "cannot create record directory '%s'", st->dir);
+		warn_once(&warned, err.msg);
+	}
+
+	lk_env_collect(environ, &st->env);
+	if (!lk_rustc_read_caller(getppid(), &st->caller))
+		rec->caller_name = parent_comm();
+	lk_rustc_provenance(&st->args, &st->caller, &st->prov);
+
+	rec->start_ns = now_ns(CLOCK_REALTIME);
+	rec->id = record_id(rec->start_ns);
+	rec->tool_version = LINKSCOPE_VERSION;
+	rec->cwd = getcwd(NULL, 0);
+	rec->mode = inv->mode;
+	rec->driver_given = inv->driver_given;
+	rec->driver_source = inv->driver_source;
+	rec->driver_resolved = lk_xstrdup(inv->driver.resolved);
+	rec->driver_real = inv->driver.real ? lk_xstrdup(inv->driver.real) : NULL;
+	if (uname(&uts) == 0)
+		snprintf(rec->host_machine, sizeof(rec->host_machine), "%s", uts.machine);
+	rec->argv = (const char *const *)inv->exec_argv;
+	rec->argc = inv->driver_argc;
+	rec->args = &st->args;
+	rec->rspfiles = &st->rspfiles;
+	rec->info = &st->info;
+	rec->prov = &st->prov;
+	rec->caller = &st->caller;
+	rec->env = &st->env;
+	if (rsp_failed)
+		lk_strvec_push(&rec->warnings, rsp_error);
+	find_target(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
+	find_linker(rec);
+	if (opt->reproduce && dir_ok)
+		request_reproducer(rec, st->dir);
+	setenv("LINKSCOPE_ACTIVE", "1", 1);
+
+	t0 = now_ns(CLOCK_MONOTONIC);
+	lk_run(inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
+	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
+
+	rec->ran = st->run.ran;
+	rec->exit_status = st->run.exit_status;
+	rec->signal = st->run.signal;
+	rec->shim_exit = lk_run_shell_status(&st->run);
+	if (!st->run.ran) {
+		rec->spawn_error = lk_xstrdup(strerror(st->run.spawn_errno));
+		fprintf(stderr, "linkscope-cc: cannot run '%s': %s\n",
+			inv->driver.resolved, rec->spawn_error);
+	}
+	rec->stderr_text = st->run.stderr_text.buf;
+	rec->stderr_len = st->run.stderr_text.len;
+	rec->stderr_bytes = st->run.stderr_bytes;
+	rec->stderr_truncated = st->run.stderr_truncated;
+	if (!dir_ok)
+		return rec->shim_exit;
+
+	failed = rec->shim_exit != 0;
+	if (st->run.ran && (failed || opt->expand_always)) {
+		rec->expansion.trigger = failed ? "failure" : "always";
+		if (lk_expand_run(inv->driver.resolved, inv->exec_argv, environ,
+				  st->info.fuse_ld, &rec->expansion) < 0)
+			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+	}
+	if (opt->keep)
+		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
+	stat_inputs(rec);
+	if (lk_record_write(rec, st->dir, &written, &err) < 0)
+		warn_once(&warned, err.msg);
+	free(written);
+	return rec->shim_exit;
+}
+
+int main(int argc, char **argv)
+{
+	struct lk_options opt;
+	struct lk_invocation inv;
+	struct lk_err err = LK_ERR_INIT;
+	struct link_state st;
+	char *self_real;
+	int rsp_failed, status;
+
+	if (argc < 1)
+		usage_and_exit();
+	read_options(&opt);
+	read_invocation(argc, argv, &opt, &inv);
+	self_real = realpath("/proc/self/exe", NULL);
+	if (lk_driver_resolve(inv.driver_given, self_real, getenv("PATH"),
+			      &inv.driver, &err) < 0) {
+		fprintf(stderr, "linkscope-cc: %s\n", err.msg);
+		free(self_real);
+		return 127;
+	}
+	free(self_real);
+	build_exec_argv(&inv);
+	if (opt.disable || opt.nested)
+		exec_driver(&inv);
+
+	memset(&st, 0, sizeof(st));
+	rsp_failed = lk_rsp_expand((const char *const *)inv.exec_argv, inv.driver_argc,
+				   &st.args, &st.rspfiles, &err) < 0;
+	lk_argv_classify(&st.args, &st.info);
+	if (!st.info.links) {
+		release_state(&st);
+		exec_driver(&inv);
+	}
+	status = record_link(&st, &opt, &inv, rsp_failed, err.msg);
+	release_state(&st);
+	lk_driver_release(&inv.driver);
+	free(inv.exec_argv);
+	return status;
+}

@@ -1,0 +1,257 @@
+/*
+ * The run: the real driver as a child, its stderr teed.
+ *
+ * Takes: the resolved driver and its unchanged argv. Gives: the exit status
+ * or signal, and a bounded copy of stderr. The child's stdout, stdin and
+ * signal dispositions are left as the shim received them; the only
+ * difference the child can see is that fd 2 is a pipe, which we document.
+ * Signals: INT, TERM, HUP and CHLD are blocked in the shim and read from a
+ * signalfd, so there is no handler and no global; the child gets the
+ * original mask back through posix_spawn.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "run.h"
+
+struct capture {
+	size_t keep;
+	struct lk_buf head;
+	char *ring;		/* the last `keep` bytes once head is full */
+	size_t ring_pos;	/* next write position */
+	size_t ring_fill;
+	uint64_t total;
+};
+
+static void capture_add(struct capture *c, const char *p, size_t n)
+{
+	c->total += n;
+	if (c->head.len < c->keep) {
+		size_t take = c->keep - c->head.len;
+
+		if (take > n)
+			take = n;
+		lk_buf_add(&c->head, p, take);
+		p += take;
+		n -= take;
+	}
+	if (!n)
+		return;
+	if (!c->ring)
+		c->ring = lk_xmalloc(c->keep);
+	if (n > c->keep) {
+		p += n - c->keep;
+		n = c->keep;
+	}
+	while (n) {
+		size_t chunk = c->keep - c->ring_pos;
+
+		if (chunk > n)
+			chunk = n;
+		memcpy(c->ring + c->ring_pos, p, chunk);
+		c->ring_pos = (c->ring_pos + chunk) % c->keep;
+		c->ring_fill = c->ring_fill + chunk > c->keep ? c->keep : c->ring_fill + chunk;
+		p += chunk;
+		n -= chunk;
+	}
+}
+
+static void capture_finish(struct capture *c, struct lk_run *res)
+{
+	uint64_t cut = c->total - c->head.len - c->ring_fill;
+
+	res->stderr_text = c->head;
+	res->stderr_bytes = c->total;
+	res->stderr_truncated = cut > 0;
+	if (cut)
+		lk_buf_addf(&res->stderr_text,
+			    "\n[linkscope: %llu bytes of stderr not kept]\n",
+			    (unsigned long long)cut);
+	if (c->ring_fill) {
+		size_t start = c->ring_fill < c->keep ? 0 : c->ring_pos;
+
+		lk_buf_add(&res->stderr_text, c->ring + start, c->ring_fill - start);
+		if (start)
+			lk_buf_add(&res->stderr_text, c->ring, start);
+	}
+	free(c->ring);
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	/* Our own stderr may be closed: the child's bytes are then only kept. */
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+enum pump_state { PUMP_EOF, PUMP_MORE, PUMP_EMPTY };
+
+/* Move what is available from the pipe to our stderr and the capture. */
+static enum pump_state pump(int fd, struct capture *c)
+{
+	char buf[16384];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0 && errno == EINTR)
+		return PUMP_MORE;
+	if (n < 0 && errno == EAGAIN)
+		return PUMP_EMPTY;
+	if (n <= 0)
+		return PUMP_EOF;
+	write_all(2, buf, (size_t)n);
+	capture_add(c, buf, (size_t)n);
+	return PUMP_MORE;
+}
+
+static int spawn_child(pid_t *pid, const char *path, char *const argv[],
+		       char *const envp[], int pipe_w, const sigset_t *mask,
+		       int reset_sigpipe)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t def;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipe_w, 2);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, mask);
+	sigemptyset(&def);
+	if (reset_sigpipe)
+		sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	rc = posix_spawn(pid, path, &fa, &attr, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	return rc;
+}
+
+static void forward_signal(int sfd, pid_t child, int *child_done, int *status)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (!*child_done && waitpid(child, status, WNOHANG) == child)
+				*child_done = 1;
+		} else if (!*child_done) {
+			kill(child, (int)si.ssi_signo);
+		}
+	}
+}
+
+int lk_run(const char *path, char *const argv[], char *const envp[],
+	   size_t keep, struct lk_run *res)
+{
+	struct capture cap = { keep, LK_BUF_INIT, NULL, 0, 0, 0 };
+	sigset_t watched, old;
+	struct sigaction sp;
+	int fds[2], sfd, status = 0, child_done = 0, open_pipe = 1;
+	int reset_sigpipe;
+	pid_t child;
+
+	memset(res, 0, sizeof(*res));
+	lk_buf_init(&res->stderr_text);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+
+	sigemptyset(&watched);
+	sigaddset(&watched, SIGINT);
+	sigaddset(&watched, SIGTERM);
+	sigaddset(&watched, SIGHUP);
+	sigaddset(&watched, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &watched, &old);
+	sfd = signalfd(-1, &watched, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	/* Writing to a closed stderr must not kill the shim; the child keeps SIGPIPE as it was. */
+	sigaction(SIGPIPE, NULL, &sp);
+	reset_sigpipe = sp.sa_handler == SIG_DFL;
+	if (reset_sigpipe)
+		signal(SIGPIPE, SIG_IGN);
+
+	res->spawn_errno = spawn_child(&child, path, argv, envp, fds[1], &old,
+				       reset_sigpipe);
+	close(fds[1]);
+	if (res->spawn_errno) {
+		close(fds[0]);
+		open_pipe = 0;
+	} else {
+		res->ran = 1;
+	}
+
+	/*
+	 * Until the child has ended: copy its stderr and pass signals on. With
+	 * no signalfd (it can fail), fall back to reading to EOF and waiting.
+	 */
+	while (res->ran && !child_done && sfd >= 0) {
+		struct pollfd pfd[2] = {
+			{ sfd, POLLIN, 0 },
+			{ open_pipe ? fds[0] : -1, POLLIN, 0 },
+		};
+
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents)
+			open_pipe = pump(fds[0], &cap) != PUMP_EOF;
+		if (pfd[0].revents)
+			forward_signal(sfd, child, &child_done, &status);
+	}
+	if (res->ran) {
+		/* What the child wrote before it ended; a grandchild may hold the pipe open. */
+		if (child_done && open_pipe)
+			fcntl(fds[0], F_SETFL, O_NONBLOCK);
+		while (open_pipe && pump(fds[0], &cap) == PUMP_MORE)
+			;
+		close(fds[0]);
+		while (!child_done) {
+			if (waitpid(child, &status, 0) == child)
+				child_done = 1;
+			else if (errno != EINTR)
+				break;
+		}
+		if (WIFEXITED(status))
+			res->exit_status = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			res->signal = WTERMSIG(status);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	if (reset_sigpipe)
+		signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	capture_finish(&cap, res);
+	return 0;
+}
+
+void lk_run_release(struct lk_run *res)
+{
+	lk_buf_release(&res->stderr_text);
+}
+
+int lk_run_shell_status(const struct lk_run *res)
+{
+	if (!res->ran)
+		return res->spawn_errno == ENOENT ? 127 : 126;
+	if (res->signal)
+		return 128 + res->signal;
+	return res->exit_status;
+}
