@@ -186,7 +186,7 @@ static int by_name(const void *a, const void *b)
 		      ((const struct lk_envvar *)b)->name);
 }
 
-void lk_env_collect(char *const *envp, struct lk_envvars *out)
+void lk_env_collect(const char *const *envp, struct lk_envvars *out)
 {
 	for (; envp && *envp; envp++) {
 		const char *eq = strchr(*envp, '=');

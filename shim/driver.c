@@ -52,8 +52,14 @@ int lk_driver_resolve(const char *name, const char *self_real,
 	if (!*name)
 		return lk_err_set(err, LK_E_NOTFOUND, "the driver name is empty");
 	if (strchr(name, '/')) {
-		if (!is_executable_file(name))
-			return lk_err_errno(err, "cannot run '%s'", name);
+		if (!is_executable_file(name)) {
+			int missing = access(name, F_OK) < 0;
+
+			lk_err_set(err, missing ? LK_E_NOTFOUND : LK_E_IO,
+				   "cannot run '%s': %s", name,
+				   missing ? "No such file or directory" : "not an executable file");
+			return -1;
+		}
 		if (is_self(name, self_real, &out->real))
 			return lk_err_set(err, LK_E_RECURSION,
 					  "refusing to run '%s': it is linkscope-cc itself (set LINKSCOPE_LINKER to the real driver)",

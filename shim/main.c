@@ -273,6 +273,27 @@ static const char *rustc_target(const struct lk_rustc_caller *caller)
 	return NULL;
 }
 
+/* rustc links with -L <sysroot>/lib/rustlib/<triple>/lib: the target it builds for. */
+static const char *rustlib_triple(const struct lk_argv_info *info, char *buf,
+				  size_t size)
+{
+	for (size_t i = 0; i < info->libdirs.nr; i++) {
+		const char *p = strstr(info->libdirs.items[i], "/lib/rustlib/");
+		const char *end;
+
+		if (!p)
+			continue;
+		p += 13;
+		end = strchr(p, '/');
+		if (!end || strcmp(end, "/lib") || (size_t)(end - p) >= size)
+			continue;
+		memcpy(buf, p, (size_t)(end - p));
+		buf[end - p] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
 static void find_target(struct lk_linkrec *rec, const char *driver,
 			char *buf, size_t size)
 {
@@ -280,6 +301,8 @@ static void find_target(struct lk_linkrec *rec, const char *driver,
 		rec->target_source = "argv";
 	else if ((rec->target = rustc_target(rec->caller)))
 		rec->target_source = "rustc --target";
+	else if (rec->caller->is_rustc && (rec->target = rustlib_triple(rec->info, buf, size)))
+		rec->target_source = "rustc sysroot -L";
 	else if ((rec->target = triple_from_driver(driver, buf, size)))
 		rec->target_source = "driver name";
 }
@@ -471,7 +494,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		warn_once(&warned, err.msg);
 	}
 
-	lk_env_collect(environ, &st->env);
+	lk_env_collect((const char *const *)environ, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
 		rec->caller_name = parent_comm();
 	lk_rustc_provenance(&st->args, &st->caller, &st->prov);
@@ -557,7 +580,8 @@ int main(int argc, char **argv)
 			      &inv.driver, &err) < 0) {
 		fprintf(stderr, "linkscope-cc: %s\n", err.msg);
 		free(self_real);
-		return 127;
+		/* As a shell: 127 for a command not found, 126 for one that cannot run. */
+		return err.code == LK_E_IO ? 126 : 127;
 	}
 	free(self_real);
 	build_exec_argv(&inv);

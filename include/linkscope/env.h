@@ -36,7 +36,7 @@ int lk_env_name_is_secret(const char *name);
 char *lk_env_redact(const char *value, int *changed);
 
 /* Collect the allow-listed variables of `envp`, sorted by name. */
-void lk_env_collect(char *const *envp, struct lk_envvars *out);
+void lk_env_collect(const char *const *envp, struct lk_envvars *out);
 void lk_envvars_release(struct lk_envvars *vars);
 
 #endif

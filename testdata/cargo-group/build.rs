@@ -1,0 +1,33 @@
+// Builds two small C archives with cc and ar (no crates: the test machine
+// has no registry), then appends them to the link line inside a
+// --start-group ... --end-group block with cargo:rustc-link-arg, the way the
+// IREE build script in ../shared/background does. rustc places these after
+// its own -lc.
+use std::env;
+use std::path::Path;
+use std::process::Command;
+
+fn run(cmd: &mut Command) {
+    let status = cmd.status().expect("cannot start a build tool");
+    assert!(status.success(), "{:?} failed", cmd);
+}
+
+fn archive(out: &Path, name: &str, src: &str) {
+    let obj = out.join(format!("{name}.o"));
+    let cc = env::var("LINKSCOPE_TEST_CC").unwrap_or_else(|_| "cc".into());
+    run(Command::new(cc).args(["-c", "-fPIC", "-O1", src, "-o"]).arg(&obj));
+    run(Command::new("ar").arg("rcs").arg(out.join(format!("lib{name}.a"))).arg(&obj));
+}
+
+fn main() {
+    let out = env::var("OUT_DIR").unwrap();
+    let out = Path::new(&out);
+    archive(out, "answer", "csrc/answer.c");
+    archive(out, "part", "csrc/part.c");
+    println!("cargo:rerun-if-changed=csrc");
+    println!("cargo:rustc-link-arg=-L{}", out.display());
+    println!("cargo:rustc-link-arg=-Wl,--start-group");
+    println!("cargo:rustc-link-arg=-l:libpart.a");
+    println!("cargo:rustc-link-arg=-l:libanswer.a");
+    println!("cargo:rustc-link-arg=-Wl,--end-group");
+}

@@ -1,0 +1,1 @@
+int lk_answer_part(void) { return 21; }

@@ -1,0 +1,89 @@
+# Shared helpers for the integration tests. Each test is a bash script that
+# sources this file, prints one "ok N - ..." or "not ok N - ..." line per
+# check, and exits non-zero if any check failed. LK_BUILD names the build
+# directory whose binaries are under test (build or build-san).
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LK_BUILD=${LK_BUILD:-$ROOT/build}
+SHIM=$LK_BUILD/bin/linkscope-cc
+LINKSCOPE=$LK_BUILD/bin/linkscope
+PY=/usr/bin/python3
+
+T=$(mktemp -d /tmp/lk-integ.XXXXXX)
+trap 'cd /; rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+# A clean slate: nothing of the caller's linkscope settings leaks in.
+unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
+	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE
+export LINKSCOPE_DIR=$T/records
+
+n_checks=0
+n_bad=0
+
+ok() { n_checks=$((n_checks + 1)); echo "ok $n_checks - $1"; }
+
+not_ok() {
+	n_checks=$((n_checks + 1))
+	n_bad=$((n_bad + 1))
+	echo "not ok $n_checks - $1"
+	shift
+	local line
+	for line in "$@"; do printf '#   %s\n' "$line"; done
+}
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi
+}
+
+# check_eq DESCRIPTION WANT GOT
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "want: $2" "got:  $3"; fi
+}
+
+# check_contains DESCRIPTION HAYSTACK NEEDLE
+check_contains() {
+	case "$2" in
+	*"$3"*) ok "$1" ;;
+	*) not_ok "$1" "want to find: $3" "in: ${2:0:400}" ;;
+	esac
+}
+
+finish() { exit $((n_bad > 0)); }
+
+record_count() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' 2>/dev/null | wc -l; }
+
+# The newest record (names start with a sortable UTC time).
+last_record() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' | sort | tail -n 1; }
+
+# rec FILE EXPR: evaluate a Python expression over the record `r`.
+rec() { "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+validate() { "$PY" "$ROOT/tests/validate-record.py" "$ROOT/docs/record.schema.json" "$@"; }
+
+# run_capture NAME COMMAND...: stdout, stderr and status into $T/NAME.{out,err,rc}.
+run_capture() {
+	local name=$1
+	shift
+	"$@" >"$T/$name.out" 2>"$T/$name.err"
+	echo $? >"$T/$name.rc"
+}
+
+# same_run DESC A B: two captured runs have the same status, stdout and stderr bytes.
+same_run() {
+	check_eq "$1: same exit status" "$(cat "$T/$2.rc")" "$(cat "$T/$3.rc")"
+	check "$1: same stdout bytes" cmp -s "$T/$2.out" "$T/$3.out"
+	check "$1: same stderr bytes" cmp -s "$T/$2.err" "$T/$3.err"
+}
+
+write_main() {
+	cat >main.c <<'C'
+#include <stdio.h>
+int main(void) { puts("hello"); return 0; }
+C
+	cc -c main.c -o main.o
+}

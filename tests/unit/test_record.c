@@ -1,0 +1,225 @@
+/* The record: UTF-8 handling, atomic write, and the reader's errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linkscope/record.h"
+#include "linkscope/sha256.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/lk-record-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void test_record_utf8_lossy(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = lk_record_utf8_lossy("ok \xc3\xa9", 5);
+	assert_string_equal(s, "ok \xc3\xa9");
+	free(s);
+	s = lk_record_utf8_lossy("a\xff" "b\xc3", 4);
+	assert_string_equal(s, "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+	free(s);
+	/* Overlong encodings and surrogates are invalid too. */
+	s = lk_record_utf8_lossy("\xc0\xaf\xed\xa0\x80", 5);
+	assert_int_equal(strncmp(s, "\xef\xbf\xbd", 3), 0);
+	free(s);
+}
+
+/* Write a minimal but complete record, as the shim would fill it, into `in_dir`. */
+static int write_record(const char *in_dir, const char *argv1, char **path,
+			struct lk_err *err)
+{
+	const char *argv[] = { "cc", argv1, "-o", "prog" };
+	struct lk_args args = { NULL, 0, 0 };
+	struct lk_rspfiles files = { NULL, 0, 0 };
+	struct lk_argv_info info;
+	struct lk_provenance prov;
+	struct lk_envvars env = { NULL, 0, 0 };
+	struct lk_linkrec rec;
+	int rc;
+
+	assert_int_equal(lk_rsp_expand(argv, 4, &args, &files, err), 0);
+	lk_argv_classify(&args, &info);
+	lk_rustc_provenance(&args, NULL, &prov);
+	memset(&rec, 0, sizeof(rec));
+	rec.id = strdup("20261130T000000.000000Z-1-00000000");
+	rec.start_ns = 1796000000000000000LL;
+	rec.tool_version = "test";
+	rec.mode = "linker";
+	rec.driver_given = "cc";
+	rec.driver_source = "default";
+	rec.argv = argv;
+	rec.argc = 4;
+	rec.args = &args;
+	rec.rspfiles = &files;
+	rec.info = &info;
+	rec.prov = &prov;
+	rec.env = &env;
+	rec.linker_flavor = "default";
+	rec.ran = 1;
+	rec.exit_status = 1;
+	rec.shim_exit = 1;
+	rec.stderr_text = "bad \xff byte\n";
+	rec.stderr_len = strlen(rec.stderr_text);
+	rc = lk_record_write(&rec, in_dir, path, err);
+	lk_linkrec_release(&rec);
+	lk_provenance_release(&prov);
+	lk_argv_info_release(&info);
+	lk_args_release(&args);
+	lk_rspfiles_release(&files);
+	return rc;
+}
+
+static char *write_minimal(const char *argv1)
+{
+	struct lk_err err = LK_ERR_INIT;
+	char *path = NULL;
+
+	assert_int_equal(write_record(dir, argv1, &path, &err), 0);
+	return path;
+}
+
+static void test_record_write_and_summary(void **state)
+{
+	struct lk_record_summary s;
+	struct lk_err err = LK_ERR_INIT;
+	char *path = write_minimal("main.o");
+	char tmp[128];
+
+	(void)state;
+	assert_int_equal(lk_record_read_summary(path, &s, &err), 0);
+	assert_string_equal(s.id, "20261130T000000.000000Z-1-00000000");
+	assert_string_equal(s.driver, "cc");
+	assert_string_equal(s.output, "prog");
+	assert_int_equal(s.has_exit, 1);
+	assert_int_equal(s.exit_status, 1);
+	assert_int_equal(s.nargs, 4);
+	lk_record_summary_release(&s);
+	/* No temporary file is left behind. */
+	snprintf(tmp, sizeof(tmp), "%s/.20261130T000000.000000Z-1-00000000.json.tmp", dir);
+	assert_int_equal(access(tmp, F_OK), -1);
+	free(path);
+}
+
+static void test_record_non_utf8_argument_is_hex(void **state)
+{
+	char *path = write_minimal("caf\xe9.o");
+	FILE *fp = fopen(path, "r");
+	char text[8192];
+	size_t n;
+
+	(void)state;
+	assert_non_null(fp);
+	n = fread(text, 1, sizeof(text) - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	assert_non_null(strstr(text, "\"hex\": \"636166e92e6f\""));
+	free(path);
+}
+
+static void expect_read_error(const char *content, const char *needle)
+{
+	struct lk_record_summary s;
+	struct lk_err err = LK_ERR_INIT;
+	char path[128];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(content, fp);
+	fclose(fp);
+	assert_int_equal(lk_record_read_summary(path, &s, &err), -1);
+	if (!strstr(err.msg, needle))
+		fail_msg("'%s' does not contain '%s'", err.msg, needle);
+	assert_non_null(strstr(err.msg, "bad.json"));
+}
+
+static void test_record_reader_errors(void **state)
+{
+	struct lk_record_summary s;
+	struct lk_err err = LK_ERR_INIT;
+
+	(void)state;
+	expect_read_error("{\"schema\": \"linkscope-record/1\", \"id\": ", "not valid JSON (line 1");
+	expect_read_error("[1, 2]", "not a JSON object");
+	expect_read_error("{\"id\": \"x\"}", "no \"schema\" field");
+	expect_read_error("{\"schema\": \"other/1\"}", "schema is 'other/1'");
+	expect_read_error("{\"schema\": \"linkscope-record/2\"}", "schema version 2; this linkscope reads up to 1");
+	expect_read_error("{\"schema\": \"linkscope-record/x\"}", "malformed schema version");
+	expect_read_error("{\"schema\": \"linkscope-record/1\", \"id\": \"x\"}", "truncated or malformed");
+	assert_int_equal(lk_record_read_summary("/nonexistent/r.json", &s, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot read '/nonexistent/r.json'"));
+}
+
+static void test_record_write_fails_cleanly(void **state)
+{
+	struct lk_err err = LK_ERR_INIT;
+	char *path = NULL;
+
+	(void)state;
+	assert_int_equal(write_record("/nonexistent/lk", "a.o", &path, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot create '/nonexistent/lk/.20261130T000000.000000Z-1-00000000.json.tmp'"));
+	assert_null(path);
+}
+
+static void test_record_sha256_vectors(void **state)
+{
+	struct lk_sha256 ctx;
+	char hex[65];
+	char million[1000];
+
+	(void)state;
+	lk_sha256_init(&ctx);
+	lk_sha256_final_hex(&ctx, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	lk_sha256_init(&ctx);
+	lk_sha256_update(&ctx, "abc", 3);
+	lk_sha256_final_hex(&ctx, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	memset(million, 'a', sizeof(million));
+	lk_sha256_init(&ctx);
+	for (int i = 0; i < 1000; i++)
+		lk_sha256_update(&ctx, million, sizeof(million));
+	lk_sha256_final_hex(&ctx, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_utf8_lossy),
+		cmocka_unit_test(test_record_write_and_summary),
+		cmocka_unit_test(test_record_non_utf8_argument_is_hex),
+		cmocka_unit_test(test_record_reader_errors),
+		cmocka_unit_test(test_record_write_fails_cleanly),
+		cmocka_unit_test(test_record_sha256_vectors),
+	};
+	return cmocka_run_group_tests_name("record", tests, setup, teardown);
+}

@@ -1,0 +1,141 @@
+/* Shim modules: driver resolution (never itself) and -### parsing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "expand.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/lk-shim-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	/* a/cc is "the shim" (a copy of true), b/cc a real one, c/cc not executable. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && mkdir a b c && cp /bin/true a/cc && cp /bin/true b/cc && "
+		 "touch c/cc && ln -s ../a/cc b/shimlink", dir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void test_shim_driver_skips_itself_on_path(void **state)
+{
+	char self[PATH_MAX], path[512], want[PATH_MAX];
+	struct lk_driver d;
+	struct lk_err err = LK_ERR_INIT;
+
+	(void)state;
+	snprintf(self, sizeof(self), "%s/a/cc", dir);
+	snprintf(path, sizeof(path), "%s/c:%s/a:%s/b", dir, dir, dir);
+	snprintf(want, sizeof(want), "%s/b/cc", dir);
+	assert_int_equal(lk_driver_resolve("cc", self, path, &d, &err), 0);
+	assert_string_equal(d.resolved, want);
+	assert_int_equal(d.skipped_self, 1);
+	lk_driver_release(&d);
+}
+
+static void test_shim_driver_only_itself_is_refused(void **state)
+{
+	char self[PATH_MAX], path[512], link[PATH_MAX];
+	struct lk_driver d;
+	struct lk_err err = LK_ERR_INIT;
+
+	(void)state;
+	snprintf(self, sizeof(self), "%s/a/cc", dir);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(lk_driver_resolve("cc", self, path, &d, &err), -1);
+	assert_int_equal(err.code, LK_E_RECURSION);
+	assert_non_null(strstr(err.msg, "the only 'cc' on PATH is linkscope-cc itself"));
+	lk_driver_release(&d);
+	/* A path, even through a symlink, naming the shim is refused too. */
+	snprintf(link, sizeof(link), "%s/b/shimlink", dir);
+	assert_int_equal(lk_driver_resolve(link, self, path, &d, &err), -1);
+	assert_int_equal(err.code, LK_E_RECURSION);
+	lk_driver_release(&d);
+}
+
+static void test_shim_driver_missing(void **state)
+{
+	struct lk_driver d;
+	struct lk_err err = LK_ERR_INIT;
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(lk_driver_resolve("no-such-cc", NULL, path, &d, &err), -1);
+	assert_int_equal(err.code, LK_E_NOTFOUND);
+	assert_string_equal(err.msg, "cannot run 'no-such-cc': not found on PATH");
+	assert_int_equal(lk_driver_resolve("/no/such/cc", NULL, path, &d, &err), -1);
+	assert_string_equal(err.msg, "cannot run '/no/such/cc': No such file or directory");
+	assert_int_equal(err.code, LK_E_NOTFOUND);
+	assert_int_equal(lk_driver_resolve("/etc/passwd", NULL, path, &d, &err), -1);
+	assert_string_equal(err.msg, "cannot run '/etc/passwd': not an executable file");
+	assert_int_equal(err.code, LK_E_IO);
+}
+
+static void test_shim_expand_parse_gcc12(void **state)
+{
+	static const char text[] =
+		"Using built-in specs.\n"
+		"COLLECT_GCC=cc\n"
+		"COMPILER_PATH=/usr/lib/gcc/x86_64-linux-gnu/12/:/usr/lib/gcc/\n"
+		"LIBRARY_PATH=/usr/lib/gcc/x86_64-linux-gnu/12/:/lib/x86_64-linux-gnu/\n"
+		"COLLECT_GCC_OPTIONS='-o' 'bad'\n"
+		" /usr/lib/gcc/x86_64-linux-gnu/12/cc1 -quiet bad.c -o /tmp/x.s\n"
+		" as --64 -o /tmp/x.o /tmp/x.s\n"
+		" /usr/lib/gcc/x86_64-linux-gnu/12/collect2 -plugin /p.so \"-plugin-opt=-fresolution=/tmp/a b\" "
+		"\"-with\\\"quote\" -o bad /tmp/x.o -lc\n"
+		"COLLECT_GCC_OPTIONS='-o' 'bad'\n";
+	struct lk_rec_expansion exp;
+
+	(void)state;
+	memset(&exp, 0, sizeof(exp));
+	lk_expand_parse(text, &exp);
+	assert_int_equal(exp.commands.nr, 3);
+	assert_int_equal(exp.linker_command, 2);
+	assert_string_equal(exp.commands.items[2].items[0], "/usr/lib/gcc/x86_64-linux-gnu/12/collect2");
+	assert_string_equal(exp.commands.items[2].items[3], "-plugin-opt=-fresolution=/tmp/a b");
+	assert_string_equal(exp.commands.items[2].items[4], "-with\"quote");
+	assert_string_equal(exp.commands.items[2].items[8], "-lc");
+	assert_string_equal(exp.library_path, "/usr/lib/gcc/x86_64-linux-gnu/12/:/lib/x86_64-linux-gnu/");
+	assert_non_null(exp.compiler_path);
+	for (size_t i = 0; i < exp.commands.nr; i++)
+		lk_strvec_release(&exp.commands.items[i]);
+	free(exp.commands.items);
+	free(exp.library_path);
+	free(exp.compiler_path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shim_driver_skips_itself_on_path),
+		cmocka_unit_test(test_shim_driver_only_itself_is_refused),
+		cmocka_unit_test(test_shim_driver_missing),
+		cmocka_unit_test(test_shim_expand_parse_gcc12),
+	};
+	return cmocka_run_group_tests_name("shim", tests, setup, teardown);
+}
