@@ -118,13 +118,13 @@ static int load_records(const char *dir, struct summaries *out, int *bad)
 static void outcome(const struct lk_record_summary *s, char *buf, size_t size)
 {
 	if (s->signal)
-		snprintf(buf, size, "signal %d", s->signal);
+		snprintf(buf, size, "signal:%d", s->signal);
 	else if (!s->has_exit)
-		snprintf(buf, size, "not run");
+		snprintf(buf, size, "not-run");
 	else if (s->exit_status == 0)
 		snprintf(buf, size, "ok");
 	else
-		snprintf(buf, size, "exit %d", s->exit_status);
+		snprintf(buf, size, "exit:%d", s->exit_status);
 }
 
 static int cmd_list(const struct lk_options *opt)

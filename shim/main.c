@@ -441,12 +441,10 @@ static void request_reproducer(struct lk_linkrec *rec, const char *dir)
 	}
 }
 
-static void warn_once(int *warned, const char *what)
+/* One line, after the linker's own output, whatever went wrong first. */
+static void warn_not_recorded(const struct lk_err *err)
 {
-	if (*warned)
-		return;
-	*warned = 1;
-	fprintf(stderr, "linkscope-cc: warning: this link is not recorded: %s\n", what);
+	fprintf(stderr, "linkscope-cc: warning: this link is not recorded: %s\n", err->msg);
 }
 
 struct link_state {
@@ -484,15 +482,13 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
 	int64_t t0;
-	int dir_ok, warned = 0, failed;
+	int dir_ok, failed;
 	char *written = NULL;
 
 	st->dir = lk_record_dir(opt->dir_env);
 	dir_ok = mkdir_p(st->dir) == 0;
-	if (!dir_ok) {
+	if (!dir_ok)
 		lk_err_errno(&err, "cannot create record directory '%s'", st->dir);
-		warn_once(&warned, err.msg);
-	}
 
 	lk_env_collect((const char *const *)environ, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
@@ -543,8 +539,10 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->stderr_len = st->run.stderr_text.len;
 	rec->stderr_bytes = st->run.stderr_bytes;
 	rec->stderr_truncated = st->run.stderr_truncated;
-	if (!dir_ok)
+	if (!dir_ok) {
+		warn_not_recorded(&err);
 		return rec->shim_exit;
+	}
 
 	failed = rec->shim_exit != 0;
 	if (st->run.ran && (failed || opt->expand_always)) {
@@ -557,7 +555,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
-		warn_once(&warned, err.msg);
+		warn_not_recorded(&err);
 	free(written);
 	return rec->shim_exit;
 }
