@@ -1,0 +1,25 @@
+#!/bin/sh
+# Install the Debian packages that building and testing linkscope need, and
+# only those that are missing. As root: apt-get. Otherwise: print the exact
+# command and fail, so nothing half-works.
+set -eu
+
+PACKAGES="gcc make pkg-config binutils libjansson-dev libcmocka-dev libelf-dev \
+binutils-dev python3 python3-jsonschema cmake"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "linkscope: missing Debian packages:$missing" >&2
+	echo "linkscope: run as root: apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "linkscope: installing:$missing"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
