@@ -22,9 +22,15 @@ fn archive(out: &Path, name: &str, src: &str) {
 fn main() {
     let out = env::var("OUT_DIR").unwrap();
     let out = Path::new(&out);
-    archive(out, "answer", "csrc/answer.c");
+    // CARGO_GROUP_VARIANT=atexit builds the member that calls atexit (see csrc/answer-atexit.c).
+    let answer = match env::var("CARGO_GROUP_VARIANT").as_deref() {
+        Ok("atexit") => "csrc/answer-atexit.c",
+        _ => "csrc/answer.c",
+    };
+    archive(out, "answer", answer);
     archive(out, "part", "csrc/part.c");
     println!("cargo:rerun-if-changed=csrc");
+    println!("cargo:rerun-if-env-changed=CARGO_GROUP_VARIANT");
     println!("cargo:rustc-link-arg=-L{}", out.display());
     println!("cargo:rustc-link-arg=-Wl,--start-group");
     println!("cargo:rustc-link-arg=-l:libpart.a");
