@@ -44,7 +44,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build
+.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -78,6 +78,27 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/
 
 unit-build: $(UNIT_BIN)
 
+# Fuzz targets (libFuzzer, clang): one per parser of untrusted input.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 20000
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -Ishim -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(JANSSON_LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Long fuzzing runs, off `make check`: FUZZ_SECONDS per target.
+fuzz: deps fuzz-build
+	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build-fuzz/corpus/$$n; \
+		echo "== $$f ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; done
+
 deps:
 	@scripts/install-deps.sh
 
@@ -86,7 +107,8 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all unit-build
 	@$(MAKE) --no-print-directory BUILD=build-san SANITIZE=address,undefined all unit-build
-	@tests/run.sh build build-san
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_RUNS=$(FUZZ_RUNS) tests/run.sh build build-san build-fuzz
 
 test: all unit-build
 	@tests/run.sh $(BUILD)
@@ -103,6 +125,6 @@ install: all
 	install -m 644 man/linkscope-cc.1 man/linkscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

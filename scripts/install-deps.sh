@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="gcc make pkg-config binutils libjansson-dev libcmocka-dev libelf-dev \
-binutils-dev python3 python3-jsonschema cmake"
+binutils-dev python3 python3-jsonschema cmake clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do

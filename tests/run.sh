@@ -30,6 +30,19 @@ for build in "$@"; do
 		if [ "$f" -eq 0 ]; then report PASS "$name" "$p" 0; else
 			report FAIL "$name" "$p" "$f"; sed 's/^/    /' "$log"; fi
 	done
+	for f in "$dir"/fuzz_*; do
+		[ -x "$f" ] || continue
+		fname=${f##*/fuzz_}
+		name="$(basename "$build")/fuzz/$fname"
+		# New inputs go to a scratch corpus, never into the tree's seeds.
+		scratch=$(mktemp -d /tmp/lk-fuzz.XXXXXX)
+		"$f" -runs="${FUZZ_RUNS:-20000}" "$scratch" "$root/tests/fuzz/corpus/$fname" >"$log" 2>&1
+		frc=$?
+		rm -rf "$scratch"
+		if [ $frc -eq 0 ]; then report PASS "$name (${FUZZ_RUNS:-20000} runs)" 1 0; else
+			report FAIL "$name" 0 1; tail -n 40 "$log" | sed 's/^/    /'; fi
+	done
+	[ -d "$dir/bin" ] || continue
 	for s in "$root"/tests/integ/[0-9]*.sh; do
 		name="$(basename "$build")/integ/$(basename "$s" .sh)"
 		LK_BUILD=$dir bash "$s" >"$log" 2>&1

@@ -45,4 +45,12 @@ check_eq "the kept copy matches its hash" "$(basename "$symbols")" "$(sha256sum 
 # rustc 1.95 on x86_64 links with its bundled rust-lld; the record says so as a fact.
 check_eq "linker flavor from -fuse-ld" "lld" "$(rec "$r" 'r["linker"]["flavor"]')"
 check_contains "the ld.lld in rustc's -B dir" "$(rec "$r" 'r["linker"]["program"]')" "/gcc-ld/ld.lld"
+
+# Opt-in: ask lld for its own reproducer next to the record.
+touch crate/src/main.rs
+LINKSCOPE_REPRODUCE=1 RUSTFLAGS="-Clinker=$SHIM" "$CARGO" build --offline -q --manifest-path crate/Cargo.toml
+r=$(last_record)
+repro=$(rec "$r" 'r["reproducer"]')
+check_eq "LINKSCOPE_REPRODUCE=1: the reproducer sits next to the record" "${r%.json}.repro.tar" "$repro"
+check_contains "and it is lld's tar with its response file" "$(tar tf "$repro" 2>/dev/null | head -n 3)" "response.txt"
 finish
