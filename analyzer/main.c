@@ -59,13 +59,13 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 }
 
 struct summaries {
-	struct lk_record_summary *items;
+	struct lk_record *items;
 	size_t nr, alloc;
 };
 
 static int newest_first(const void *a, const void *b)
 {
-	const struct lk_record_summary *x = a, *y = b;
+	const struct lk_record *x = a, *y = b;
 
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? 1 : -1;
@@ -101,7 +101,7 @@ static int load_records(const char *dir, struct summaries *out, int *bad)
 		lk_buf_reset(&path);
 		lk_buf_addf(&path, "%s/%s", dir, de->d_name);
 		LK_GROW(out->items, out->nr + 1, out->alloc);
-		if (lk_record_read_summary(path.buf, &out->items[out->nr], &err) < 0) {
+		if (lk_record_load(path.buf, &out->items[out->nr], &err) < 0) {
 			fprintf(stderr, "linkscope: %s\n", err.msg);
 			(*bad)++;
 			continue;
@@ -115,7 +115,7 @@ static int load_records(const char *dir, struct summaries *out, int *bad)
 	return 0;
 }
 
-static void outcome(const struct lk_record_summary *s, char *buf, size_t size)
+static void outcome(const struct lk_record *s, char *buf, size_t size)
 {
 	if (s->signal)
 		snprintf(buf, size, "signal:%d", s->signal);
@@ -135,14 +135,14 @@ static int cmd_list(const struct lk_options *opt)
 	if (load_records(opt->dir, &recs, &bad) < 0)
 		return 1;
 	for (size_t i = 0; i < recs.nr; i++) {
-		const struct lk_record_summary *s = &recs.items[i];
+		const struct lk_record *s = &recs.items[i];
 		char result[32];
 
 		outcome(s, result, sizeof(result));
 		printf("%-27s  %-9s  %-6s  %-12s  %s  %s\n", s->start ? s->start : "?",
-		       result, s->caller ? s->caller : "-", s->driver ? s->driver : "?",
-		       s->output ? s->output : "a.out", s->path);
-		lk_record_summary_release(&recs.items[i]);
+		       result, s->caller_name ? s->caller_name : "-",
+		       s->args.items[0].text, s->output ? s->output : "a.out", s->path);
+		lk_record_release(&recs.items[i]);
 	}
 	free(recs.items);
 	return bad ? 1 : 0;

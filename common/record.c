@@ -528,15 +528,6 @@ void lk_linkrec_release(struct lk_linkrec *rec)
 
 /* ---- reading ---- */
 
-static char *dup_string(json_t *j)
-{
-	if (json_is_string(j))
-		return lk_xstrdup(json_string_value(j));
-	if (json_is_object(j) && json_is_string(json_object_get(j, "hex")))
-		return lk_xstrdup("(non-UTF-8)");
-	return NULL;
-}
-
 static int check_schema(json_t *root, const char *path, struct lk_err *err)
 {
 	const char *schema = json_string_value(json_object_get(root, "schema"));
@@ -560,14 +551,156 @@ static int check_schema(json_t *root, const char *path, struct lk_err *err)
 	return 0;
 }
 
-int lk_record_read_summary(const char *path, struct lk_record_summary *out,
-			   struct lk_err *err)
+/* An argument: a string, or {"hex": ...} decoded back to its bytes. */
+static char *decode_arg(json_t *j)
+{
+	const char *hex;
+	size_t len;
+	char *out;
+
+	if (json_is_string(j))
+		return lk_xstrdup(json_string_value(j));
+	hex = json_string_value(json_object_get(j, "hex"));
+	if (!hex)
+		return NULL;
+	len = strlen(hex) / 2;
+	out = lk_xmalloc(len + 1);
+	for (size_t i = 0; i < len; i++) {
+		unsigned int byte;
+
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (char)byte;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static char *opt_arg(json_t *j)
+{
+	return json_is_null(j) || !j ? NULL : decode_arg(j);
+}
+
+static int decode_args(json_t *array, struct lk_strvec *out)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(array))
+		return -1;
+	json_array_foreach(array, i, v) {
+		char *a = decode_arg(v);
+
+		if (!a)
+			return -1;
+		lk_strvec_push_owned(out, a);
+	}
+	return 0;
+}
+
+static enum lk_prov prov_from_name(const char *name)
+{
+	static const enum lk_prov all[] = {
+		LK_PROV_DRIVER, LK_PROV_USER, LK_PROV_RUSTC_OBJECT, LK_PROV_RUSTC_RLIB,
+		LK_PROV_RUSTC_NATIVE, LK_PROV_RUSTC_FLAG, LK_PROV_LINK_ARG,
+	};
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(*all); i++)
+		if (!strcmp(name, lk_prov_name(all[i])))
+			return all[i];
+	return LK_PROV_USER;
+}
+
+static int load_args(json_t *root, struct lk_record *rec)
+{
+	struct lk_strvec texts = LK_STRVEC_INIT;
+	json_t *origins = json_object_get(root, "arg_origins");
+	json_t *prov = json_object_get(json_object_get(root, "provenance"), "args");
+
+	if (decode_args(json_object_get(root, "argv_expanded"), &texts) < 0 || !texts.nr ||
+	    json_array_size(origins) != texts.nr) {
+		lk_strvec_release(&texts);
+		return -1;
+	}
+	LK_GROW(rec->args.items, texts.nr, rec->args.alloc);
+	rec->prov = lk_xcalloc(texts.nr, sizeof(*rec->prov));
+	for (size_t i = 0; i < texts.nr; i++) {
+		json_t *o = json_array_get(origins, i);
+		json_t *rsp = json_object_get(o, "response_file");
+
+		rec->args.items[i].text = texts.items[i];
+		rec->args.items[i].argv_index = (size_t)json_integer_value(json_object_get(o, "argv_index"));
+		rec->args.items[i].rsp = json_is_integer(rsp) ? (int)json_integer_value(rsp) : -1;
+		rec->prov[i] = i == 0 ? LK_PROV_DRIVER :
+			       prov_from_name(json_string_value(json_array_get(prov, i)));
+	}
+	rec->args.nr = texts.nr;
+	free(texts.items);
+	return 0;
+}
+
+static void load_expansion(json_t *e, struct lk_record *rec)
+{
+	json_t *cmds = json_object_get(e, "commands");
+	json_t *lc = json_object_get(e, "linker_command");
+
+	if (!json_is_object(e))
+		return;
+	rec->has_expansion = 1;
+	rec->library_path = opt_arg(json_object_get(e, "library_path"));
+	if (json_is_integer(lc))
+		decode_args(json_array_get(cmds, (size_t)json_integer_value(lc)), &rec->linker_argv);
+}
+
+static void load_env(json_t *env, struct lk_record *rec)
+{
+	const char *name;
+	json_t *value;
+
+	json_object_foreach(json_object_get(env, "vars"), name, value) {
+		char *v = decode_arg(value);
+
+		if (!v)
+			continue;
+		LK_GROW(rec->env.items, rec->env.nr + 1, rec->env.alloc);
+		rec->env.items[rec->env.nr].name = lk_xstrdup(name);
+		rec->env.items[rec->env.nr].value = v;
+		rec->env.items[rec->env.nr].redacted = 0;
+		rec->env.nr++;
+	}
+}
+
+static void load_kept(json_t *kept, struct lk_record *rec)
+{
+	size_t i;
+	json_t *k;
+
+	json_array_foreach(kept, i, k) {
+		char *path = opt_arg(json_object_get(k, "path"));
+		const char *blob = json_string_value(json_object_get(k, "blob"));
+
+		if (!path || !blob) {
+			free(path);
+			continue;
+		}
+		LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
+		rec->kept.items[rec->kept.nr].path = path;
+		rec->kept.items[rec->kept.nr].blob = lk_xstrdup(blob);
+		rec->kept.nr++;
+	}
+}
+
+int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 {
 	json_error_t jerr;
-	json_t *root, *time, *result, *argv, *line, *caller;
+	json_t *root, *prov, *link_args, *driver, *linker, *result, *caller, *target;
+	const char *slash;
 	int rc = -1;
 
-	memset(out, 0, sizeof(*out));
+	memset(rec, 0, sizeof(*rec));
+	rec->link_args_start = rec->link_args_end = -1;
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		if (jerr.line <= 0 || access(path, R_OK) < 0)
@@ -581,45 +714,111 @@ int lk_record_read_summary(const char *path, struct lk_record_summary *out,
 	}
 	if (check_schema(root, path, err) < 0)
 		goto out;
-	time = json_object_get(root, "time");
-	result = json_object_get(root, "result");
-	argv = json_object_get(root, "argv_expanded");
-	line = json_object_get(root, "line");
-	if (!json_is_object(time) || !json_is_object(result) || !json_is_array(argv) ||
-	    !json_is_object(line) || !json_is_string(json_object_get(root, "id"))) {
-		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: missing id, time, argv_expanded, line or result", path);
+	if (load_args(root, rec) < 0) {
+		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: bad argv_expanded or arg_origins", path);
 		goto out;
 	}
-	out->path = lk_xstrdup(path);
-	out->id = dup_string(json_object_get(root, "id"));
-	out->start_ns = json_integer_value(json_object_get(time, "start_unix_ns"));
-	out->start = dup_string(json_object_get(time, "start"));
-	out->driver = dup_string(json_array_get(argv, 0));
-	out->output = dup_string(json_object_get(line, "output"));
+	prov = json_object_get(root, "provenance");
+	driver = json_object_get(root, "driver");
+	linker = json_object_get(root, "linker");
+	result = json_object_get(root, "result");
 	caller = json_object_get(root, "caller");
-	if (json_is_object(caller)) {
+	target = json_object_get(root, "target");
+	if (!json_is_object(prov) || !json_is_object(driver) || !json_is_object(linker) ||
+	    !json_is_object(result) || !json_is_string(json_object_get(root, "id"))) {
+		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: missing id, driver, provenance, linker or result", path);
+		goto out;
+	}
+	rec->path = lk_xstrdup(path);
+	slash = strrchr(path, '/');
+	rec->dir = slash ? lk_xstrndup(path, (size_t)(slash - path)) : lk_xstrdup(".");
+	rec->id = lk_xstrdup(json_string_value(json_object_get(root, "id")));
+	rec->cwd = opt_arg(json_object_get(root, "cwd"));
+	rec->mode = opt_arg(json_object_get(root, "mode"));
+	rec->driver_given = opt_arg(json_object_get(driver, "given"));
+	rec->driver_resolved = opt_arg(json_object_get(driver, "resolved"));
+	rec->target = opt_arg(json_object_get(target, "triple"));
+	rec->prov_method = opt_arg(json_object_get(prov, "method"));
+	link_args = json_object_get(prov, "link_args");
+	if (json_is_object(link_args)) {
+		rec->link_args_start = (long)json_integer_value(json_object_get(link_args, "start"));
+		rec->link_args_end = (long)json_integer_value(json_object_get(link_args, "end"));
+	}
+	{
+		size_t i;
+		json_t *f;
+
+		json_array_foreach(json_object_get(root, "response_files"), i, f) {
+			char *p = opt_arg(json_object_get(f, "path"));
+			lk_strvec_push_owned(&rec->rspfiles, p ? p : lk_xstrdup("?"));
+		}
+	}
+	{
 		const char *kind = json_string_value(json_object_get(caller, "kind"));
 
-		out->caller = kind && !strcmp(kind, "rustc") ? lk_xstrdup("rustc") :
-			      dup_string(json_object_get(caller, "name"));
+		rec->caller_is_rustc = kind && !strcmp(kind, "rustc");
+		rec->caller_name = rec->caller_is_rustc ? lk_xstrdup("rustc") :
+				   opt_arg(json_object_get(caller, "name"));
 	}
-	out->has_exit = json_is_integer(json_object_get(result, "exit_status"));
-	out->exit_status = (int)json_integer_value(json_object_get(result, "exit_status"));
-	out->signal = (int)json_integer_value(json_object_get(result, "signal"));
-	out->nargs = json_array_size(argv);
+	rec->start = opt_arg(json_object_get(json_object_get(root, "time"), "start"));
+	rec->start_ns = json_integer_value(json_object_get(json_object_get(root, "time"), "start_unix_ns"));
+	rec->output = opt_arg(json_object_get(json_object_get(root, "line"), "output"));
+	rec->linker_flavor = opt_arg(json_object_get(linker, "flavor"));
+	rec->linker_program = opt_arg(json_object_get(linker, "program"));
+	rec->print_prog_name = opt_arg(json_object_get(linker, "print_prog_name"));
+	rec->has_exit = json_is_integer(json_object_get(result, "exit_status"));
+	rec->exit_status = (int)json_integer_value(json_object_get(result, "exit_status"));
+	rec->signal = (int)json_integer_value(json_object_get(result, "signal"));
+	rec->stderr_text = opt_arg(json_object_get(json_object_get(root, "stderr"), "text"));
+	load_expansion(json_object_get(root, "expansion"), rec);
+	load_env(json_object_get(root, "env"), rec);
+	load_kept(json_object_get(root, "kept"), rec);
 	rc = 0;
 out:
 	json_decref(root);
+	if (rc < 0)
+		lk_record_release(rec);
 	return rc;
 }
 
-void lk_record_summary_release(struct lk_record_summary *s)
+const char *lk_record_env(const struct lk_record *rec, const char *name)
 {
-	free(s->path);
-	free(s->id);
-	free(s->start);
-	free(s->driver);
-	free(s->output);
-	free(s->caller);
-	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < rec->env.nr; i++)
+		if (!strcmp(rec->env.items[i].name, name))
+			return rec->env.items[i].value;
+	return NULL;
 }
+
+void lk_record_release(struct lk_record *rec)
+{
+	free(rec->path);
+	free(rec->dir);
+	free(rec->id);
+	free(rec->cwd);
+	free(rec->mode);
+	free(rec->driver_given);
+	free(rec->driver_resolved);
+	free(rec->target);
+	lk_args_release(&rec->args);
+	lk_strvec_release(&rec->rspfiles);
+	free(rec->prov);
+	free(rec->prov_method);
+	free(rec->linker_flavor);
+	free(rec->linker_program);
+	free(rec->print_prog_name);
+	lk_strvec_release(&rec->linker_argv);
+	free(rec->library_path);
+	free(rec->stderr_text);
+	free(rec->caller_name);
+	free(rec->start);
+	free(rec->output);
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		free(rec->kept.items[i].path);
+		free(rec->kept.items[i].blob);
+	}
+	free(rec->kept.items);
+	lk_envvars_release(&rec->env);
+	memset(rec, 0, sizeof(*rec));
+	rec->link_args_start = rec->link_args_end = -1;
+}
+

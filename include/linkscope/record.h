@@ -127,27 +127,52 @@ void lk_rec_file_stat(struct lk_rec_file *f, const char *path);
 int lk_record_write(const struct lk_linkrec *rec, const char *dir,
 		    char **path_out, struct lk_err *err);
 
-/* What `linkscope list` shows of a record. Strings are owned. */
-struct lk_record_summary {
+/* A record read back in full, for the analyzer. Everything is owned. */
+struct lk_record_kept {
 	char *path;
+	char *blob;		/* relative to the record's directory */
+};
+
+struct lk_record {
+	char *path;		/* the record file */
+	char *dir;		/* its directory (where blobs/ is) */
 	char *id;
-	int64_t start_ns;
 	char *start;		/* ISO 8601 UTC */
-	char *driver;
-	char *output;		/* NULL when the line names none */
-	char *caller;		/* "rustc", a process name, or NULL */
+	int64_t start_ns;
+	char *cwd;
+	char *mode;
+	char *caller_name;	/* "rustc", the parent's name, or NULL */
+	char *output;		/* -o, or NULL */
+	char *driver_given;
+	char *driver_resolved;
+	char *target;
+	struct lk_args args;		/* argv_expanded with origins */
+	struct lk_strvec rspfiles;	/* response file paths, by index */
+	enum lk_prov *prov;		/* one per argument */
+	char *prov_method;
+	long link_args_start, link_args_end;
+	int caller_is_rustc;
+	char *linker_flavor;
+	char *linker_program;
+	char *print_prog_name;
+	int has_expansion;
+	struct lk_strvec linker_argv;	/* the driver's collect2/ld command, if expanded */
+	char *library_path;
 	int has_exit, exit_status, signal;
-	size_t nargs;
+	char *stderr_text;
+	struct { struct lk_record_kept *items; size_t nr, alloc; } kept;
+	struct lk_envvars env;
 };
 
 /*
- * Read a record file far enough to summarize it. Fails with a message
- * naming the file for unreadable or malformed JSON, a missing schema, a
- * record of a newer schema version, and missing fields.
+ * Read a record in full. Fails, naming the file, for unreadable or
+ * malformed JSON, another or a newer schema, and missing or mistyped
+ * fields. Release with lk_record_release().
  */
-int lk_record_read_summary(const char *path, struct lk_record_summary *out,
-			   struct lk_err *err);
-void lk_record_summary_release(struct lk_record_summary *s);
+int lk_record_load(const char *path, struct lk_record *out, struct lk_err *err);
+void lk_record_release(struct lk_record *rec);
+/* The value of an environment variable as recorded, or NULL. */
+const char *lk_record_env(const struct lk_record *rec, const char *name);
 
 /* Copy of `s` as valid UTF-8, invalid bytes replaced by U+FFFD. Exposed for tests. */
 char *lk_record_utf8_lossy(const char *s, size_t len);

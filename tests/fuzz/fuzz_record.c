@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
-	struct lk_record_summary s;
+	struct lk_record s;
 	struct lk_err err = LK_ERR_INIT;
 	FILE *fp;
 
@@ -20,8 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, fp);
 	fclose(fp);
-	if (lk_record_read_summary(path, &s, &err) == 0)
-		lk_record_summary_release(&s);
+	if (lk_record_load(path, &s, &err) == 0)
+		lk_record_release(&s);
 	else if (!err.msg[0])
 		abort();	/* every failure names its cause */
 	return 0;

@@ -107,20 +107,21 @@ static char *write_minimal(const char *argv1)
 
 static void test_record_write_and_summary(void **state)
 {
-	struct lk_record_summary s;
+	struct lk_record s;
 	struct lk_err err = LK_ERR_INIT;
 	char *path = write_minimal("main.o");
 	char tmp[128];
 
 	(void)state;
-	assert_int_equal(lk_record_read_summary(path, &s, &err), 0);
+	assert_int_equal(lk_record_load(path, &s, &err), 0);
 	assert_string_equal(s.id, "20261130T000000.000000Z-1-00000000");
-	assert_string_equal(s.driver, "cc");
+	assert_string_equal(s.args.items[0].text, "cc");
+	assert_int_equal(s.prov[1], LK_PROV_USER);
 	assert_string_equal(s.output, "prog");
 	assert_int_equal(s.has_exit, 1);
 	assert_int_equal(s.exit_status, 1);
-	assert_int_equal(s.nargs, 4);
-	lk_record_summary_release(&s);
+	assert_int_equal(s.args.nr, 4);
+	lk_record_release(&s);
 	/* No temporary file is left behind. */
 	snprintf(tmp, sizeof(tmp), "%s/.20261130T000000.000000Z-1-00000000.json.tmp", dir);
 	assert_int_equal(access(tmp, F_OK), -1);
@@ -145,7 +146,7 @@ static void test_record_non_utf8_argument_is_hex(void **state)
 
 static void expect_read_error(const char *content, const char *needle)
 {
-	struct lk_record_summary s;
+	struct lk_record s;
 	struct lk_err err = LK_ERR_INIT;
 	char path[128];
 	FILE *fp;
@@ -155,7 +156,7 @@ static void expect_read_error(const char *content, const char *needle)
 	assert_non_null(fp);
 	fputs(content, fp);
 	fclose(fp);
-	assert_int_equal(lk_record_read_summary(path, &s, &err), -1);
+	assert_int_equal(lk_record_load(path, &s, &err), -1);
 	if (!strstr(err.msg, needle))
 		fail_msg("'%s' does not contain '%s'", err.msg, needle);
 	assert_non_null(strstr(err.msg, "bad.json"));
@@ -163,7 +164,7 @@ static void expect_read_error(const char *content, const char *needle)
 
 static void test_record_reader_errors(void **state)
 {
-	struct lk_record_summary s;
+	struct lk_record s;
 	struct lk_err err = LK_ERR_INIT;
 
 	(void)state;
@@ -174,7 +175,9 @@ static void test_record_reader_errors(void **state)
 	expect_read_error("{\"schema\": \"linkscope-record/2\"}", "schema version 2; this linkscope reads up to 1");
 	expect_read_error("{\"schema\": \"linkscope-record/x\"}", "malformed schema version");
 	expect_read_error("{\"schema\": \"linkscope-record/1\", \"id\": \"x\"}", "truncated or malformed");
-	assert_int_equal(lk_record_read_summary("/nonexistent/r.json", &s, &err), -1);
+	expect_read_error("{\"schema\": \"linkscope-record/1\", \"argv_expanded\": [\"cc\"], \"arg_origins\": []}",
+			  "bad argv_expanded or arg_origins");
+	assert_int_equal(lk_record_load("/nonexistent/r.json", &s, &err), -1);
 	assert_non_null(strstr(err.msg, "cannot read '/nonexistent/r.json'"));
 }
 
