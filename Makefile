@@ -30,15 +30,16 @@ ifeq ($(SANITIZE),)
 SHIM_LDFLAGS ?= -static
 endif
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 
 COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
-ANALYZER_SRC := $(wildcard analyzer/*.c)
+ANALYZER_LIB_SRC := $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 SHIM_LIB_OBJ := $(SHIM_LIB_SRC:%.c=$(BUILD)/obj/%.o)
-ANALYZER_OBJ := $(ANALYZER_SRC:%.c=$(BUILD)/obj/%.o)
+ANALYZER_LIB_OBJ := $(ANALYZER_LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 SHIM := $(BUILD)/bin/linkscope-cc
@@ -53,7 +54,7 @@ all: $(SHIM) $(ANALYZER)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Ishim -MMD -MP -c $< -o $@
+	@$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Ishim -Ianalyzer -MMD -MP -c $< -o $@
 
 $(BUILD)/lib/liblkcommon.a: $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
@@ -68,13 +69,17 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $(SHIM_LDFLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS)
 
-$(ANALYZER): $(ANALYZER_OBJ) $(BUILD)/lib/liblkcommon.a
+$(ANALYZER): $(BUILD)/obj/analyzer/main.o $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS) $(ELF_LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib/liblkcommon.a
+$(BUILD)/lib/liblkanalyzer.a: $(ANALYZER_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS) $(ELF_LIBS)
 
 unit-build: $(UNIT_BIN)
 

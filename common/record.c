@@ -21,6 +21,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/expansion.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
 
@@ -516,12 +517,7 @@ void lk_linkrec_release(struct lk_linkrec *rec)
 	for (size_t i = 0; i < rec->kept.nr; i++)
 		free(rec->kept.items[i].path);
 	free(rec->kept.items);
-	for (size_t i = 0; i < rec->expansion.commands.nr; i++)
-		lk_strvec_release(&rec->expansion.commands.items[i]);
-	free(rec->expansion.commands.items);
-	free(rec->expansion.linker_program);
-	free(rec->expansion.library_path);
-	free(rec->expansion.compiler_path);
+	lk_expansion_release(&rec->expansion);
 	lk_strvec_release(&rec->warnings);
 	memset(rec, 0, sizeof(*rec));
 }

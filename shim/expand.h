@@ -16,13 +16,4 @@
 int lk_expand_run(const char *driver, char *const argv[], char *const envp[],
 		  const char *fuse_ld, struct lk_rec_expansion *exp);
 
-/*
- * Parse the text gcc prints for -###: lines starting with a space hold one
- * command; arguments are bare, or double-quoted with backslash escapes when
- * they hold special characters. LIBRARY_PATH= and COMPILER_PATH= lines are
- * kept too (the driver's default search dirs). Appends
- * one strvec per command. Exposed for tests.
- */
-void lk_expand_parse(const char *text, struct lk_rec_expansion *exp);
-
 #endif

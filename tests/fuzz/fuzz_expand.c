@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expand.h"
+#include "linkscope/expansion.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -13,14 +13,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	memset(&exp, 0, sizeof(exp));
-	lk_expand_parse(text, &exp);
+	lk_expansion_parse(text, &exp);
 	if (exp.linker_command >= (long)exp.commands.nr)
 		abort();
-	for (size_t i = 0; i < exp.commands.nr; i++)
-		lk_strvec_release(&exp.commands.items[i]);
-	free(exp.commands.items);
-	free(exp.library_path);
-	free(exp.compiler_path);
+	lk_expansion_release(&exp);
 	free(text);
 	return 0;
 }

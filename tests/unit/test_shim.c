@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "driver.h"
-#include "expand.h"
+#include "linkscope/expansion.h"
 
 static char dir[64];
 
@@ -113,7 +113,7 @@ static void test_shim_expand_parse_gcc12(void **state)
 
 	(void)state;
 	memset(&exp, 0, sizeof(exp));
-	lk_expand_parse(text, &exp);
+	lk_expansion_parse(text, &exp);
 	assert_int_equal(exp.commands.nr, 3);
 	assert_int_equal(exp.linker_command, 2);
 	assert_string_equal(exp.commands.items[2].items[0], "/usr/lib/gcc/x86_64-linux-gnu/12/collect2");
@@ -122,11 +122,7 @@ static void test_shim_expand_parse_gcc12(void **state)
 	assert_string_equal(exp.commands.items[2].items[8], "-lc");
 	assert_string_equal(exp.library_path, "/usr/lib/gcc/x86_64-linux-gnu/12/:/lib/x86_64-linux-gnu/");
 	assert_non_null(exp.compiler_path);
-	for (size_t i = 0; i < exp.commands.nr; i++)
-		lk_strvec_release(&exp.commands.items[i]);
-	free(exp.commands.items);
-	free(exp.library_path);
-	free(exp.compiler_path);
+	lk_expansion_release(&exp);
 }
 
 int main(void)

@@ -1,0 +1,648 @@
+/*
+ * Record -> line model.
+ *
+ * Takes a record; gives struct lk_line: the linker's own argv as items, in
+ * the order ld reads them, each with the driver position it came from,
+ * its provenance, the group it is in and the input state in force
+ * (--whole-archive, -Bstatic, --as-needed, --copy-dt-needed-entries, with
+ * --push-state/--pop-state). The driver's additions (crt files, default -L
+ * dirs, its -lgcc -lc) come from the record's -### expansion, or from the
+ * same driver run now with -###. Resolution and the DT_NEEDED closure are
+ * in resolve.c; warnings in warn.c.
+ *
+ * Models: gcc's link spec (which words it hoists: -o, -e, -u, -z, -L, -T,
+ * and which it keeps in order: inputs, -l, -Wl, and -Xlinker words) and
+ * GNU ld's option parser (ld/lexsup.c) for the options that change how
+ * inputs are read.
+ */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linkscope/argv.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/expansion.h"
+#include "linkscope/line.h"
+#include "linkscope/vec.h"
+#include "resolve.h"
+
+const char *lk_state_name(unsigned flag)
+{
+	switch (flag) {
+	case LK_ST_WHOLE_ARCHIVE: return "--whole-archive";
+	case LK_ST_STATIC: return "-Bstatic";
+	case LK_ST_AS_NEEDED: return "--as-needed";
+	case LK_ST_COPY_DT_NEEDED: return "--copy-dt-needed-entries";
+	}
+	LK_BUG("unknown state flag");
+}
+
+/* ---- driver argv -> the linker words it should produce ---- */
+
+struct expected {
+	char *word;
+	long position;
+	int ordered;	/* gcc keeps it in place (%o): inputs, -l, -Wl/-Xlinker words */
+	int source;	/* a source: the linker sees the driver's temporary object */
+};
+
+struct expectations {
+	struct expected *items;
+	size_t nr, alloc;
+};
+
+static void expect_word(struct expectations *e, const char *word, size_t len,
+			long position, int ordered, int source)
+{
+	LK_GROW(e->items, e->nr + 1, e->alloc);
+	e->items[e->nr].word = lk_xstrndup(word, len);
+	e->items[e->nr].position = position;
+	e->items[e->nr].ordered = ordered;
+	e->items[e->nr].source = source;
+	e->nr++;
+}
+
+struct wl_ctx {
+	struct expectations *e;
+	long position;
+};
+
+static void wl_word(const char *word, size_t len, void *data)
+{
+	struct wl_ctx *c = data;
+
+	expect_word(c->e, word, len, c->position, 1, 0);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Options gcc hoists to the front of the ld line, with one value each. */
+static const char *const hoisted_with_value[] = { "-o", "-e", "-u", "-z", "-T", NULL };
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static void translate_option(struct expectations *e, const struct lk_args *args,
+			     size_t *i)
+{
+	const char *a = args->items[*i].text;
+	const char *next = *i + 1 < args->nr ? args->items[*i + 1].text : NULL;
+	long pos = (long)*i;
+	struct lk_buf w = LK_BUF_INIT;
+
+	if (starts_with(a, "-Wl,")) {
+		struct wl_ctx c = { e, pos };
+
+		lk_argv_wl_words(a, wl_word, &c);
+	} else if (!strcmp(a, "-Xlinker") && next) {
+		expect_word(e, next, strlen(next), pos + 1, 1, 0);
+		++*i;
+	} else if (!strcmp(a, "-l") && next) {
+		lk_buf_addf(&w, "-l%s", next);
+		expect_word(e, w.buf, w.len, pos, 1, 0);
+		++*i;
+	} else if (starts_with(a, "-l")) {
+		expect_word(e, a, strlen(a), pos, 1, 0);
+	} else if (!strcmp(a, "-L") && next) {
+		lk_buf_addf(&w, "-L%s", next);
+		expect_word(e, w.buf, w.len, pos, 0, 0);
+		++*i;
+	} else if (starts_with(a, "-L")) {
+		expect_word(e, a, strlen(a), pos, 0, 0);
+	} else if (in_list(a, hoisted_with_value) && next) {
+		expect_word(e, a, strlen(a), pos, 0, 0);
+		expect_word(e, next, strlen(next), pos + 1, 0, 0);
+		++*i;
+	} else if (starts_with(a, "-o") || (starts_with(a, "-T") && a[2])) {
+		/* -oFILE and -Tscript reach ld as two words. */
+		expect_word(e, a, 2, pos, 0, 0);
+		expect_word(e, a + 2, strlen(a + 2), pos, 0, 0);
+	} else if (!strcmp(a, "-rdynamic")) {
+		expect_word(e, "-export-dynamic", 15, pos, 0, 0);
+	} else if (!strcmp(a, "-static") || !strcmp(a, "-shared") || !strcmp(a, "-pie") ||
+		   !strcmp(a, "-s") || !strcmp(a, "-r") || !strcmp(a, "-static-pie")) {
+		expect_word(e, a, strlen(a), pos, 0, 0);
+	}
+	lk_buf_release(&w);
+}
+
+static void translate_driver(const struct lk_args *args, struct expectations *e)
+{
+	struct lk_argv_info info;
+
+	lk_argv_classify(args, &info);
+	for (size_t i = 1; i < args->nr; i++) {
+		const char *a = args->items[i].text;
+		int is_input = 0, is_source = 0;
+
+		for (size_t k = 0; k < info.inputs.nr; k++) {
+			if (info.inputs.items[k].index == i && info.inputs.items[k].kind != LK_IN_SCRIPT) {
+				is_input = 1;
+				is_source = info.inputs.items[k].kind == LK_IN_SOURCE;
+			}
+		}
+		if (is_input)
+			expect_word(e, a, strlen(a), (long)i, 1, is_source);
+		else if (a[0] == '-' && a[1])
+			translate_option(e, args, &i);
+	}
+	lk_argv_info_release(&info);
+}
+
+static void expectations_release(struct expectations *e)
+{
+	for (size_t i = 0; i < e->nr; i++)
+		free(e->items[i].word);
+	free(e->items);
+}
+
+/* ---- matching the linker argv back to driver positions ---- */
+
+static int word_matches(const char *word, const struct expected *x)
+{
+	size_t n = strlen(word);
+
+	if (x->source)
+		/* gcc compiles a source to a temporary object, e.g. /tmp/ccAbCdEf.o. */
+		return n > 2 && !strcmp(word + n - 2, ".o") && strstr(word, "/cc");
+	return !strcmp(word, x->word);
+}
+
+/* Greedy in-order match of the ordered words from linker index `start`. */
+static size_t match_from(const struct lk_strvec *linker, size_t start,
+			 const struct expected *const *ord, size_t nord, long *pos)
+{
+	size_t j = 0, matched = 0;
+
+	for (size_t i = start; i < linker->nr && j < nord; i++) {
+		for (size_t skip = 0; skip < 4 && j + skip < nord; skip++) {
+			if (word_matches(linker->items[i], ord[j + skip])) {
+				if (pos)
+					pos[i] = ord[j + skip]->position;
+				j += skip + 1;
+				matched++;
+				break;
+			}
+		}
+	}
+	return matched;
+}
+
+void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
+		   long *pos)
+{
+	struct expectations e = { NULL, 0, 0 };
+	const struct expected **ord;
+	size_t nord = 0, best = 0, best_start = 0;
+	char *used;
+
+	for (size_t i = 0; i < linker->nr; i++)
+		pos[i] = -1;
+	translate_driver(driver, &e);
+	ord = lk_xcalloc(e.nr + 1, sizeof(*ord));
+	for (size_t i = 0; i < e.nr; i++)
+		if (e.items[i].ordered)
+			ord[nord++] = &e.items[i];
+	/* gcc emits the in-order words as one run (%o); find where it starts. */
+	for (size_t k = 1; nord && k < linker->nr; k++) {
+		size_t m;
+
+		if (!word_matches(linker->items[k], ord[0]))
+			continue;
+		m = match_from(linker, k, ord, nord, NULL);
+		if (m > best) {
+			best = m;
+			best_start = k;
+		}
+	}
+	if (best)
+		match_from(linker, best_start, ord, nord, pos);
+	/* Hoisted words (-L, -o FILE, -static, ...) anywhere, each used once. */
+	used = lk_xcalloc(e.nr + 1, 1);
+	for (size_t i = 1; i < linker->nr; i++) {
+		if (pos[i] >= 0)
+			continue;
+		for (size_t k = 0; k < e.nr; k++) {
+			if (!e.items[k].ordered && !used[k] && !strcmp(linker->items[i], e.items[k].word)) {
+				pos[i] = e.items[k].position;
+				used[k] = 1;
+				break;
+			}
+		}
+	}
+	free(used);
+	free(ord);
+	expectations_release(&e);
+}
+
+/* ---- getting the linker argv ---- */
+
+/* Run the recorded driver with -### now; 0 and its linker command, or -1. */
+static int run_expansion(const struct lk_record *rec, struct lk_strvec *out)
+{
+	posix_spawn_file_actions_t fa;
+	struct lk_strvec argv = LK_STRVEC_INIT;
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_rec_expansion exp;
+	int fds[2], status = -1;
+	char buf[8192];
+	ssize_t n;
+	pid_t pid;
+
+	if (!rec->driver_resolved || access(rec->driver_resolved, X_OK) < 0 || pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	lk_strvec_push(&argv, rec->args.items[0].text);
+	lk_strvec_push(&argv, "-###");
+	for (size_t i = 1; i < rec->args.nr; i++)
+		lk_strvec_push(&argv, rec->args.items[i].text);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (rec->cwd && access(rec->cwd, X_OK) == 0)
+		posix_spawn_file_actions_addchdir_np(&fa, rec->cwd);
+	if (posix_spawn(&pid, rec->driver_resolved, &fa, NULL, argv.items, NULL) == 0) {
+		close(fds[1]);
+		while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+			lk_buf_add(&text, buf, (size_t)n);
+		waitpid(pid, &status, 0);
+	} else {
+		close(fds[1]);
+	}
+	close(fds[0]);
+	posix_spawn_file_actions_destroy(&fa);
+	lk_strvec_release(&argv);
+	memset(&exp, 0, sizeof(exp));
+	lk_expansion_parse(text.buf, &exp);
+	lk_buf_release(&text);
+	if (exp.linker_command >= 0) {
+		struct lk_strvec *cmd = &exp.commands.items[exp.linker_command];
+
+		for (size_t i = 0; i < cmd->nr; i++)
+			lk_strvec_push(out, cmd->items[i]);
+	}
+	lk_expansion_release(&exp);
+	return out->nr ? 0 : -1;
+}
+
+/* Without the driver's view: the words the user's own arguments give ld. */
+static void words_from_driver(const struct lk_record *rec, struct lk_strvec *out)
+{
+	struct expectations e = { NULL, 0, 0 };
+
+	translate_driver(&rec->args, &e);
+	lk_strvec_push(out, rec->args.items[0].text);
+	for (size_t i = 0; i < e.nr; i++)
+		if (!e.items[i].source)
+			lk_strvec_push(out, e.items[i].word);
+	expectations_release(&e);
+}
+
+static void linker_argv(const struct lk_record *rec, const struct lk_line_options *opt,
+			struct lk_line *line, struct lk_strvec *out)
+{
+	if (rec->linker_argv.nr) {
+		line->driver_part = LK_DRIVER_FROM_RECORD;
+		for (size_t i = 0; i < rec->linker_argv.nr; i++)
+			lk_strvec_push(out, rec->linker_argv.items[i]);
+		return;
+	}
+	if (opt->run_driver && run_expansion(rec, out) == 0) {
+		line->driver_part = LK_DRIVER_FROM_ANALYSIS;
+		lk_strvec_push(&line->notes, "the driver's additions (crt files, default -L dirs and libraries) come from running its -### now; the record has none");
+		return;
+	}
+	line->driver_part = LK_DRIVER_UNKNOWN;
+	lk_strvec_push(&line->notes, "the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown: the record has no -### expansion and the driver could not be run");
+	words_from_driver(rec, out);
+}
+
+/* ---- linker argv -> items with state ---- */
+
+/* ld options whose value is the next word when given alone. */
+static const char *const ld_value_opts[] = {
+	"-o", "-e", "-u", "-z", "-m", "-y", "-a", "-A", "-b", "-c", "-F", "-f", "-G", "-h",
+	"-P", "-R", "-Y", "-dynamic-linker", "-plugin", "-plugin-opt", "-soname",
+	"-Map", "-assert", "--output", "--entry", "--undefined", "--defsym",
+	"--dynamic-linker", "--plugin", "--plugin-opt", "--soname",
+	"--version-script", "--dynamic-list", "--exclude-libs", "--wrap",
+	"--just-symbols", "--trace-symbol", "--retain-symbols-file",
+	"--section-start", "--sort-section", "--image-base", "-Ttext", "-Tdata",
+	"-Tbss", "--audit", "--depaudit", "--filter", "--auxiliary", NULL,
+};
+
+struct builder {
+	struct lk_line *line;
+	const struct lk_record *rec;
+	unsigned state;
+	long since[LK_ST_COUNT];
+	struct { unsigned state; long since[LK_ST_COUNT]; } stack[32];
+	int depth;
+	int group, next_group;
+	long group_start;
+};
+
+static int flag_index(unsigned flag)
+{
+	for (int i = 0; i < LK_ST_COUNT; i++)
+		if (flag == 1u << i)
+			return i;
+	LK_BUG("not a single state flag");
+}
+
+static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
+				     const char *word, const char *value, long position)
+{
+	struct lk_line *line = b->line;
+	struct lk_line_item *it;
+
+	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
+	it = &line->items.items[line->items.nr++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->word = lk_xstrdup(word);
+	it->value = value ? lk_xstrdup(value) : NULL;
+	it->position = position;
+	it->prov = position >= 0 && (size_t)position < b->rec->args.nr ?
+		   b->rec->prov[position] : LK_PROV_DRIVER;
+	it->state = b->state;
+	memcpy(it->since, b->since, sizeof(it->since));
+	it->group = b->group;
+	it->parent = -1;
+	return it;
+}
+
+static void set_state(struct builder *b, unsigned flag, int on)
+{
+	if (on)
+		b->state |= flag;
+	else
+		b->state &= ~flag;
+	b->since[flag_index(flag)] = (long)b->line->items.nr;
+}
+
+static void split_path_list(struct lk_strvec *out, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		if (n)
+			lk_strvec_push_owned(out, lk_xstrndup(p, n));
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+/* State and group options; 1 when `w` was one of them. */
+static int state_option(struct builder *b, const char *w, long pos)
+{
+	static const struct { const char *word; unsigned flag; int on; } table[] = {
+		{ "--whole-archive", LK_ST_WHOLE_ARCHIVE, 1 },
+		{ "--no-whole-archive", LK_ST_WHOLE_ARCHIVE, 0 },
+		{ "-Bstatic", LK_ST_STATIC, 1 }, { "-static", LK_ST_STATIC, 1 },
+		{ "-dn", LK_ST_STATIC, 1 }, { "-non_shared", LK_ST_STATIC, 1 },
+		{ "-Bdynamic", LK_ST_STATIC, 0 }, { "-dy", LK_ST_STATIC, 0 },
+		{ "-call_shared", LK_ST_STATIC, 0 },
+		{ "--as-needed", LK_ST_AS_NEEDED, 1 }, { "--no-as-needed", LK_ST_AS_NEEDED, 0 },
+		{ "--copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 1 },
+		{ "--no-copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 0 },
+		{ "--add-needed", LK_ST_COPY_DT_NEEDED, 1 },
+		{ "--no-add-needed", LK_ST_COPY_DT_NEEDED, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++) {
+		if (strcmp(w, table[i].word))
+			continue;
+		add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+		set_state(b, table[i].flag, table[i].on);
+		return 1;
+	}
+	if (!strcmp(w, "--push-state")) {
+		add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+		if (b->depth < 32) {
+			b->stack[b->depth].state = b->state;
+			memcpy(b->stack[b->depth].since, b->since, sizeof(b->since));
+		}
+		b->depth++;
+		return 1;
+	}
+	if (!strcmp(w, "--pop-state")) {
+		struct lk_line_item *it = add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+
+		if (b->depth == 0) {
+			it->note = lk_xstrdup("--pop-state without --push-state (ld fails)");
+		} else if (--b->depth < 32) {
+			b->state = b->stack[b->depth].state;
+			memcpy(b->since, b->stack[b->depth].since, sizeof(b->since));
+		}
+		return 1;
+	}
+	if (!strcmp(w, "--start-group") || !strcmp(w, "-(")) {
+		struct lk_line_item *it;
+
+		if (b->group >= 0) {
+			it = add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+			it->note = lk_xstrdup("nested --start-group (ld fails: \"may not nest groups\")");
+			return 1;
+		}
+		b->group = b->next_group++;
+		add_item(b, LK_ITEM_GROUP_START, w, NULL, pos);
+		return 1;
+	}
+	if (!strcmp(w, "--end-group") || !strcmp(w, "-)")) {
+		struct lk_line_item *it = add_item(b, LK_ITEM_GROUP_END, w, NULL, pos);
+
+		if (b->group < 0)
+			it->note = lk_xstrdup("--end-group without --start-group (ld fails)");
+		b->group = -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Options that set line-wide facts; the item is kept either way. */
+static void line_option(struct builder *b, const char *w, const char *value)
+{
+	struct lk_line *line = b->line;
+
+	if (!strcmp(w, "-shared") || !strcmp(w, "-Bshareable"))
+		line->shared = 1;
+	else if (!strcmp(w, "-pie") || !strcmp(w, "--pic-executable"))
+		line->pie = 1;
+	else if (!strcmp(w, "--no-undefined") || (!strcmp(w, "-z") && value && !strcmp(value, "defs")))
+		line->no_undefined = 1;
+	else if (!strcmp(w, "--allow-shlib-undefined"))
+		line->allow_shlib_undefined = 1;
+	else if (!strcmp(w, "-nostdlib"))
+		line->nostdlib = 1;
+	else if (!strcmp(w, "-m") && value) {
+		free(line->emulation);
+		line->emulation = lk_xstrdup(value);
+	} else if (starts_with(w, "--sysroot=")) {
+		free(line->sysroot);
+		line->sysroot = lk_xstrdup(w + 10);
+	}
+}
+
+/* The value of "-opt=value", "--opt=value", "-opt value" or "-optvalue" for `name`. */
+static const char *option_value(const char *w, const char *next, const char *name,
+				int joined_ok, int *consumed)
+{
+	size_t n = strlen(name);
+
+	*consumed = 0;
+	if (!strcmp(w, name) && next) {
+		*consumed = 1;
+		return next;
+	}
+	if (!strncmp(w, name, n) && w[n] == '=')
+		return w + n + 1;
+	if (w[0] == '-' && w[1] == '-' && !strncmp(w + 1, name, n) && w[n + 1] == '=')
+		return w + n + 2;
+	if (joined_ok && !strncmp(w, name, n) && w[n])
+		return w + n;
+	return NULL;
+}
+
+static void add_libdir(struct lk_line *line, const char *dir)
+{
+	struct lk_buf d = LK_BUF_INIT;
+
+	/* "=/dir" is relative to the sysroot, applied once the line is read. */
+	lk_buf_addstr(&d, dir);
+	lk_strvec_push_owned(&line->libdirs, lk_buf_detach(&d));
+}
+
+static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t i,
+			long pos)
+{
+	const char *w = argv->items[i];
+	const char *next = i + 1 < argv->nr ? argv->items[i + 1] : NULL;
+	const char *v;
+	int used;
+
+	if (state_option(b, w, pos))
+		return 0;
+	if ((v = option_value(w, next, "-l", 1, &used)) || (v = option_value(w, next, "--library", 0, &used))) {
+		struct lk_buf word = LK_BUF_INIT;
+
+		lk_buf_addf(&word, "-l%s", v);
+		add_item(b, LK_ITEM_LIB, word.buf, NULL, pos);
+		lk_buf_release(&word);
+		return (size_t)used;
+	}
+	if ((v = option_value(w, next, "-L", 1, &used)) || (v = option_value(w, next, "--library-path", 0, &used))) {
+		add_libdir(b->line, v);
+		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
+		return (size_t)used;
+	}
+	if ((!strcmp(w, "-T") || !strcmp(w, "--script")) && next) {
+		struct lk_line_item *it = add_item(b, LK_ITEM_FILE, next, NULL, pos);
+
+		it->note = lk_xstrdup("-T script");
+		return 1;
+	}
+	if ((v = option_value(w, next, "-rpath-link", 0, &used))) {
+		split_path_list(&b->line->rpath_link, v);
+		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
+		return (size_t)used;
+	}
+	if ((v = option_value(w, next, "-rpath", 0, &used))) {
+		split_path_list(&b->line->rpath, v);
+		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
+		return (size_t)used;
+	}
+	if (in_list(w, ld_value_opts) && next) {
+		line_option(b, w, next);
+		add_item(b, LK_ITEM_OPTION, w, next, pos);
+		return 1;
+	}
+	if (w[0] != '-' || !w[1]) {
+		add_item(b, LK_ITEM_FILE, w, NULL, pos);
+		return 0;
+	}
+	line_option(b, w, NULL);
+	add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+	return 0;
+}
+
+static void build_items(struct builder *b, const struct lk_strvec *argv, const long *pos)
+{
+	/* argv[0] is the linker program (collect2, ld, or the driver when unknown). */
+	for (size_t i = 1; i < argv->nr; i++)
+		i += read_word(b, argv, i, pos[i]);
+	if (b->group >= 0)
+		lk_strvec_push(&b->line->warnings, "a --start-group is never closed (ld fails: \"group ended before it began\" at the end of the line)");
+}
+
+int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
+		  struct lk_line *line, struct lk_err *err)
+{
+	struct lk_strvec argv = LK_STRVEC_INIT;
+	struct builder b;
+	long *pos;
+
+	(void)err;
+	memset(line, 0, sizeof(*line));
+	linker_argv(rec, opt, line, &argv);
+	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));
+	lk_line_match(&rec->args, &argv, pos);
+	memset(&b, 0, sizeof(b));
+	b.line = line;
+	b.rec = rec;
+	b.group = -1;
+	for (int i = 0; i < LK_ST_COUNT; i++)
+		b.since[i] = -1;
+	build_items(&b, &argv, pos);
+	free(pos);
+	line->linker = lk_xstrdup(argv.nr ? argv.items[0] : "ld");
+	lk_strvec_release(&argv);
+	lk_resolve_line(rec, line);
+	return 0;
+}
+
+void lk_line_release(struct lk_line *line)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		struct lk_line_item *it = &line->items.items[i];
+
+		free(it->word);
+		free(it->value);
+		free(it->path);
+		free(it->note);
+		lk_strvec_release(&it->tried);
+		lk_elf_info_release(&it->info);
+	}
+	free(line->items.items);
+	for (size_t i = 0; i < line->needed.nr; i++) {
+		free(line->needed.items[i].name);
+		free(line->needed.items[i].path);
+		free(line->needed.items[i].found_via);
+		free(line->needed.items[i].on_line_as);
+	}
+	free(line->needed.items);
+	free(line->linker);
+	free(line->emulation);
+	free(line->sysroot);
+	lk_strvec_release(&line->libdirs);
+	lk_strvec_release(&line->default_dirs);
+	lk_strvec_release(&line->rpath);
+	lk_strvec_release(&line->rpath_link);
+	lk_strvec_release(&line->warnings);
+	lk_strvec_release(&line->notes);
+	memset(line, 0, sizeof(*line));
+}

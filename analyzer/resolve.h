@@ -1,0 +1,15 @@
+/* Resolution of a line model's inputs: search, identification, scripts, DT_NEEDED. */
+#ifndef ANALYZER_RESOLVE_H
+#define ANALYZER_RESOLVE_H
+
+#include "linkscope/line.h"
+#include "linkscope/record.h"
+
+/*
+ * Resolve every item of `line` (read from `rec`): the linker's default
+ * search dirs, -l search, identification, linker scripts expanded into
+ * child items, the DT_NEEDED closure and the line-level warnings.
+ */
+void lk_resolve_line(const struct lk_record *rec, struct lk_line *line);
+
+#endif

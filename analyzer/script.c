@@ -1,0 +1,221 @@
+/*
+ * Inputs -> linker-script inputs.
+ *
+ * Takes the text of a file that is not ELF or an archive; gives the inputs
+ * it adds (GROUP, INPUT, AS_NEEDED inside them) and its SEARCH_DIRs, as
+ * GNU ld's grammar (ld/ldgram.y, ld/ldlex.l) reads them: C comments,
+ * names separated by blanks or commas, quoted names. Other commands with
+ * parenthesized arguments (OUTPUT_FORMAT, OUTPUT_ARCH, ENTRY, ...) are
+ * skipped; SECTIONS, MEMORY, PHDRS and VERSION blocks mark a full script.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/script.h"
+#include "linkscope/vec.h"
+
+struct lexer {
+	const char *p;
+	int line;
+	const char *path;
+	struct lk_buf tok;
+	int quoted;
+};
+
+/* Next token into lx->tok: a name, or one of ( ) { } ; , = ; "" at the end. */
+static int next_token(struct lexer *lx, struct lk_err *err)
+{
+	lk_buf_reset(&lx->tok);
+	lx->quoted = 0;
+	for (;;) {
+		while (isspace((unsigned char)*lx->p)) {
+			if (*lx->p == '\n')
+				lx->line++;
+			lx->p++;
+		}
+		if (lx->p[0] == '/' && lx->p[1] == '*') {
+			const char *end = strstr(lx->p + 2, "*/");
+
+			if (!end)
+				return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unterminated comment",
+						  lx->path, lx->line);
+			for (const char *q = lx->p; q < end; q++)
+				lx->line += *q == '\n';
+			lx->p = end + 2;
+			continue;
+		}
+		break;
+	}
+	if (!*lx->p)
+		return 0;
+	if (strchr("(){};,=", *lx->p)) {
+		lk_buf_addch(&lx->tok, *lx->p++);
+		return 0;
+	}
+	if (*lx->p == '"') {
+		const char *end = strchr(lx->p + 1, '"');
+
+		if (!end)
+			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unterminated string",
+					  lx->path, lx->line);
+		lk_buf_add(&lx->tok, lx->p + 1, (size_t)(end - lx->p - 1));
+		lx->p = end + 1;
+		lx->quoted = 1;
+		return 0;
+	}
+	while (*lx->p && !isspace((unsigned char)*lx->p) && !strchr("(){};,\"", *lx->p) &&
+	       !(lx->p[0] == '/' && lx->p[1] == '*'))
+		lk_buf_addch(&lx->tok, *lx->p++);
+	return 0;
+}
+
+static int is(const struct lexer *lx, const char *s)
+{
+	return !lx->quoted && !strcmp(lx->tok.buf, s);
+}
+
+static int expect(struct lexer *lx, const char *what, struct lk_err *err)
+{
+	if (next_token(lx, err) < 0)
+		return -1;
+	if (!is(lx, what))
+		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected '%s', found '%s'",
+				  lx->path, lx->line, what, lx->tok.len ? lx->tok.buf : "end of file");
+	return 0;
+}
+
+static void add_input(struct lk_script *s, const char *name, int as_needed, int in_group)
+{
+	struct lk_script_input *in;
+
+	LK_GROW(s->inputs.items, s->inputs.nr + 1, s->inputs.alloc);
+	in = &s->inputs.items[s->inputs.nr++];
+	in->name = lk_xstrdup(name);
+	in->as_needed = as_needed;
+	in->in_group = in_group;
+}
+
+/* The list after GROUP( or INPUT( or AS_NEEDED(, up to its ')'. */
+static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
+			  int in_group, struct lk_err *err)
+{
+	for (;;) {
+		if (next_token(lx, err) < 0)
+			return -1;
+		if (!lx->tok.len && !lx->quoted)
+			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected ')' before end of file",
+					  lx->path, lx->line);
+		if (is(lx, ")"))
+			return 0;
+		if (is(lx, ","))
+			continue;
+		if (is(lx, "AS_NEEDED")) {
+			if (expect(lx, "(", err) < 0 || read_file_list(lx, s, 1, in_group, err) < 0)
+				return -1;
+			continue;
+		}
+		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]))
+			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unexpected '%s' in a file list",
+					  lx->path, lx->line, lx->tok.buf);
+		add_input(s, lx->tok.buf, as_needed, in_group);
+	}
+}
+
+/* Skip a balanced ( ... ) or { ... } whose opener was just read. */
+static int skip_block(struct lexer *lx, char open, char close, struct lk_err *err)
+{
+	int depth = 1;
+
+	while (depth) {
+		if (next_token(lx, err) < 0)
+			return -1;
+		if (!lx->tok.len && !lx->quoted)
+			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected '%c' before end of file",
+					  lx->path, lx->line, close);
+		if (!lx->quoted && lx->tok.buf[0] == open && lx->tok.len == 1)
+			depth++;
+		else if (!lx->quoted && lx->tok.buf[0] == close && lx->tok.len == 1)
+			depth--;
+	}
+	return 0;
+}
+
+static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *err)
+{
+	static const char *const blocks[] = { "SECTIONS", "MEMORY", "PHDRS", "VERSION", NULL };
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s", lx->tok.buf);
+	if (is(lx, ";"))
+		return 0;
+	if (is(lx, "GROUP") || is(lx, "INPUT")) {
+		int group = is(lx, "GROUP");
+
+		return expect(lx, "(", err) < 0 ? -1 : read_file_list(lx, s, 0, group, err);
+	}
+	if (is(lx, "SEARCH_DIR")) {
+		if (expect(lx, "(", err) < 0 || next_token(lx, err) < 0)
+			return -1;
+		lk_strvec_push(&s->search_dirs, lx->tok.buf);
+		return expect(lx, ")", err);
+	}
+	for (const char *const *b = blocks; *b; b++) {
+		if (!strcmp(name, *b)) {
+			s->has_sections = 1;
+			return expect(lx, "{", err) < 0 ? -1 : skip_block(lx, '{', '}', err);
+		}
+	}
+	if (next_token(lx, err) < 0)
+		return -1;
+	if (is(lx, "("))
+		return skip_block(lx, '(', ')', err);
+	if (is(lx, "=")) {
+		/* A symbol assignment: skip to its ';'. */
+		while (!is(lx, ";")) {
+			if (next_token(lx, err) < 0)
+				return -1;
+			if (!lx->tok.len)
+				return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected ';' after assignment to '%s'",
+						  lx->path, lx->line, name);
+		}
+		return 0;
+	}
+	return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' is not a linker script command",
+			  lx->path, lx->line, name);
+}
+
+int lk_script_parse(const char *text, const char *path, struct lk_script *out,
+		    struct lk_err *err)
+{
+	struct lexer lx = { text, 1, path, LK_BUF_INIT, 0 };
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		if (next_token(&lx, err) < 0) {
+			rc = -1;
+			break;
+		}
+		if (!lx.tok.len && !lx.quoted)
+			break;
+		if (read_command(&lx, out, err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	lk_buf_release(&lx.tok);
+	return rc;
+}
+
+void lk_script_release(struct lk_script *s)
+{
+	for (size_t i = 0; i < s->inputs.nr; i++)
+		free(s->inputs.items[i].name);
+	free(s->inputs.items);
+	lk_strvec_release(&s->search_dirs);
+	memset(s, 0, sizeof(*s));
+}

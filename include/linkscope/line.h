@@ -1,0 +1,115 @@
+/*
+ * The line model: what the linker reads, in order, with the state in force
+ * at each point and where each item came from.
+ */
+#ifndef LINKSCOPE_LINE_H
+#define LINKSCOPE_LINE_H
+
+#include <stddef.h>
+
+#include "linkscope/elf.h"
+#include "linkscope/err.h"
+#include "linkscope/record.h"
+#include "linkscope/rustc.h"
+#include "linkscope/strvec.h"
+
+enum lk_item_kind {
+	LK_ITEM_FILE,		/* an input named by path */
+	LK_ITEM_LIB,		/* -lNAME or -l:FILE */
+	LK_ITEM_OPTION,		/* any other linker option, kept as is */
+	LK_ITEM_GROUP_START,
+	LK_ITEM_GROUP_END,
+};
+
+/* The input-loading state of GNU ld, as --push-state saves it. */
+enum lk_state_flags {
+	LK_ST_WHOLE_ARCHIVE = 1 << 0,	/* --whole-archive */
+	LK_ST_STATIC = 1 << 1,		/* -Bstatic (-static, -dn, -non_shared) */
+	LK_ST_AS_NEEDED = 1 << 2,	/* --as-needed */
+	LK_ST_COPY_DT_NEEDED = 1 << 3,	/* --copy-dt-needed-entries */
+};
+#define LK_ST_COUNT 4
+
+struct lk_line_item {
+	enum lk_item_kind kind;
+	char *word;		/* the linker-level text: "-lc", "/x/a.o", "--as-needed" */
+	char *value;		/* an option's separate value (-T x, -rpath x), or NULL */
+	long position;		/* index in the driver's argv_expanded; -1: added by the driver */
+	enum lk_prov prov;	/* for driver positions */
+	unsigned state;		/* lk_state_flags in force when the item is read */
+	long since[LK_ST_COUNT];	/* item index that last changed each flag, -1: default */
+	int group;		/* group number, -1 outside any */
+	long parent;		/* the linker script item it came from, -1 if none */
+	int as_needed_script;	/* inside a script's AS_NEEDED ( ... ) */
+	/* Resolution (files, libraries, script entries). */
+	char *path;		/* the file the linker opens */
+	struct lk_strvec tried;	/* for a library: every file tried, in order */
+	struct lk_elf_info info;
+	char *note;		/* one line: why unresolved, or what is special */
+};
+
+/* A DT_NEEDED entry of a shared object on the line, found as ld finds it. */
+struct lk_needed {
+	char *name;		/* as DT_NEEDED says */
+	long needed_by;		/* item index of the shared object that needs it, or -1 */
+	long parent;		/* the lk_needed it hangs under, or -1 */
+	char *path;		/* where ld finds it, NULL if not found */
+	char *found_via;	/* "-rpath-link", "DT_RUNPATH", "default dir", ... */
+	char *on_line_as;	/* non-NULL when the line itself loads this SONAME */
+	int depth;
+};
+
+enum lk_driver_part {
+	LK_DRIVER_FROM_RECORD,		/* the record's -### expansion */
+	LK_DRIVER_FROM_ANALYSIS,	/* -### run now, same driver */
+	LK_DRIVER_UNKNOWN,		/* neither: crt files and default libs are missing */
+};
+
+struct lk_line {
+	struct { struct lk_line_item *items; size_t nr, alloc; } items;
+	enum lk_driver_part driver_part;
+	char *linker;			/* the linker program this line runs */
+	const char *flavor;		/* "bfd", "lld", ... */
+	char *emulation;		/* -m value */
+	char *sysroot;			/* --sysroot=, or NULL */
+	int native;			/* the linker's target is this host */
+	int machine;			/* the link's e_machine (from -m), 0 if unknown */
+	struct lk_strvec libdirs;	/* -L, in order: all apply to every -l */
+	struct lk_strvec default_dirs;	/* the linker's SEARCH_DIRs (sysroot applied) */
+	struct lk_strvec rpath, rpath_link;
+	int shared, pie, no_undefined, allow_shlib_undefined, nostdlib;
+	struct { struct lk_needed *items; size_t nr, alloc; } needed;
+	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
+	struct lk_strvec notes;		/* what could not be known, and why */
+};
+
+struct lk_line_options {
+	int run_driver;		/* allow running the recorded driver's -### now */
+};
+
+/*
+ * Build the line model of `rec`: the linker's argv (from the record's -###
+ * expansion, or the driver run now, or the driver argv alone), each word
+ * mapped back to its driver position, the state in force, every input
+ * resolved and identified, linker scripts expanded, the DT_NEEDED closure,
+ * and line-level warnings. Returns 0; problems with single inputs are in
+ * the items, not errors. Release with lk_line_release().
+ */
+int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
+		  struct lk_line *line, struct lk_err *err);
+void lk_line_release(struct lk_line *line);
+
+/*
+ * Map the linker argv back onto the driver argv: pos[i] is the driver
+ * position of linker word i, or -1 when the driver added it. Exposed for
+ * tests.
+ */
+void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
+		   long *pos);
+
+/* Find -lNAME (or -l:FILE) as GNU ld does; fills item->path and item->tried. Exposed for tests. */
+int lk_line_search_lib(const struct lk_line *line, struct lk_line_item *item);
+
+const char *lk_state_name(unsigned flag);
+
+#endif

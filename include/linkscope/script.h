@@ -1,0 +1,33 @@
+/*
+ * Linker scripts given as inputs (libc.so is one): the commands that add
+ * inputs or search dirs, as GNU ld reads them (ld/ldgram.y).
+ */
+#ifndef LINKSCOPE_SCRIPT_H
+#define LINKSCOPE_SCRIPT_H
+
+#include <stddef.h>
+
+#include "linkscope/err.h"
+#include "linkscope/strvec.h"
+
+struct lk_script_input {
+	char *name;		/* a path, or "-lfoo" */
+	int as_needed;		/* inside AS_NEEDED ( ... ) */
+	int in_group;		/* inside GROUP ( ... ), not INPUT ( ... ) */
+};
+
+struct lk_script {
+	struct { struct lk_script_input *items; size_t nr, alloc; } inputs;
+	struct lk_strvec search_dirs;	/* SEARCH_DIR ( ... ), in order */
+	int has_sections;	/* SECTIONS/MEMORY/...: a full script, not only inputs */
+};
+
+/*
+ * Parse `text`. Returns 0, or -1 with `err` naming `path`, the line and
+ * what was expected. Release with lk_script_release() in both cases.
+ */
+int lk_script_parse(const char *text, const char *path, struct lk_script *out,
+		    struct lk_err *err);
+void lk_script_release(struct lk_script *s);
+
+#endif
