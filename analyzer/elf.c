@@ -131,14 +131,18 @@ static void read_elf(Elf *e, struct lk_elf_info *info)
 }
 
 /* Walk the members' headers: count them, spot lib.rmeta, take the first ELF member's class. */
-static void read_archive(int fd, Elf *ar, struct lk_elf_info *info)
+static void read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	size_t nsyms = 0;
 	Elf *m;
 
 	info->kind = LK_FILE_ARCHIVE;
-	info->has_armap = elf_getarsym(ar, &nsyms) != NULL && nsyms > 1;
+	if (size == 8)
+		return;	/* just "!<arch>\n": an empty archive, as glibc's libdl.a */
+	/* An index with no symbols is still an index (rlibs of metadata only have one). */
+	info->has_armap = elf_getarsym(ar, &nsyms) != NULL;
+	(void)elf_errno();	/* no armap is not an error here */
 	while ((m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
@@ -158,8 +162,10 @@ static void read_archive(int fd, Elf *ar, struct lk_elf_info *info)
 		cmd = elf_next(m);
 		elf_end(m);
 	}
-	if (elf_errno())
-		set_problem(info, LK_FILE_CORRUPT, elf_errmsg(-1));
+	/* elf_next() says ELF_C_NULL after the last member; stopping earlier is a broken member header. */
+	if (cmd != ELF_C_NULL)
+		set_problem(info, LK_FILE_CORRUPT, elf_errmsg(elf_errno()));
+	(void)elf_errno();
 }
 
 static int is_text(const unsigned char *p, size_t n)
@@ -209,7 +215,7 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 		if (!e)
 			set_problem(info, LK_FILE_CORRUPT, elf_errmsg(-1));
 		else if (elf_kind(e) == ELF_K_AR)
-			read_archive(fd, e, info);
+			read_archive(fd, e, st.st_size, info);
 		else if (elf_kind(e) == ELF_K_ELF)
 			read_elf(e, info);
 		else

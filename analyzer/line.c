@@ -489,9 +489,9 @@ static void line_option(struct builder *b, const char *w, const char *value)
 		line->allow_shlib_undefined = 1;
 	else if (!strcmp(w, "-nostdlib"))
 		line->nostdlib = 1;
-	else if (!strcmp(w, "-m") && value) {
+	else if ((!strcmp(w, "-m") && value) || (starts_with(w, "-m") && w[2] && !value)) {
 		free(line->emulation);
-		line->emulation = lk_xstrdup(value);
+		line->emulation = lk_xstrdup(value ? value : w + 2);
 	} else if (starts_with(w, "--sysroot=")) {
 		free(line->sysroot);
 		line->sysroot = lk_xstrdup(w + 10);

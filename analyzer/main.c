@@ -1,19 +1,22 @@
 /*
  * linkscope: the analyzer's command line.
  *
- * Stage: records -> answers. This first version lists records; the line
- * model (show), the replay (explain, why, report) and diff build on the
- * same record reader (issues #3 and #4).
+ * Stage: records -> answers. `list` reads the records; `show` builds the
+ * line model (line.c, resolve.c, warn.c) and prints it (show.c). The
+ * replay (explain, why, report) and diff come next (issue #4).
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/record.h"
+#include "linkscope/line.h"
 #include "linkscope/vec.h"
+#include "show.h"
 
 #ifndef LINKSCOPE_VERSION
 #define LINKSCOPE_VERSION "0.1.0"
@@ -21,15 +24,18 @@
 
 struct lk_options {
 	const char *command;
+	const char *record;	/* RECORD: a path, "last" or "last-failed" */
 	char *dir;		/* owned */
+	int json, full, no_driver;
 };
 
 static void usage(FILE *out)
 {
 	fputs("usage: linkscope list [--dir DIR]\n"
+	      "       linkscope show [--json] [--full] [--no-driver] [--dir DIR] RECORD\n"
 	      "       linkscope --version\n"
-	      "Records are read from --dir, else LINKSCOPE_DIR, else the default\n"
-	      "directory (see linkscope(1)).\n", out);
+	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
+	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
 }
 
 static int parse_options(int argc, char **argv, struct lk_options *opt)
@@ -47,6 +53,14 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		} else if (!strncmp(argv[i], "--dir=", 6)) {
 			free(opt->dir);
 			opt->dir = lk_xstrdup(argv[i] + 6);
+		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--json")) {
+			opt->json = 1;
+		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--full")) {
+			opt->full = 1;
+		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--no-driver")) {
+			opt->no_driver = 1;
+		} else if (!strcmp(opt->command, "show") && argv[i][0] != '-' && !opt->record) {
+			opt->record = argv[i];
 		} else {
 			fprintf(stderr, "linkscope: unknown option '%s' for '%s'\n",
 				argv[i], opt->command);
@@ -55,6 +69,10 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!opt->dir)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
+	if (!strcmp(opt->command, "show") && !opt->record) {
+		fprintf(stderr, "linkscope: 'show' needs a RECORD (a path, 'last' or 'last-failed')\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -148,6 +166,67 @@ static int cmd_list(const struct lk_options *opt)
 	return bad ? 1 : 0;
 }
 
+static int failed(const struct lk_record *r)
+{
+	return r->signal || !r->has_exit || r->exit_status != 0;
+}
+
+/* RECORD as a path: itself, or the newest (failed) record of the directory. */
+static char *record_path(const struct lk_options *opt)
+{
+	struct summaries recs = { NULL, 0, 0 };
+	char *path = NULL;
+	int bad = 0, want_failed;
+
+	if (strcmp(opt->record, "last") && strcmp(opt->record, "last-failed"))
+		return lk_xstrdup(opt->record);
+	want_failed = !strcmp(opt->record, "last-failed");
+	if (load_records(opt->dir, &recs, &bad) < 0)
+		return NULL;
+	for (size_t i = 0; i < recs.nr; i++) {
+		if (!path && (!want_failed || failed(&recs.items[i])))
+			path = lk_xstrdup(recs.items[i].path);
+		lk_record_release(&recs.items[i]);
+	}
+	free(recs.items);
+	if (!path)
+		fprintf(stderr, "linkscope: no %srecord in '%s'\n", want_failed ? "failed " : "", opt->dir);
+	return path;
+}
+
+static int cmd_show(const struct lk_options *opt)
+{
+	struct lk_line_options lopt = { !opt->no_driver };
+	struct lk_show_options sopt = { 0, opt->full };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_record rec;
+	struct lk_line line;
+	char *path = record_path(opt);
+	int rc = 0;
+
+	if (!path)
+		return 1;
+	if (lk_record_load(path, &rec, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		free(path);
+		return 1;
+	}
+	free(path);
+	if (lk_line_build(&rec, &lopt, &line, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		lk_record_release(&rec);
+		return 1;
+	}
+	sopt.color = isatty(1) && !getenv("NO_COLOR");
+	if (opt->json)
+		rc = lk_show_json(stdout, &rec, &line) < 0;
+	else
+		lk_show_text(stdout, &rec, &line, &sopt);
+	lk_line_release(&line);
+	lk_record_release(&rec);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
@@ -167,6 +246,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(opt.command, "list")) {
 		rc = cmd_list(&opt);
+	} else if (!strcmp(opt.command, "show")) {
+		rc = cmd_show(&opt);
 	} else {
 		fprintf(stderr, "linkscope: unknown command '%s'\n", opt.command);
 		usage(stderr);

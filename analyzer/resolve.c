@@ -91,8 +91,9 @@ static char *apply_sysroot(const char *sysroot, const char *dir)
 {
 	struct lk_buf b = LK_BUF_INIT;
 
+	/* A sysroot of "/" adds nothing: "=/lib" is "/lib", not "//lib". */
 	if (dir[0] == '=')
-		lk_buf_addf(&b, "%s%s", sysroot ? sysroot : "", dir + 1);
+		lk_buf_addf(&b, "%s%s", sysroot && strcmp(sysroot, "/") ? sysroot : "", dir + 1);
 	else
 		lk_buf_addstr(&b, dir);
 	return lk_buf_detach(&b);
@@ -368,8 +369,13 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 			return join(sysroot, name + 1);
 		return lk_xstrdup(name);
 	}
-	if (access(name, F_OK) == 0)
-		return in_cwd(c->rec, name);
+	{
+		char *here = in_cwd(c->rec, name);
+
+		if (access(here, F_OK) == 0)
+			return here;
+		free(here);
+	}
 	for (size_t d = 0; d < c->line->libdirs.nr + c->line->default_dirs.nr; d++) {
 		const char *dir = d < c->line->libdirs.nr ? c->line->libdirs.items[d] :
 				  c->line->default_dirs.items[d - c->line->libdirs.nr];
@@ -608,8 +614,16 @@ static void add_needed_of(struct ctx *c, const char *by_path, const struct lk_el
 		n.parent = parent;
 		n.depth = depth;
 		if (loaded) {
+			struct lk_buf as = LK_BUF_INIT;
+
+			lk_buf_addstr(&as, loaded->word);
+			if (loaded->parent >= 0)
+				lk_buf_addf(&as, " in %s's %s", line->items.items[loaded->parent].word,
+					    loaded->as_needed_script ? "AS_NEEDED" : "GROUP");
+			else if (loaded->state & LK_ST_AS_NEEDED)
+				lk_buf_addstr(&as, " under --as-needed");
 			n.path = lk_xstrdup(loaded->path);
-			n.on_line_as = lk_xstrdup(loaded->word);
+			n.on_line_as = lk_buf_detach(&as);
 		} else {
 			find_needed(c, by_path, by, &n);
 		}
@@ -657,9 +671,12 @@ static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 	}
 	for (size_t i = 0; i < line->libdirs.nr; i++) {
 		char *d = apply_sysroot(line->sysroot, line->libdirs.items[i]);
+		/* ld ran in the record's directory, the analyzer may not. */
+		char *abs = in_cwd(rec, d);
 
+		free(d);
 		free(line->libdirs.items[i]);
-		line->libdirs.items[i] = d;
+		line->libdirs.items[i] = abs;
 	}
 }
 
