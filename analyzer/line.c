@@ -389,7 +389,8 @@ static void set_state(struct builder *b, unsigned flag, int on)
 		b->state |= flag;
 	else
 		b->state &= ~flag;
-	b->since[flag_index(flag)] = (long)b->line->items.nr;
+	/* The option item was just added: it is the last one. */
+	b->since[flag_index(flag)] = (long)b->line->items.nr - 1;
 }
 
 static void split_path_list(struct lk_strvec *out, const char *list)

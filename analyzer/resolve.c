@@ -195,6 +195,10 @@ static char *in_cwd(const struct lk_record *rec, const char *path)
 {
 	if (path[0] == '/' || !rec->cwd)
 		return lk_xstrdup(path);
+	if (!strcmp(path, "."))
+		return lk_xstrdup(rec->cwd);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
 	return join(rec->cwd, path);
 }
 

@@ -97,9 +97,10 @@ static void static_resolution(struct lk_line *line)
 		    !dir_has_so(it->path, it->word + 2))
 			continue;
 		lk_buf_addf(&msg, "%s resolved to %s because -Bstatic is in force since ", it->word, it->path);
-		if (since >= 0)
+		if (since >= 0) {
+			lk_buf_addf(&msg, "%s ", line->items.items[since].word);
 			where(&msg, line->items.items[since].position);
-		else
+		} else
 			lk_buf_addstr(&msg, "the start (-static)");
 		lk_buf_addstr(&msg, "; a shared one is in the same dir");
 		add(line, &msg);

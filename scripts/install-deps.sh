@@ -5,7 +5,8 @@
 set -eu
 
 PACKAGES="gcc make pkg-config binutils libjansson-dev libcmocka-dev libelf-dev \
-binutils-dev python3 python3-jsonschema cmake clang libclang-rt-14-dev"
+binutils-dev python3 python3-jsonschema cmake clang libclang-rt-14-dev \
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 
 missing=""
 for p in $PACKAGES; do

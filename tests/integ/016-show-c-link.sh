@@ -1,0 +1,51 @@
+# linkscope show on real C links recorded by the shim: what each -l became,
+# what libc.so expands to, the DT_NEEDED tree, the driver's additions, and
+# line-level warnings.
+. "$(dirname "$0")/lib.sh"
+
+printf 'int helper(void);\nint main(void) { return helper() - 1; }\n' >main.c
+printf 'int helper(void) { return 1; }\n' >helper.c
+cc -c main.c -o main.o
+cc -c -fPIC helper.c -o helper.o
+mkdir lib
+ar rcs lib/libhelper.a helper.o
+cc -shared helper.o -o lib/libhelper.so
+
+# A link that fails late (so the record has the -### expansion).
+"$SHIM" main.o -Llib -Wl,-Bstatic -lhelper -Wl,-Bdynamic -Wl,--copy-dt-needed-entries -lnothere -o prog 2>/dev/null
+out=$("$LINKSCOPE" show last)
+check_eq "show exits 0" 0 $?
+check_contains "the driver's additions come from the record" "$out" "driver's additions from the record's -### expansion"
+check_contains "crt files are listed as the driver's" "$out" "    -  driver               as-needed                /usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/Scrt1.o  object"
+check_contains "-lhelper under -Bstatic became the archive" "$out" "    4  user                 static,as-needed         -lhelper  -> $T/lib/libhelper.a  archive, 1 members"
+check_contains "-Bstatic warning with its position" "$out" "-lhelper resolved to $T/lib/libhelper.a because -Bstatic is in force since -Bstatic at 3"
+check_contains "the missing library, with the files tried" "$out" "-lnothere at 7 is not found"
+check_contains "the driver's -lc becomes libc.so, a linker script" "$out" "-lc  -> /usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/libc.so  linker script"
+check_contains "libc.so's GROUP: libc.so.6" "$out" "/lib/x86_64-linux-gnu/libc.so.6  shared object, SONAME libc.so.6"
+check_contains "libc.so's GROUP: libc_nonshared.a" "$out" "/usr/lib/x86_64-linux-gnu/libc_nonshared.a  archive"
+check_contains "libc.so's AS_NEEDED loader" "$out" "/lib64/ld-linux-x86-64.so.2  shared object, SONAME ld-linux-x86-64.so.2"
+check_contains "the DT_NEEDED tree: libc.so.6 needs the loader, which is on the line" "$out" \
+	"ld-linux-x86-64.so.2  on the line (/lib64/ld-linux-x86-64.so.2 in -lc's AS_NEEDED)"
+check_contains "the default search dirs of GNU ld" "$out" "then: /usr/local/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu"
+
+json=$("$LINKSCOPE" show --json last)
+check_eq "--json: the -l items and where they resolved" \
+	"[('-lhelper', 4, '$T/lib/libhelper.a', ['-Bstatic']), ('-lnothere', 7, None, ['--copy-dt-needed-entries']), ('-lc', None, '/usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/libc.so', ['--copy-dt-needed-entries'])]" \
+	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); print([(i["word"], i["position"], i["path"], [s for s in i["state"] if s != "--as-needed"]) for i in d["items"] if i["kind"] == "library" and i["parent"] is None and i["word"] in ("-lhelper", "-lnothere", "-lc")])' <<<"$json")"
+check_eq "--json: -lnothere lists the files tried, .so before .a in each dir" "True" \
+	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); t=[i for i in d["items"] if i["word"] == "-lnothere"][0]["tried"]; print(t[0].endswith("/lib/libnothere.so") and t[1].endswith("/lib/libnothere.a"))' <<<"$json")"
+
+# A successful link: no expansion in the record; show runs the driver's -### itself.
+"$SHIM" main.o -Llib -lhelper -o prog2
+out=$("$LINKSCOPE" show last)
+check_contains "no expansion recorded: the driver is asked now" "$out" "from running the driver's -### now"
+check_contains "-lhelper became the shared object" "$out" "-lhelper  -> $T/lib/libhelper.so  shared object"
+out=$("$LINKSCOPE" show --no-driver last)
+check_contains "--no-driver: the driver's part is unknown, and said so" "$out" "note: the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown"
+check_contains "--no-driver: the user's own -lhelper is still resolved" "$out" "-lhelper  -> $T/lib/libhelper.so"
+
+# A source on the line: the driver compiles it to a temporary object.
+"$SHIM" main.c helper.o -o prog3
+out=$("$LINKSCOPE" show --dir "$LINKSCOPE_DIR" last)
+check_contains "a source's temporary object is explained" "$out" "the driver's temporary object for 'main.c', compiled by this call"
+finish
