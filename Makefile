@@ -121,8 +121,10 @@ test: all unit-build
 demo: deps all
 	@scripts/demo.sh $(BUILD)
 
-bench: deps all
+bench: all
+	@scripts/install-deps.sh bench
 	@bench/shim-overhead.sh $(BUILD)
+	@bench/show-llvm.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
