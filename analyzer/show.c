@@ -186,9 +186,8 @@ static const char *driver_part_text(enum lk_driver_part part)
 static void print_header(const struct painter *p, const struct lk_record *rec, const struct lk_line *line)
 {
 	fprintf(p->out, "record   %s\n", rec->path);
-	fprintf(p->out, "link     %s%s -> %s, output %s, ", rec->caller_name ? rec->caller_name : "?",
-		rec->caller_is_rustc ? " (rustc)" : "", rec->args.items[0].text,
-		rec->output ? rec->output : "a.out");
+	fprintf(p->out, "link     %s -> %s, output %s, ", rec->caller_name ? rec->caller_name : "?",
+		rec->args.items[0].text, rec->output ? rec->output : "a.out");
 	if (rec->signal)
 		fprintf(p->out, "killed by signal %d\n", rec->signal);
 	else if (rec->has_exit)
@@ -198,6 +197,21 @@ static void print_header(const struct painter *p, const struct lk_record *rec, c
 	fprintf(p->out, "linker   %s (%s), %s%s%s; driver's additions %s\n", line->flavor,
 		line->linker, line->emulation ? "emulation " : "", line->emulation ? line->emulation : "",
 		line->native ? ", native" : ", cross", driver_part_text(line->driver_part));
+	fprintf(p->out, "output   %s%s%s%s", line->shared ? "shared object" : line->pie ? "PIE executable" : "executable",
+		line->no_undefined ? ", --no-undefined/-z defs" : "",
+		line->allow_shlib_undefined ? ", --allow-shlib-undefined" : "",
+		line->nostdlib ? ", -nostdlib" : "");
+	if (line->sysroot && *line->sysroot)
+		fprintf(p->out, ", sysroot %s", line->sysroot);
+	fprintf(p->out, "\n");
+	if (line->rpath.nr || line->rpath_link.nr) {
+		fprintf(p->out, "rpath   ");
+		for (size_t i = 0; i < line->rpath.nr; i++)
+			fprintf(p->out, " -rpath %s", line->rpath.items[i]);
+		for (size_t i = 0; i < line->rpath_link.nr; i++)
+			fprintf(p->out, " -rpath-link %s", line->rpath_link.items[i]);
+		fprintf(p->out, "\n");
+	}
 	fprintf(p->out, "search   -L:");
 	for (size_t i = 0; i < line->libdirs.nr; i++)
 		fprintf(p->out, " %s", line->libdirs.items[i]);

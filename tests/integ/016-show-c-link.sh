@@ -35,6 +35,13 @@ check_eq "--json: the -l items and where they resolved" \
 check_eq "--json: -lnothere lists the files tried, .so before .a in each dir" "True" \
 	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); t=[i for i in d["items"] if i["word"] == "-lnothere"][0]["tried"]; print(t[0].endswith("/lib/libnothere.so") and t[1].endswith("/lib/libnothere.a"))' <<<"$json")"
 
+check_contains "the output kind" "$out" "output   PIE executable"
+check_eq "no colours when stdout is not a terminal" 0 "$(grep -c $'\033' <<<"$out")"
+tty_out=$(script -qec "$LINKSCOPE show last" /dev/null)
+check_contains "colours on a terminal" "$tty_out" $'\033[33m'
+tty_plain=$(NO_COLOR=1 script -qec "$LINKSCOPE show last" /dev/null)
+check_eq "NO_COLOR turns them off" 0 "$(grep -c $'\033' <<<"$tty_plain")"
+
 # A successful link: no expansion in the record; show runs the driver's -### itself.
 "$SHIM" main.o -Llib -lhelper -o prog2
 out=$("$LINKSCOPE" show last)

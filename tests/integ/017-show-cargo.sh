@@ -9,7 +9,7 @@ RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld" "$CARGO" build --offline -q --
 check_eq "the GNU ld build failed, as the case says" 1 "$(rec "$(last_record)" 'r["result"]["exit_status"]')"
 out=$("$LINKSCOPE" show last-failed)
 check_eq "show exits 0" 0 $?
-check_contains "the caller is rustc" "$out" "link     rustc (rustc)"
+check_contains "the caller is rustc" "$out" "link     rustc -> /usr/bin/cc"
 check_contains "GNU ld, x86-64, native" "$out" "emulation elf_x86_64, native"
 check_contains "rustc's -lc, and where it is" "$out" "-lc      at 39 (rustc-native-lib)"
 check_contains "the appended group, from the build script" "$out" "g0 at 53 (link-arg): -l:libpart.a -l:libanswer.a"
