@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test runner: for each build directory given (build, build-san), run
-# every cmocka unit test binary and every integration script, print one
-# line per suite, and end with "N passed, N failed" over all checks.
+# The test runner: for each build directory given (build, build-san,
+# build-fuzz), run every cmocka unit test binary, every fuzz target (a
+# short run) and every integration script, print one line per suite, and
+# end with "N passed, N failed" over all checks.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 passed=0
@@ -9,49 +10,53 @@ failed=0
 log=$(mktemp /tmp/lk-test-log.XXXXXX)
 trap 'rm -f "$log"' EXIT
 
-report() { # report STATUS NAME PASSED FAILED
-	printf '%-4s %-42s %4d passed, %d failed\n' "$1" "$2" "$3" "$4"
-	passed=$((passed + $3))
-	failed=$((failed + $4))
+# suite NAME PASS-PATTERN FAIL-PATTERN COMMAND...: run it, count its checks, report.
+suite() {
+	local name=$1 pass_re=$2 fail_re=$3 rc p f
+	shift 3
+	"$@" >"$log" 2>&1
+	rc=$?
+	p=$(grep -c -- "$pass_re" "$log")
+	f=$(grep -c -- "$fail_re" "$log")
+	# A crash or a non-zero exit with no failed check is still a failure.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	if [ "$f" -eq 0 ]; then
+		printf 'PASS %-42s %4d passed, 0 failed\n' "$name" "$p"
+	else
+		printf 'FAIL %-42s %4d passed, %d failed\n' "$name" "$p" "$f"
+		tail -n 60 "$log" | sed 's/^/    /'
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
 }
 
-count() { grep -c "$1" "$log" || true; }
+# A fuzz target: new inputs go to a scratch corpus, never into the tree's seeds.
+fuzz_run() {
+	local scratch rc
+	scratch=$(mktemp -d /tmp/lk-fuzz.XXXXXX)
+	"$1" -runs="${FUZZ_RUNS:-20000}" "$scratch" "$2" && echo "fuzz ok"
+	rc=$?
+	rm -rf "$scratch"
+	return $rc
+}
 
 for build in "$@"; do
 	case $build in /*) dir=$build ;; *) dir=$root/$build ;; esac
+	b=$(basename "$build")
 	for t in "$dir"/tests/test_*; do
 		[ -x "$t" ] || continue
-		name="$(basename "$build")/unit/$(basename "$t")"
-		(cd /tmp && "$t") >"$log" 2>&1
-		rc=$?
-		p=$(count '^\[       OK \]')
-		f=$(count '^\[  FAILED  \] test_')
-		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-		if [ "$f" -eq 0 ]; then report PASS "$name" "$p" 0; else
-			report FAIL "$name" "$p" "$f"; sed 's/^/    /' "$log"; fi
+		suite "$b/unit/$(basename "$t")" '^\[       OK \]' '^\[  FAILED  \] test_' \
+			sh -c 'cd /tmp && exec "$0"' "$t"
 	done
 	for f in "$dir"/fuzz_*; do
 		[ -x "$f" ] || continue
-		fname=${f##*/fuzz_}
-		name="$(basename "$build")/fuzz/$fname"
-		# New inputs go to a scratch corpus, never into the tree's seeds.
-		scratch=$(mktemp -d /tmp/lk-fuzz.XXXXXX)
-		"$f" -runs="${FUZZ_RUNS:-20000}" "$scratch" "$root/tests/fuzz/corpus/$fname" >"$log" 2>&1
-		frc=$?
-		rm -rf "$scratch"
-		if [ $frc -eq 0 ]; then report PASS "$name (${FUZZ_RUNS:-20000} runs)" 1 0; else
-			report FAIL "$name" 0 1; tail -n 40 "$log" | sed 's/^/    /'; fi
+		n=${f##*/fuzz_}
+		suite "$b/fuzz/$n (${FUZZ_RUNS:-20000} runs)" '^fuzz ok' '^==[0-9]*==ERROR' \
+			fuzz_run "$f" "$root/tests/fuzz/corpus/$n"
 	done
 	[ -d "$dir/bin" ] || continue
 	for s in "$root"/tests/integ/[0-9]*.sh; do
-		name="$(basename "$build")/integ/$(basename "$s" .sh)"
-		LK_BUILD=$dir bash "$s" >"$log" 2>&1
-		rc=$?
-		p=$(count '^ok ')
-		f=$(count '^not ok ')
-		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-		if [ "$f" -eq 0 ]; then report PASS "$name" "$p" 0; else
-			report FAIL "$name" "$p" "$f"; sed 's/^/    /' "$log"; fi
+		suite "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' env LK_BUILD="$dir" bash "$s"
 	done
 done
 echo "$passed passed, $failed failed"

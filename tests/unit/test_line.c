@@ -13,6 +13,7 @@
 #include "linkscope/line.h"
 #include "linkscope/rsp.h"
 #include "linkscope/script.h"
+#include "testdir.h"
 
 static void parse_ok(const char *text, struct lk_script *s)
 {
@@ -128,26 +129,18 @@ static char dir[64];
 
 static int setup_libs(void **state)
 {
-	char cmd[512];
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/lk-line-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && mkdir a b && printf 'int f(void){return 1;}' >f.c && "
-		 "cc -c -fPIC f.c -o f.o && ar rcs a/libfoo.a f.o && cc -shared f.o -o b/libfoo.so && "
-		 "ar rcs b/libfoo.a f.o && cp b/libfoo.so a/exact.name", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_make(dir, sizeof(dir), "lk-line",
+		      "mkdir a b && printf 'int f(void){return 1;}' >f.c && "
+		      "cc -c -fPIC f.c -o f.o && ar rcs a/libfoo.a f.o && cc -shared f.o -o b/libfoo.so && "
+		      "ar rcs b/libfoo.a f.o && cp b/libfoo.so a/exact.name");
 	return 0;
 }
 
 static int teardown_libs(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 	return 0;
 }
 

@@ -13,24 +13,21 @@
 
 #include "linkscope/record.h"
 #include "linkscope/sha256.h"
+#include "testdir.h"
 
 static char dir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/lk-record-XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	test_dir_make(dir, sizeof(dir), "lk-record", NULL);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 	return 0;
 }
 

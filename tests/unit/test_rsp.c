@@ -13,6 +13,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/rsp.h"
 #include "linkscope/strvec.h"
+#include "testdir.h"
 
 struct fixture {
 	char dir[64];
@@ -22,8 +23,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/lk-rsp-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	test_dir_make(f->dir, sizeof(f->dir), "lk-rsp", NULL);
 	assert_int_equal(chdir(f->dir), 0);
 	*state = f;
 	return 0;
@@ -32,11 +32,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
 	assert_int_equal(chdir("/"), 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(f->dir);
 	free(f);
 	return 0;
 }

@@ -13,31 +13,24 @@
 
 #include "driver.h"
 #include "linkscope/expansion.h"
+#include "testdir.h"
 
 static char dir[64];
 
 static int setup(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/lk-shim-XXXXXX");
-	assert_non_null(mkdtemp(dir));
 	/* a/cc is "the shim" (a copy of true), b/cc a real one, c/cc not executable. */
-	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && mkdir a b c && cp /bin/true a/cc && cp /bin/true b/cc && "
-		 "touch c/cc && ln -s ../a/cc b/shimlink", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_make(dir, sizeof(dir), "lk-shim",
+		      "mkdir a b c && cp /bin/true a/cc && cp /bin/true b/cc && "
+		      "touch c/cc && ln -s ../a/cc b/shimlink");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 	return 0;
 }
 
