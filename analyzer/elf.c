@@ -239,3 +239,235 @@ void lk_elf_info_release(struct lk_elf_info *info)
 	lk_strvec_release(&info->needed);
 	memset(info, 0, sizeof(*info));
 }
+
+/* ---- symbols ---- */
+
+void lk_elf_syms_release(struct lk_elf_syms *syms)
+{
+	for (size_t i = 0; i < syms->nr; i++) {
+		free(syms->items[i].name);
+		free(syms->items[i].version);
+	}
+	free(syms->items);
+	syms->items = NULL;
+	syms->nr = syms->alloc = 0;
+}
+
+/* Version names by index from SHT_GNU_verdef; names[i] borrowed from the string table. */
+struct versions {
+	const char *names[4096];
+	size_t nr;
+};
+
+static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct versions *v)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0;
+
+	if (!data)
+		return;
+	for (size_t n = 0; n < shdr->sh_info; n++) {
+		GElf_Verdef def;
+		GElf_Verdaux aux;
+
+		if (!gelf_getverdef(data, (int)off, &def))
+			break;
+		if (def.vd_cnt && gelf_getverdaux(data, (int)(off + def.vd_aux), &aux) &&
+		    def.vd_ndx < sizeof(v->names) / sizeof(*v->names)) {
+			v->names[def.vd_ndx] = elf_strptr(e, shdr->sh_link, aux.vda_name);
+			if (def.vd_ndx >= v->nr)
+				v->nr = def.vd_ndx + 1;
+		}
+		if (!def.vd_next)
+			break;
+		off += def.vd_next;
+	}
+}
+
+static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *s,
+		     const char *version, int hidden)
+{
+	struct lk_elf_sym *y;
+
+	LK_GROW(out->items, out->nr + 1, out->alloc);
+	y = &out->items[out->nr++];
+	memset(y, 0, sizeof(*y));
+	y->name = lk_xstrdup(name);
+	y->version = version ? lk_xstrdup(version) : NULL;
+	y->defined = s->st_shndx != SHN_UNDEF;
+	y->common = s->st_shndx == SHN_COMMON;
+	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
+	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
+	y->hidden_version = hidden;
+}
+
+/* The globals of an open ELF: .symtab for objects, .dynsym (and versions) for shared ones. */
+static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, struct lk_err *err)
+{
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn = NULL, *symscn = NULL, *versym = NULL;
+	GElf_Shdr shdr, symshdr;
+	struct versions *v;
+	Elf_Data *data, *vdata = NULL;
+	size_t n;
+
+	if (!gelf_getehdr(e, &ehdr))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
+	v = lk_xcalloc(1, sizeof(*v));
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if ((ehdr.e_type == ET_DYN && shdr.sh_type == SHT_DYNSYM) ||
+		    (ehdr.e_type != ET_DYN && shdr.sh_type == SHT_SYMTAB)) {
+			symscn = scn;
+			symshdr = shdr;
+		} else if (ehdr.e_type == ET_DYN && shdr.sh_type == SHT_GNU_versym) {
+			versym = scn;
+		} else if (ehdr.e_type == ET_DYN && shdr.sh_type == SHT_GNU_verdef) {
+			read_verdef(e, scn, &shdr, v);
+		}
+	}
+	if (!symscn) {
+		free(v);
+		return 0;	/* no symbols: a stripped or empty input */
+	}
+	data = elf_getdata(symscn, NULL);
+	if (versym)
+		vdata = elf_getdata(versym, NULL);
+	if (!data || !symshdr.sh_entsize) {
+		free(v);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
+	}
+	n = symshdr.sh_size / symshdr.sh_entsize;
+	for (size_t i = symshdr.sh_info ? symshdr.sh_info : 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Versym vs = 0;
+		const char *name, *version = NULL;
+		int hidden = 0;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		if (GELF_ST_BIND(s.st_info) != STB_GLOBAL && GELF_ST_BIND(s.st_info) != STB_WEAK &&
+		    GELF_ST_BIND(s.st_info) != STB_GNU_UNIQUE)
+			continue;
+		name = elf_strptr(e, symshdr.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (vdata && gelf_getversym(vdata, (int)i, &vs) && s.st_shndx != SHN_UNDEF) {
+			size_t idx = vs & 0x7fff;
+
+			hidden = (vs & 0x8000) != 0;
+			if (idx >= 2 && idx < v->nr)
+				version = v->names[idx];
+			if (idx == 0)
+				continue;	/* local to the DSO */
+		}
+		push_sym(out, name, &s, version, hidden);
+	}
+	free(v);
+	return 0;
+}
+
+int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	Elf *e;
+
+	if (fd < 0)
+		return lk_err_errno(err, "cannot open '%s'", path);
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
+	}
+	rc = read_elf_syms(e, path, out, err);
+	elf_end(e);
+	close(fd);
+	return rc;
+}
+
+int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err)
+{
+	Elf_Arsym *syms;
+	size_t nsyms = 0;
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf *m, *e;
+
+	memset(ar, 0, sizeof(*ar));
+	ar->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ar->fd < 0)
+		return lk_err_errno(err, "cannot open '%s'", path);
+	elf_version(EV_CURRENT);
+	e = elf_begin(ar->fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_AR) {
+		if (e)
+			elf_end(e);
+		close(ar->fd);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an archive", path);
+	}
+	ar->elf = e;
+	ar->path = lk_xstrdup(path);
+	syms = elf_getarsym(e, &nsyms);
+	ar->has_index = syms != NULL;
+	for (size_t i = 0; syms && i + 1 < nsyms; i++) {
+		LK_GROW(ar->armap.items, ar->armap.nr + 1, ar->armap.alloc);
+		ar->armap.items[ar->armap.nr].name = lk_xstrdup(syms[i].as_name);
+		ar->armap.items[ar->armap.nr].offset = syms[i].as_off;
+		ar->armap.nr++;
+	}
+	(void)elf_errno();
+	while ((m = elf_begin(ar->fd, cmd, e))) {
+		Elf_Arhdr *h = elf_getarhdr(m);
+
+		if (h && h->ar_name && h->ar_name[0] != '/') {
+			LK_GROW(ar->members.items, ar->members.nr + 1, ar->members.alloc);
+			ar->members.items[ar->members.nr++] = (size_t)elf_getaroff(m);
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	(void)elf_errno();
+	return 0;
+}
+
+int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
+			  struct lk_elf_syms *out, struct lk_err *err)
+{
+	Elf *e = ar->elf, *m;
+	Elf_Arhdr *h;
+	int rc = 0;
+
+	*name = NULL;
+	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ_MMAP, e)))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
+				  ar->path, offset, elf_errmsg(-1));
+	h = elf_getarhdr(m);
+	*name = lk_xstrdup(h && h->ar_name ? h->ar_name : "?");
+	if (elf_kind(m) == ELF_K_ELF) {
+		struct lk_buf where = LK_BUF_INIT;
+
+		lk_buf_addf(&where, "%s(%s)", ar->path, *name);
+		rc = read_elf_syms(m, where.buf, out, err);
+		lk_buf_release(&where);
+	}
+	elf_end(m);
+	return rc;
+}
+
+void lk_elf_archive_close(struct lk_elf_archive *ar)
+{
+	for (size_t i = 0; i < ar->armap.nr; i++)
+		free(ar->armap.items[i].name);
+	free(ar->armap.items);
+	free(ar->members.items);
+	if (ar->elf)
+		elf_end(ar->elf);
+	if (ar->fd >= 0)
+		close(ar->fd);
+	free(ar->path);
+	memset(ar, 0, sizeof(*ar));
+	ar->fd = -1;
+}

@@ -16,6 +16,8 @@
 #include "linkscope/record.h"
 #include "linkscope/line.h"
 #include "linkscope/vec.h"
+#include "linkscope/replay.h"
+#include "report.h"
 #include "show.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -26,13 +28,18 @@ struct lk_options {
 	const char *command;
 	const char *record;	/* RECORD: a path, "last" or "last-failed" */
 	char *dir;		/* owned */
-	int json, full, no_driver;
+	int json, full, no_driver, replay_only;
+	const char *format;	/* report: json, markdown, text */
+	const char *symbol;	/* why */
 };
 
 static void usage(FILE *out)
 {
 	fputs("usage: linkscope list [--dir DIR]\n"
 	      "       linkscope show [--json] [--full] [--no-driver] [--dir DIR] RECORD\n"
+	      "       linkscope explain [--replay-only] [--dir DIR] RECORD\n"
+	      "       linkscope report --format json|markdown|text [--replay-only] [--dir DIR] RECORD\n"
+	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
@@ -59,8 +66,17 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->full = 1;
 		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--no-driver")) {
 			opt->no_driver = 1;
-		} else if (!strcmp(opt->command, "show") && argv[i][0] != '-' && !opt->record) {
+		} else if (!strcmp(argv[i], "--replay-only") &&
+			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
+			opt->replay_only = 1;
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--format") && i + 1 < argc) {
+			opt->format = argv[++i];
+		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--format=", 9)) {
+			opt->format = argv[i] + 9;
+		} else if (strcmp(opt->command, "list") && argv[i][0] != '-' && !opt->record) {
 			opt->record = argv[i];
+		} else if (!strcmp(opt->command, "why") && argv[i][0] != '-' && !opt->symbol) {
+			opt->symbol = argv[i];
 		} else {
 			fprintf(stderr, "linkscope: unknown option '%s' for '%s'\n",
 				argv[i], opt->command);
@@ -69,8 +85,18 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!opt->dir)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
-	if (!strcmp(opt->command, "show") && !opt->record) {
-		fprintf(stderr, "linkscope: 'show' needs a RECORD (a path, 'last' or 'last-failed')\n");
+	if (strcmp(opt->command, "list") && !opt->record) {
+		fprintf(stderr, "linkscope: '%s' needs a RECORD (a path, 'last' or 'last-failed')\n", opt->command);
+		return -1;
+	}
+	if (!strcmp(opt->command, "why") && !opt->symbol) {
+		fprintf(stderr, "linkscope: 'why' needs a SYMBOL after the RECORD\n");
+		return -1;
+	}
+	if (!strcmp(opt->command, "report") &&
+	    (!opt->format || (strcmp(opt->format, "json") && strcmp(opt->format, "markdown") &&
+			      strcmp(opt->format, "text")))) {
+		fprintf(stderr, "linkscope: 'report' needs --format json, markdown or text\n");
 		return -1;
 	}
 	return 0;
@@ -194,34 +220,79 @@ static char *record_path(const struct lk_options *opt)
 	return path;
 }
 
-static int cmd_show(const struct lk_options *opt)
+/* Load RECORD and build its line model; 0, or 1 after saying why. */
+static int load_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
 {
 	struct lk_line_options lopt = { !opt->no_driver };
-	struct lk_show_options sopt = { 0, opt->full };
 	struct lk_err err = LK_ERR_INIT;
-	struct lk_record rec;
-	struct lk_line line;
 	char *path = record_path(opt);
-	int rc = 0;
 
 	if (!path)
 		return 1;
-	if (lk_record_load(path, &rec, &err) < 0) {
+	if (lk_record_load(path, rec, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		free(path);
 		return 1;
 	}
 	free(path);
-	if (lk_line_build(&rec, &lopt, &line, &err) < 0) {
+	if (lk_line_build(rec, &lopt, line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
-		lk_record_release(&rec);
+		lk_record_release(rec);
 		return 1;
 	}
+	return 0;
+}
+
+static int cmd_show(const struct lk_options *opt)
+{
+	struct lk_show_options sopt = { 0, opt->full };
+	struct lk_record rec;
+	struct lk_line line;
+	int rc = 0;
+
+	if (load_line(opt, &rec, &line))
+		return 1;
 	sopt.color = isatty(1) && !getenv("NO_COLOR");
 	if (opt->json)
 		rc = lk_show_json(stdout, &rec, &line) < 0;
 	else
 		lk_show_text(stdout, &rec, &line, &sopt);
+	lk_line_release(&line);
+	lk_record_release(&rec);
+	return rc;
+}
+
+/* explain, report and why: the replay of the record's line. */
+static int cmd_replay(const struct lk_options *opt)
+{
+	struct lk_report_options ropt = { opt->replay_only };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_record rec;
+	struct lk_line line;
+	struct lk_replay rp;
+	int why = !strcmp(opt->command, "why"), rc = 0;
+
+	if (load_line(opt, &rec, &line))
+		return 1;
+	if (lk_replay_run(&rec, &line, !why, &rp, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		rc = 1;
+	} else if (why) {
+		struct lk_strvec lines = LK_STRVEC_INIT;
+
+		lk_replay_why(&rp, &line, opt->symbol, &lines);
+		for (size_t i = 0; i < lines.nr; i++)
+			printf("%s\n", lines.items[i]);
+		lk_strvec_release(&lines);
+	} else if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
+		lk_report_text(stdout, &rec, &line, &rp, &ropt);
+	} else if (!strcmp(opt->format, "json")) {
+		rc = lk_report_json(stdout, &rec, &line, &rp, &ropt) < 0;
+	} else {
+		lk_report_md(stdout, &rec, &line, &rp, &ropt);
+	}
+	if (rc == 0 || why)
+		lk_replay_release(&rp);
 	lk_line_release(&line);
 	lk_record_release(&rec);
 	return rc;
@@ -248,6 +319,9 @@ int main(int argc, char **argv)
 		rc = cmd_list(&opt);
 	} else if (!strcmp(opt.command, "show")) {
 		rc = cmd_show(&opt);
+	} else if (!strcmp(opt.command, "explain") || !strcmp(opt.command, "report") ||
+		   !strcmp(opt.command, "why")) {
+		rc = cmd_replay(&opt);
 	} else {
 		fprintf(stderr, "linkscope: unknown command '%s'\n", opt.command);
 		usage(stderr);

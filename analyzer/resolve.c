@@ -355,6 +355,7 @@ static size_t add_child(struct ctx *c, size_t parent, const struct lk_script_inp
 	it->group = p->group;
 	it->parent = (long)parent;
 	it->as_needed_script = in->as_needed;
+	it->script_group = in->in_group;
 	it->path = sysroot_path ? lk_xstrdup(sysroot_path) : NULL;
 	return line->items.nr++;
 }
@@ -698,4 +699,28 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 		resolve_item(&c, i, 0);
 	needed_closure(&c);
 	lk_warn_line(rec, line);
+}
+
+size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
+			 const char *word, long position, unsigned state)
+{
+	struct ctx c = { rec, line, line->machine };
+	struct lk_line_item *it;
+	size_t index;
+
+	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
+	index = line->items.nr++;
+	it = &line->items.items[index];
+	memset(it, 0, sizeof(*it));
+	it->kind = !strncmp(word, "-l", 2) ? LK_ITEM_LIB : LK_ITEM_FILE;
+	it->word = lk_xstrdup(word);
+	it->position = position;
+	it->prov = LK_PROV_USER;
+	it->state = state;
+	for (int i = 0; i < LK_ST_COUNT; i++)
+		it->since[i] = -1;
+	it->group = -1;
+	it->parent = -1;
+	resolve_item(&c, index, 0);
+	return index;
 }

@@ -12,4 +12,12 @@
  */
 void lk_resolve_line(const struct lk_record *rec, struct lk_line *line);
 
+/*
+ * Append a top-level item for `word` ("-lc", a path) as if it stood in the
+ * driver's argv at `position`, with the input state in force there, and
+ * resolve it (scripts expanded). Returns its index. For trying fixes.
+ */
+size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
+			 const char *word, long position, unsigned state);
+
 #endif

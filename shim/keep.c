@@ -123,6 +123,13 @@ out_close:
 	return rc;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 static void keep_or_warn(struct lk_linkrec *rec, const char *dir,
 			 const char *path, const char *reason,
 			 const struct lk_keep_limits *limits, int64_t *used)
@@ -150,5 +157,8 @@ void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 			keep_or_warn(rec, dir, in->path, "source", limits, &used);
 		else if (in->kind != LK_IN_STDIN && lk_rustc_temp_path(in->path))
 			keep_or_warn(rec, dir, in->path, "rustc-temp", limits, &used);
+		else if (in->kind == LK_IN_OBJECT && ends_with(in->path, ".rcgu.o"))
+			/* rustc deletes its codegen units after a link (link.rs, maybe_remove_temps_from_module). */
+			keep_or_warn(rec, dir, in->path, "rustc-object", limits, &used);
 	}
 }

@@ -24,8 +24,8 @@ int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
 
 /*
  * Keep what a later replay needs and the build will delete: files in
- * rustc's temporary directory, response files, and sources the call
- * compiles. Failures become warnings in the record.
+ * rustc's temporary directory, rustc's codegen units (*.rcgu.o), response
+ * files, and sources the call compiles. Failures become warnings in the record.
  */
 void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 		    const struct lk_keep_limits *limits);

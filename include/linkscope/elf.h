@@ -5,6 +5,7 @@
 #ifndef LINKSCOPE_ELF_H
 #define LINKSCOPE_ELF_H
 
+
 #include <stddef.h>
 
 #include "linkscope/err.h"
@@ -50,4 +51,53 @@ void lk_elf_info_release(struct lk_elf_info *info);
 /* "x86-64", "AArch64", ... for e_machine. */
 const char *lk_elf_machine_name(int machine);
 
+
+
+/* ---- symbols, for the replay ---- */
+
+/* One global or weak symbol of an object, archive member or shared object. */
+struct lk_elf_sym {
+	char *name;		/* owned */
+	char *version;		/* shared objects: the version name, or NULL */
+	unsigned defined : 1;	/* defined here (not SHN_UNDEF) */
+	unsigned weak : 1;	/* STB_WEAK */
+	unsigned common : 1;	/* SHN_COMMON */
+	unsigned tls : 1;	/* STT_TLS */
+	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
+};
+
+struct lk_elf_syms {
+	struct lk_elf_sym *items;
+	size_t nr, alloc;
+};
+
+void lk_elf_syms_release(struct lk_elf_syms *syms);
+
+/*
+ * Read the global and weak symbols of an ELF object (.symtab) or shared
+ * object (.dynsym, with GNU symbol versions). Returns 0, or -1 with `err`
+ * naming the file and the cause.
+ */
+int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *err);
+
+/* An archive opened for the replay: its armap, members read on demand. */
+struct lk_elf_armap_entry {
+	char *name;
+	size_t offset;		/* of the member's header */
+};
+
+struct lk_elf_archive {
+	int fd;
+	void *elf;		/* Elf *, opaque outside elf.c */
+	char *path;
+	int has_index;		/* a symbol index exists, even an empty one */
+	struct { struct lk_elf_armap_entry *items; size_t nr, alloc; } armap;
+	struct { size_t *items; size_t nr, alloc; } members;	/* every member's offset, in order */
+};
+
+int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err);
+/* The symbols of the member at `offset`, and its name (malloc'd). */
+int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
+			  struct lk_elf_syms *out, struct lk_err *err);
+void lk_elf_archive_close(struct lk_elf_archive *ar);
 #endif

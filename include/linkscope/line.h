@@ -41,6 +41,7 @@ struct lk_line_item {
 	int group;		/* group number, -1 outside any */
 	long parent;		/* the linker script item it came from, -1 if none */
 	int as_needed_script;	/* inside a script's AS_NEEDED ( ... ) */
+	int script_group;	/* inside a script's GROUP ( ... ) */
 	/* Resolution (files, libraries, script entries). */
 	char *path;		/* the file the linker opens */
 	struct lk_strvec tried;	/* for a library: every file tried, in order */

@@ -1,0 +1,1049 @@
+/*
+ * Inputs -> symbols -> resolution -> diagnostics: GNU ld's symbol
+ * resolution replayed left to right.
+ *
+ * Models bfd (bfd/elflink.c, ld/ldlang.c, ld/ldelf.c):
+ * - a regular object adds its definitions and undefined references;
+ * - an archive is scanned once where it stands: a member is pulled when
+ *   its armap names a symbol that is undefined and strongly referenced
+ *   (by a regular object or a shared object), repeatedly until nothing new
+ *   is pulled; --whole-archive pulls every member; a --start-group is
+ *   rescanned as a whole until a pass pulls nothing;
+ * - a shared object's default-version and unversioned definitions bind
+ *   references; "sym@VER" (hidden) ones do not bind unversioned ones;
+ *   under --as-needed it is kept only if it defines a symbol that is
+ *   undefined and strongly referenced by a regular object at that point
+ *   (references from other shared objects do not count), else its symbols
+ *   are undone;
+ * - after the line, libraries named only by DT_NEEDED are loaded; a
+ *   strong reference from a regular object that one of them would satisfy
+ *   is ld's "undefined reference to symbol ... DSO missing from command
+ *   line", unless --copy-dt-needed-entries was in force for the shared
+ *   object that needed it;
+ * - at the end, strongly referenced symbols left undefined fail an
+ *   executable (and a -shared link with --no-undefined / -z defs), as do
+ *   undefined references of shared objects unless --allow-shlib-undefined
+ *   or -shared.
+ * Not modelled (notes say so when met): symbol versions of references,
+ * commons pulling archive members, LTO, thin archive members, -r.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/elf.h"
+#include "linkscope/replay.h"
+#include "linkscope/vec.h"
+#include "resolve.h"
+
+const char *lk_diag_kind_name(enum lk_diag_kind kind)
+{
+	switch (kind) {
+	case LK_DIAG_DSO_MISSING: return "dso-missing";
+	case LK_DIAG_UNDEFINED: return "undefined-symbol";
+	}
+	LK_BUG("unknown diagnostic kind");
+}
+
+/* ---- the symbol table ---- */
+
+struct sym {
+	char *name;
+	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1;
+	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1, missing_reported : 1;
+	long def_input;
+	char *version;
+	long first_ref;		/* first regular input with a strong reference */
+	long first_dyn_ref;	/* first shared object with a strong reference */
+	struct { long *items; size_t nr, alloc; } refs;	/* regular inputs referencing it */
+};
+
+struct table {
+	struct sym **slots;
+	size_t cap, nr;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static struct sym **slot(struct table *t, const char *name)
+{
+	size_t i = (size_t)hash(name) & (t->cap - 1);
+
+	while (t->slots[i] && strcmp(t->slots[i]->name, name))
+		i = (i + 1) & (t->cap - 1);
+	return &t->slots[i];
+}
+
+static struct sym *lookup(struct table *t, const char *name)
+{
+	return t->cap ? *slot(t, name) : NULL;
+}
+
+static struct sym *intern(struct table *t, const char *name)
+{
+	struct sym **s;
+
+	if ((t->nr + 1) * 10 >= t->cap * 7) {
+		struct table bigger = { lk_xcalloc(t->cap ? t->cap * 2 : 1024, sizeof(struct sym *)),
+					t->cap ? t->cap * 2 : 1024, t->nr };
+
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i])
+				*slot(&bigger, t->slots[i]->name) = t->slots[i];
+		free(t->slots);
+		*t = bigger;
+	}
+	s = slot(t, name);
+	if (!*s) {
+		*s = lk_xcalloc(1, sizeof(**s));
+		(*s)->name = lk_xstrdup(name);
+		(*s)->def_input = (*s)->first_ref = (*s)->first_dyn_ref = -1;
+		t->nr++;
+	}
+	return *s;
+}
+
+static void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		struct sym *s = t->slots[i];
+
+		if (!s)
+			continue;
+		free(s->name);
+		free(s->version);
+		free(s->refs.items);
+		free(s);
+	}
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- replay state ---- */
+
+struct needed_entry {
+	char *name;
+	long by;		/* rinput */
+	int copy;		/* --copy-dt-needed-entries was in force */
+};
+
+struct open_archive {
+	long item;
+	struct lk_elf_archive ar;
+	char *pulled;		/* per member */
+	int ok;
+};
+
+struct rp {
+	const struct lk_record *rec;
+	struct lk_line *line;
+	struct lk_replay *out;
+	struct table tab;
+	struct { struct needed_entry *items; size_t nr, alloc; } queue;
+	struct { struct open_archive *items; size_t nr, alloc; } archives;
+	struct lk_strvec kept_sonames;
+	long extra_item;	/* an appended item to read after the last user item, or -1 */
+	int lld;		/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
+};
+
+static long add_input(struct rp *r, long item, const char *path, const char *member, int dso)
+{
+	struct lk_rinput *in;
+
+	LK_GROW(r->out->inputs.items, r->out->inputs.nr + 1, r->out->inputs.alloc);
+	in = &r->out->inputs.items[r->out->inputs.nr];
+	memset(in, 0, sizeof(*in));
+	in->item = item;
+	in->path = lk_xstrdup(path);
+	in->member = member ? lk_xstrdup(member) : NULL;
+	in->dso = dso;
+	in->needed_by = -1;
+	return (long)r->out->inputs.nr++;
+}
+
+static void note(struct rp *r, const char *fmt, const char *a, const char *b)
+{
+	struct lk_buf n = LK_BUF_INIT;
+
+	lk_buf_addf(&n, fmt, a, b ? b : "");
+	for (size_t i = 0; i < r->out->notes.nr; i++) {
+		if (!strcmp(r->out->notes.items[i], n.buf)) {
+			lk_buf_release(&n);
+			return;
+		}
+	}
+	lk_strvec_push_owned(&r->out->notes, lk_buf_detach(&n));
+}
+
+/* A regular object (or archive member) joins the link. */
+static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms)
+{
+	for (size_t i = 0; i < syms->nr; i++) {
+		const struct lk_elf_sym *y = &syms->items[i];
+		struct sym *s = intern(&r->tab, y->name);
+
+		if (y->defined) {
+			/* A regular definition overrides a shared one and a weak one. */
+			if (!s->defined || s->dynamic || (s->weak_def && !y->weak)) {
+				s->defined = 1;
+				s->dynamic = 0;
+				s->needed_only = 0;
+				s->weak_def = y->weak;
+				s->def_input = input;
+				free(s->version);
+				s->version = NULL;
+			}
+			continue;
+		}
+		LK_GROW(s->refs.items, s->refs.nr + 1, s->refs.alloc);
+		s->refs.items[s->refs.nr++] = input;
+		if (!y->weak) {
+			s->ref_regular_strong = 1;
+			if (s->first_ref < 0)
+				s->first_ref = input;
+		}
+	}
+}
+
+static void read_object(struct rp *r, long item)
+{
+	const struct lk_line_item *it = &r->line->items.items[item];
+	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+
+	if (lk_elf_read_syms(it->path, &syms, &err) < 0) {
+		note(r, "%s%s", err.msg, NULL);
+		return;
+	}
+	add_regular(r, add_input(r, item, it->path, NULL, 0), &syms);
+	lk_elf_syms_release(&syms);
+}
+
+static struct open_archive *archive_of(struct rp *r, long item)
+{
+	struct open_archive *a;
+	struct lk_err err = LK_ERR_INIT;
+
+	for (size_t i = 0; i < r->archives.nr; i++)
+		if (r->archives.items[i].item == item)
+			return &r->archives.items[i];
+	LK_GROW(r->archives.items, r->archives.nr + 1, r->archives.alloc);
+	a = &r->archives.items[r->archives.nr++];
+	memset(a, 0, sizeof(*a));
+	a->item = item;
+	a->ok = lk_elf_archive_open(r->line->items.items[item].path, &a->ar, &err) == 0;
+	if (!a->ok)
+		note(r, "%s%s", err.msg, NULL);
+	else
+		a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
+	return a;
+}
+
+static long member_index(const struct open_archive *a, size_t offset)
+{
+	size_t lo = 0, hi = a->ar.members.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a->ar.members.items[mid] == offset)
+			return (long)mid;
+		if (a->ar.members.items[mid] < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
+{
+	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+	char *name = NULL;
+	long input;
+
+	a->pulled[m] = 1;
+	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) < 0) {
+		note(r, "%s%s", err.msg, NULL);
+		free(name);
+		return 0;
+	}
+	input = add_input(r, a->item, a->ar.path, name, 0);
+	if (why)
+		r->out->inputs.items[input].pulled_for = lk_xstrdup(why);
+	add_regular(r, input, &syms);
+	lk_elf_syms_release(&syms);
+	free(name);
+	return 1;
+}
+
+/* One scan of an archive as ld does it; returns how many members it pulled. */
+static int scan_archive(struct rp *r, long item)
+{
+	const struct lk_line_item *it = &r->line->items.items[item];
+	struct open_archive *a = archive_of(r, item);
+	int pulled = 0, again = 1;
+
+	if (!a->ok)
+		return 0;
+	if (it->state & LK_ST_WHOLE_ARCHIVE) {
+		for (size_t m = 0; m < a->ar.members.nr; m++)
+			if (!a->pulled[m])
+				pulled += pull(r, a, (long)m, NULL);
+		return pulled;
+	}
+	if (!a->ar.has_index && a->ar.members.nr)
+		note(r, "'%s' has no symbol index: ld refuses it (\"archive has no index\")%s", a->ar.path, NULL);
+	while (again) {
+		again = 0;
+		for (size_t k = 0; k < a->ar.armap.nr; k++) {
+			const struct lk_elf_armap_entry *e = &a->ar.armap.items[k];
+			struct sym *s = lookup(&r->tab, e->name);
+			long m;
+
+			if (!s || s->defined || !(s->ref_regular_strong || s->ref_dynamic_strong))
+				continue;
+			m = member_index(a, e->offset);
+			if (m < 0 || a->pulled[m])
+				continue;
+			pulled += pull(r, a, m, e->name);
+			again = 1;
+		}
+	}
+	return pulled;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int soname_kept(const struct rp *r, const char *soname)
+{
+	for (size_t i = 0; i < r->kept_sonames.nr; i++)
+		if (!strcmp(r->kept_sonames.items[i], soname))
+			return 1;
+	return 0;
+}
+
+static void dso_missing(struct rp *r, struct sym *s, long dso);
+
+/* A shared object joins the link (or, under --as-needed, maybe not). */
+static void read_dso(struct rp *r, long item, const char *path, const struct lk_elf_info *info,
+		     int as_needed, int needed_only, long by, int copy)
+{
+	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+	const char *soname = info->soname ? info->soname : base(path);
+	long input;
+	int needed = !as_needed;
+
+	if (soname_kept(r, soname))
+		return;
+	if (lk_elf_read_syms(path, &syms, &err) < 0) {
+		note(r, "%s%s", err.msg, NULL);
+		return;
+	}
+	needed |= r->lld;	/* lld keeps every shared object's symbols; --as-needed only drops DT_NEEDED */
+	for (size_t i = 0; i < syms.nr && !needed; i++) {
+		const struct lk_elf_sym *y = &syms.items[i];
+		struct sym *s = y->defined && !y->hidden_version ? lookup(&r->tab, y->name) : NULL;
+
+		/* bfd counts only references from regular objects here (elflink.c: ref_regular_nonweak). */
+		needed = s && !s->defined && s->ref_regular_strong;
+	}
+	input = add_input(r, item, path, NULL, 1);
+	r->out->inputs.items[input].needed_only = needed_only;
+	r->out->inputs.items[input].needed_by = by;
+	if (!needed) {
+		r->out->inputs.items[input].dropped = 1;
+		lk_elf_syms_release(&syms);
+		return;
+	}
+	lk_strvec_push(&r->kept_sonames, soname);
+	for (size_t i = 0; i < syms.nr; i++) {
+		const struct lk_elf_sym *y = &syms.items[i];
+		struct sym *s;
+
+		if (y->defined && y->hidden_version)
+			continue;
+		s = intern(&r->tab, y->name);
+		if (y->defined) {
+			if (s->defined)
+				continue;
+			if (needed_only && s->ref_regular_strong)
+				dso_missing(r, s, input);
+			s->defined = 1;
+			s->dynamic = 1;
+			s->needed_only = needed_only;
+			s->weak_def = y->weak;
+			s->def_input = input;
+			free(s->version);
+			s->version = y->version ? lk_xstrdup(y->version) : NULL;
+		} else if (!y->weak && !s->defined) {
+			s->ref_dynamic_strong = 1;
+			if (s->first_dyn_ref < 0)
+				s->first_dyn_ref = input;
+		}
+	}
+	for (size_t i = 0; i < info->needed.nr; i++) {
+		struct needed_entry *q;
+
+		LK_GROW(r->queue.items, r->queue.nr + 1, r->queue.alloc);
+		q = &r->queue.items[r->queue.nr++];
+		q->name = lk_xstrdup(info->needed.items[i]);
+		q->by = input;
+		q->copy = copy;
+	}
+	lk_elf_syms_release(&syms);
+}
+
+static void read_children(struct rp *r, long item);
+
+static void read_item(struct rp *r, long item)
+{
+	const struct lk_line_item *it = &r->line->items.items[item];
+
+	if (it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB)
+		return;
+	switch (it->info.kind) {
+	case LK_FILE_OBJECT:
+		read_object(r, item);
+		break;
+	case LK_FILE_ARCHIVE:
+	case LK_FILE_RLIB:
+		scan_archive(r, item);
+		break;
+	case LK_FILE_SHARED:
+		read_dso(r, item, it->path, &it->info, (it->state & LK_ST_AS_NEEDED) != 0, 0, -1,
+			 (it->state & LK_ST_COPY_DT_NEEDED) != 0);
+		break;
+	case LK_FILE_TEXT:
+		read_children(r, item);
+		break;
+	case LK_FILE_MISSING:
+		/* The line model reports these; ld stops at them. */
+		break;
+	default:
+		note(r, "'%s' (%s) is not replayed", it->path ? it->path : it->word,
+		     lk_file_kind_name(it->info.kind));
+	}
+}
+
+/* Rescan the archives of a group until a whole pass pulls nothing. */
+static void rescan_group(struct rp *r, const long *members, size_t n)
+{
+	int pulled = 1;
+
+	while (pulled) {
+		pulled = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct lk_line_item *it = &r->line->items.items[members[i]];
+
+			if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
+				pulled += scan_archive(r, members[i]);
+		}
+	}
+}
+
+static void read_children(struct rp *r, long item)
+{
+	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
+	const struct lk_line *line = r->line;
+
+	for (size_t k = 0; k < line->items.nr; k++) {
+		if (line->items.items[k].parent != item)
+			continue;
+		read_item(r, (long)k);
+		if (line->items.items[k].script_group) {
+			LK_GROW(group.items, group.nr + 1, group.alloc);
+			group.items[group.nr++] = (long)k;
+		}
+	}
+	rescan_group(r, group.items, group.nr);
+	free(group.items);
+}
+
+/* The top-level items in reading order, with groups rescanned at their end. */
+static void read_line(struct rp *r)
+{
+	const struct lk_line *line = r->line;
+	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
+	long last_user = -1;
+	int in_group = 0;
+
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0 &&
+		    (long)i != r->extra_item)
+			last_user = (long)i;
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->parent >= 0 || (long)i == r->extra_item)
+			continue;
+		if (it->kind == LK_ITEM_GROUP_START) {
+			in_group = 1;
+			group.nr = 0;
+		} else if (it->kind == LK_ITEM_GROUP_END && in_group) {
+			rescan_group(r, group.items, group.nr);
+			in_group = 0;
+		} else {
+			read_item(r, (long)i);
+			if (in_group) {
+				LK_GROW(group.items, group.nr + 1, group.alloc);
+				group.items[group.nr++] = (long)i;
+			}
+		}
+		if ((long)i == last_user && r->extra_item >= 0)
+			read_item(r, r->extra_item);
+	}
+	if (in_group)
+		rescan_group(r, group.items, group.nr);
+	free(group.items);
+	if (r->lld) {
+		/* lld: an archive anywhere on the line satisfies a reference from anywhere. */
+		struct { long *items; size_t nr, alloc; } all = { NULL, 0, 0 };
+
+		for (size_t i = 0; i < r->archives.nr; i++) {
+			LK_GROW(all.items, all.nr + 1, all.alloc);
+			all.items[all.nr++] = r->archives.items[i].item;
+		}
+		rescan_group(r, all.items, all.nr);
+		free(all.items);
+	}
+}
+
+static const char *needed_path(const struct lk_line *line, const char *name)
+{
+	for (size_t i = 0; i < line->needed.nr; i++)
+		if (!strcmp(line->needed.items[i].name, name) && line->needed.items[i].path)
+			return line->needed.items[i].path;
+	return NULL;
+}
+
+/* ldelf_after_open: the libraries that only DT_NEEDED names. */
+static void load_needed(struct rp *r)
+{
+	for (size_t q = 0; q < r->queue.nr; q++) {
+		struct needed_entry e = r->queue.items[q];
+		const char *path;
+		struct lk_elf_info info;
+
+		if (soname_kept(r, e.name))
+			continue;
+		path = needed_path(r->line, e.name);
+		if (!path) {
+			note(r, "%s, needed by a shared object on the line, is not found (ld warns \"try using -rpath or -rpath-link\")%s",
+			     e.name, NULL);
+			continue;
+		}
+		lk_elf_identify(path, &info);
+		if (info.kind == LK_FILE_SHARED)
+			read_dso(r, -1, path, &info, 0, !e.copy, e.by, e.copy);
+		lk_elf_info_release(&info);
+	}
+}
+
+/* ---- diagnostics ---- */
+
+static struct lk_diag *new_diag(struct rp *r, enum lk_diag_kind kind, const struct sym *s)
+{
+	struct lk_diag *d;
+
+	LK_GROW(r->out->diags.items, r->out->diags.nr + 1, r->out->diags.alloc);
+	d = &r->out->diags.items[r->out->diags.nr++];
+	memset(d, 0, sizeof(*d));
+	d->kind = kind;
+	d->symbol = lk_xstrdup(s->name);
+	d->ref_input = s->first_ref >= 0 ? s->first_ref : s->first_dyn_ref;
+	d->def_input = -1;
+	for (size_t i = 0; i < s->refs.nr; i++) {
+		LK_GROW(d->refs.items, d->refs.nr + 1, d->refs.alloc);
+		d->refs.items[d->refs.nr++] = s->refs.items[i];
+	}
+	return d;
+}
+
+static void dso_missing(struct rp *r, struct sym *s, long dso)
+{
+	struct lk_diag *d;
+
+	if (s->missing_reported)
+		return;
+	s->missing_reported = 1;
+	d = new_diag(r, LK_DIAG_DSO_MISSING, s);
+	d->def_input = dso;
+	/* The version is the one of the definition being bound. */
+	{
+		struct lk_elf_syms syms = { NULL, 0, 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (lk_elf_read_syms(r->out->inputs.items[dso].path, &syms, &err) == 0) {
+			for (size_t i = 0; i < syms.nr; i++)
+				if (syms.items[i].defined && !syms.items[i].hidden_version &&
+				    !strcmp(syms.items[i].name, s->name) && syms.items[i].version)
+					d->version = lk_xstrdup(syms.items[i].version);
+		}
+		lk_elf_syms_release(&syms);
+	}
+	for (long by = r->out->inputs.items[dso].needed_by; by >= 0; by = r->out->inputs.items[by].needed_by) {
+		/* outermost first */
+		lk_strvec_push(&d->via, r->out->inputs.items[by].path);
+	}
+	for (size_t i = 0, j = d->via.nr ? d->via.nr - 1 : 0; i < j; i++, j--) {
+		char *t = d->via.items[i];
+
+		d->via.items[i] = d->via.items[j];
+		d->via.items[j] = t;
+	}
+}
+
+/* Symbols GNU ld defines itself (its default linker script and ELF backend). */
+static int linker_defined(const char *name)
+{
+	static const char *const names[] = {
+		"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__ehdr_start", "__executable_start",
+		"__bss_start", "_edata", "edata", "_end", "end", "_etext", "etext", "__etext",
+		"__init_array_start", "__init_array_end", "__fini_array_start", "__fini_array_end",
+		"__preinit_array_start", "__preinit_array_end", "__rela_iplt_start",
+		"__rela_iplt_end", "__rel_iplt_start", "__rel_iplt_end", "__GNU_EH_FRAME_HDR",
+		"_PROCEDURE_LINKAGE_TABLE_", "__dso_handle", "_TLS_MODULE_BASE_",
+		"__data_start", "data_start", "_fdata", "__global_pointer$", NULL,
+	};
+
+	/* __start_SEC and __stop_SEC for any section named like a C identifier. */
+	if (!strncmp(name, "__start_", 8) || !strncmp(name, "__stop_", 7))
+		return 1;
+	for (const char *const *n = names; *n; n++)
+		if (!strcmp(name, *n))
+			return 1;
+	return 0;
+}
+
+static void final_checks(struct rp *r)
+{
+	const struct lk_line *line = r->line;
+
+	for (size_t i = 0; i < r->tab.cap; i++) {
+		struct sym *s = r->tab.slots[i];
+
+			if (!s || s->defined || linker_defined(s->name))
+			continue;
+		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
+		if (r->lld && !s->ref_regular_strong)
+			continue;
+		if (s->ref_regular_strong && (!line->shared || line->no_undefined))
+			new_diag(r, LK_DIAG_UNDEFINED, s);
+		else if (!s->ref_regular_strong && s->ref_dynamic_strong && !line->shared &&
+			 !line->allow_shlib_undefined)
+			new_diag(r, LK_DIAG_UNDEFINED, s);
+	}
+}
+
+/* ---- explanations ---- */
+
+static void say(struct lk_diag *d, struct lk_buf *b)
+{
+	lk_strvec_push_owned(&d->explanation, lk_buf_detach(b));
+}
+
+static void site_text(const struct lk_replay *out, const struct lk_line *line, long input,
+		      struct lk_buf *b)
+{
+	const struct lk_rinput *in = &out->inputs.items[input];
+	long pos = in->item >= 0 ? line->items.items[in->item].position : -1;
+
+	if (in->member)
+		lk_buf_addf(b, "member %s of %s", in->member, in->path);
+	else
+		lk_buf_addstr(b, in->path);
+	if (pos >= 0)
+		lk_buf_addf(b, " at %ld", pos);
+	else if (in->item >= 0)
+		lk_buf_addstr(b, " (added by the driver)");
+}
+
+static void explain_dso_missing(struct rp *r, struct lk_diag *d)
+{
+	const struct lk_replay *out = r->out;
+	const struct lk_line *line = r->line;
+	const struct lk_rinput *def = &out->inputs.items[d->def_input];
+	struct lk_buf b = LK_BUF_INIT;
+
+	/* Was the same DSO on the line, as-needed, and dropped? */
+	for (size_t i = 0; i < out->inputs.nr; i++) {
+		const struct lk_rinput *in = &out->inputs.items[i];
+		const struct lk_line_item *it;
+
+		if (!in->dso || !in->dropped || in->item < 0 || strcmp(base(in->path), base(def->path)))
+			continue;
+		it = &line->items.items[in->item];
+		lk_buf_addf(&b, "%s was on the line as-needed", base(in->path));
+		if (it->parent >= 0)
+			lk_buf_addf(&b, " through %s's AS_NEEDED at %ld", line->items.items[it->parent].word,
+				    line->items.items[it->parent].position);
+		else
+			lk_buf_addf(&b, " at %ld", it->position);
+		lk_buf_addstr(&b, ", and was dropped: nothing referenced it yet");
+		say(d, &b);
+		break;
+	}
+	lk_buf_addf(&b, "%s references %s", "", d->symbol);
+	lk_buf_reset(&b);
+	site_text(out, line, d->ref_input, &b);
+	lk_buf_addf(&b, " references %s", d->symbol);
+	if (out->inputs.items[d->ref_input].pulled_for)
+		lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
+	say(d, &b);
+	lk_buf_addf(&b, "%s defines %s%s%s, but it is not on the line: ld reaches it only through the DT_NEEDED of ",
+		    def->path, d->symbol, d->version ? "@@" : "", d->version ? d->version : "");
+	for (size_t i = 0; i < d->via.nr; i++)
+		lk_buf_addf(&b, "%s%s", i ? " -> " : "", d->via.items[i]);
+	say(d, &b);
+	/* --copy-dt-needed-entries placed after the DSO that needs it. */
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *opt = &line->items.items[i];
+		long needer = d->via.nr ? (long)out->inputs.nr : -1;
+
+		(void)needer;
+		if (opt->kind != LK_ITEM_OPTION || strcmp(opt->word, "--copy-dt-needed-entries"))
+			continue;
+		lk_buf_addf(&b, "--copy-dt-needed-entries at %ld does not help: it applies only to shared objects read after it, and %s was read before it",
+			    opt->position, d->via.nr ? base(d->via.items[0]) : "the needing library");
+		say(d, &b);
+	}
+	lk_buf_addstr(&b, "so ld refuses the reference: \"undefined reference to symbol\" and \"DSO missing from command line\"");
+	say(d, &b);
+	lk_buf_release(&b);
+}
+
+/* Archives on the line that define `name` in their armap, read before the reference. */
+static void explain_undefined(struct rp *r, struct lk_diag *d)
+{
+	const struct lk_replay *out = r->out;
+	const struct lk_line *line = r->line;
+	struct lk_buf b = LK_BUF_INIT;
+	long ref_item = d->ref_input >= 0 ? out->inputs.items[d->ref_input].item : -1;
+
+	if (d->ref_input >= 0) {
+		site_text(out, line, d->ref_input, &b);
+		lk_buf_addf(&b, " references %s", d->symbol);
+		if (out->inputs.items[d->ref_input].pulled_for)
+			lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
+		if (d->refs.nr > 1)
+			lk_buf_addf(&b, "; %zu inputs reference it in all", d->refs.nr);
+		say(d, &b);
+	}
+	for (size_t i = 0; i < r->archives.nr; i++) {
+		struct open_archive *a = &r->archives.items[i];
+		const struct lk_line_item *it = &line->items.items[a->item];
+
+		if (!a->ok)
+			continue;
+		for (size_t k = 0; k < a->ar.armap.nr; k++) {
+			if (strcmp(a->ar.armap.items[k].name, d->symbol))
+				continue;
+			lk_buf_addf(&b, "ordering: %s", it->path);
+			if (it->parent >= 0)
+				lk_buf_addf(&b, " (in %s's %s at %ld)", line->items.items[it->parent].word,
+					    it->script_group ? "GROUP" : "INPUT", line->items.items[it->parent].position);
+			else
+				lk_buf_addf(&b, " at %ld", it->position);
+			lk_buf_addf(&b, " defines it, but was read before the reference%s",
+				    ref_item >= 0 && line->items.items[ref_item].position >= 0 ? "" : "");
+			if (ref_item >= 0)
+				lk_buf_addf(&b, " at %ld", line->items.items[ref_item].position);
+			lk_buf_addstr(&b, ", and ld does not go back to an archive");
+			say(d, &b);
+			break;
+		}
+	}
+	for (size_t i = 0; i < out->inputs.nr; i++) {
+		const struct lk_rinput *in = &out->inputs.items[i];
+		struct lk_elf_syms syms = { NULL, 0, 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
+			continue;
+		for (size_t k = 0; k < syms.nr; k++) {
+			if (!syms.items[k].defined || !syms.items[k].hidden_version ||
+			    strcmp(syms.items[k].name, d->symbol))
+				continue;
+			lk_buf_addf(&b, "%s has only %s@%s, an old version that no new reference binds to",
+				    in->path, d->symbol, syms.items[k].version ? syms.items[k].version : "?");
+			say(d, &b);
+			break;
+		}
+		lk_elf_syms_release(&syms);
+	}
+	lk_buf_release(&b);
+}
+
+/* ---- fixes ---- */
+
+static void release_items_from(struct lk_line *line, size_t nr)
+{
+	for (size_t i = nr; i < line->items.nr; i++) {
+		struct lk_line_item *it = &line->items.items[i];
+
+		free(it->word);
+		free(it->value);
+		free(it->path);
+		free(it->note);
+		lk_strvec_release(&it->tried);
+		lk_elf_info_release(&it->info);
+	}
+	line->items.nr = nr;
+}
+
+static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
+		       int lld, struct lk_replay *out);
+
+/* The state in force where an argument appended to the driver argv is read. */
+static unsigned state_at_end(const struct lk_line *line)
+{
+	unsigned state = 0;
+
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0)
+			state = line->items.items[i].state;
+	return state;
+}
+
+static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk_diag *d,
+		    const char *word, const char *description)
+{
+	size_t nr = line->items.nr;
+	long position = (long)rec->args.nr;
+	size_t extra = lk_resolve_append(rec, line, word, position, state_at_end(line));
+	struct lk_replay trial;
+	struct lk_fix *f;
+
+	memset(&trial, 0, sizeof(trial));
+	replay_core(rec, line, (long)extra, 0, &trial);
+	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
+	f = &d->fixes.items[d->fixes.nr++];
+	memset(f, 0, sizeof(*f));
+	f->description = lk_xstrdup(description);
+	lk_strvec_push(&f->args, word);
+	f->position = position;
+	f->verified = trial.success;
+	lk_replay_release(&trial);
+	release_items_from(line, nr);
+}
+
+static void propose_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
+{
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+		struct lk_buf desc = LK_BUF_INIT;
+
+		try_fix(rec, line, d, "-lc", "append -lc at the end of the line, after the inputs that need libc");
+		if (d->kind == LK_DIAG_DSO_MISSING && d->def_input >= 0) {
+			const char *path = out->inputs.items[d->def_input].path;
+
+			lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
+			try_fix(rec, line, d, path, desc.buf);
+			lk_buf_reset(&desc);
+		}
+		/* Archives that define it but were read too early: read them again at the end. */
+		for (size_t k = 0; k < line->items.nr && d->kind == LK_DIAG_UNDEFINED; k++) {
+			const struct lk_line_item *it = &line->items.items[k];
+			struct lk_elf_archive ar;
+			struct lk_err err = LK_ERR_INIT;
+			int defines = 0;
+			char *path;
+
+			if (it->info.kind != LK_FILE_ARCHIVE || !it->path ||
+			    lk_elf_archive_open(it->path, &ar, &err) < 0)
+				continue;
+			for (size_t m = 0; m < ar.armap.nr && !defines; m++)
+				defines = !strcmp(ar.armap.items[m].name, d->symbol);
+			lk_elf_archive_close(&ar);
+			if (!defines)
+				continue;
+			path = lk_xstrdup(it->path);
+			lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path, d->symbol);
+			try_fix(rec, line, d, path, desc.buf);
+			lk_buf_reset(&desc);
+			free(path);
+			break;
+		}
+		lk_buf_release(&desc);
+	}
+}
+
+/* ---- entry points ---- */
+
+static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
+		       int lld, struct lk_replay *out)
+{
+	struct rp r;
+
+	memset(&r, 0, sizeof(r));
+	r.rec = rec;
+	r.line = line;
+	r.out = out;
+	r.extra_item = extra;
+	r.lld = lld;
+	read_line(&r);
+	if (!lld)
+		load_needed(&r);
+	final_checks(&r);
+	out->success = out->diags.nr == 0;
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING &&
+		    (it->parent < 0 || i == (size_t)extra))
+			out->success = 0;
+	}
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+
+		if (d->kind == LK_DIAG_DSO_MISSING)
+			explain_dso_missing(&r, d);
+		else
+			explain_undefined(&r, d);
+	}
+	for (size_t i = 0; i < r.queue.nr; i++)
+		free(r.queue.items[i].name);
+	free(r.queue.items);
+	for (size_t i = 0; i < r.archives.nr; i++) {
+		if (r.archives.items[i].ok)
+			lk_elf_archive_close(&r.archives.items[i].ar);
+		free(r.archives.items[i].pulled);
+	}
+	free(r.archives.items);
+	lk_strvec_release(&r.kept_sonames);
+	out->symtab = lk_xcalloc(1, sizeof(struct table));
+	*(struct table *)out->symtab = r.tab;
+	return 0;
+}
+
+int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
+		  struct lk_replay *out, struct lk_err *err)
+{
+	struct lk_replay lld;
+
+	(void)err;
+	memset(out, 0, sizeof(*out));
+	replay_core(rec, line, -1, 0, out);
+	memset(&lld, 0, sizeof(lld));
+	replay_core(rec, line, -1, 1, &lld);
+	out->lld_success = lld.success;
+	lk_replay_release(&lld);
+	if (try_fixes)
+		propose_fixes(rec, line, out);
+	return 0;
+}
+
+void lk_replay_release(struct lk_replay *r)
+{
+	for (size_t i = 0; i < r->inputs.nr; i++) {
+		free(r->inputs.items[i].member);
+		free(r->inputs.items[i].path);
+		free(r->inputs.items[i].pulled_for);
+	}
+	free(r->inputs.items);
+	for (size_t i = 0; i < r->diags.nr; i++) {
+		struct lk_diag *d = &r->diags.items[i];
+
+		free(d->symbol);
+		free(d->version);
+		free(d->refs.items);
+		lk_strvec_release(&d->via);
+		lk_strvec_release(&d->explanation);
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			free(d->fixes.items[k].description);
+			lk_strvec_release(&d->fixes.items[k].args);
+		}
+		free(d->fixes.items);
+	}
+	free(r->diags.items);
+	lk_strvec_release(&r->notes);
+	if (r->symtab) {
+		table_release(r->symtab);
+		free(r->symtab);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
+		   const char *symbol, struct lk_strvec *out)
+{
+	struct table *t = r->symtab;
+	struct sym *s = t ? lookup(t, symbol) : NULL;
+	struct lk_buf b = LK_BUF_INIT;
+
+	for (size_t i = 0; i < r->inputs.nr; i++) {
+		const struct lk_rinput *in = &r->inputs.items[i];
+
+		if (in->pulled_for && !strcmp(in->pulled_for, symbol)) {
+			site_text(r, line, (long)i, &b);
+			lk_buf_addstr(&b, " was pulled in to define it");
+			lk_strvec_push_owned(out, lk_buf_detach(&b));
+		}
+	}
+	if (!s) {
+		lk_buf_addf(&b, "no input the replay read mentions %s", symbol);
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+		return;
+	}
+	for (size_t i = 0; i < s->refs.nr; i++) {
+		site_text(r, line, s->refs.items[i], &b);
+		lk_buf_addstr(&b, " references it");
+		if (r->inputs.items[s->refs.items[i]].pulled_for)
+			lk_buf_addf(&b, " (pulled in for %s)", r->inputs.items[s->refs.items[i]].pulled_for);
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+	}
+	if (s->first_dyn_ref >= 0) {
+		site_text(r, line, s->first_dyn_ref, &b);
+		lk_buf_addstr(&b, " (a shared object) references it");
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+	}
+	if (s->defined && s->def_input >= 0) {
+		const struct lk_rinput *d = &r->inputs.items[s->def_input];
+
+		site_text(r, line, s->def_input, &b);
+		lk_buf_addf(&b, " defines it%s%s%s%s", s->version ? "@@" : "", s->version ? s->version : "",
+			    s->dynamic ? " (shared object" : "",
+			    s->dynamic ? (d->needed_only ? ", reached only through DT_NEEDED)" : ")") : "");
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+	} else {
+		lk_buf_addf(&b, "nothing the replay read defines %s", symbol);
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+	}
+	for (size_t i = 0; i < r->inputs.nr; i++) {
+		const struct lk_rinput *in = &r->inputs.items[i];
+
+		if (in->dso && in->dropped) {
+			struct lk_elf_syms syms = { NULL, 0, 0 };
+			struct lk_err err = LK_ERR_INIT;
+
+			if (lk_elf_read_syms(in->path, &syms, &err) == 0) {
+				for (size_t k = 0; k < syms.nr; k++) {
+					if (!syms.items[k].defined || strcmp(syms.items[k].name, symbol))
+						continue;
+					site_text(r, line, (long)i, &b);
+					lk_buf_addstr(&b, " defines it too, but was dropped (--as-needed: nothing needed it when it was read)");
+					lk_strvec_push_owned(out, lk_buf_detach(&b));
+					break;
+				}
+			}
+			lk_elf_syms_release(&syms);
+		}
+	}
+}

@@ -1,0 +1,223 @@
+/*
+ * Diagnostics -> reports. The same facts three ways: text for a terminal
+ * (`explain`), JSON with the fields CONTRACT.md fixes (`report --format
+ * json`), Markdown for a pull-request comment or a GitHub step summary.
+ * Every diagnostic comes from the replay; the linker's recorded exit status
+ * is only compared with it (never with --replay-only), and its stderr is
+ * never parsed.
+ */
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "report.h"
+
+static long position_of(const struct lk_line *line, const struct lk_rinput *in)
+{
+	return in->item >= 0 ? line->items.items[in->item].position : -1;
+}
+
+static int uses_lld_rules(const struct lk_line *line)
+{
+	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
+}
+
+/* The replay of the linker the line really uses. */
+static int predicted(const struct lk_line *line, const struct lk_replay *rp)
+{
+	return uses_lld_rules(line) ? rp->lld_success : rp->success;
+}
+
+/* 1 agrees, 0 disagrees, -1 unknown (replay-only, or the linker never ran). */
+static int agreement(const struct lk_record *rec, const struct lk_line *line,
+		     const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	if (opt->replay_only || !rec->has_exit)
+		return -1;
+	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
+}
+
+/* "links with lld, fails with GNU ld", or NULL when both agree. */
+static const char *cross_verdict(const struct lk_replay *rp)
+{
+	if (rp->lld_success && !rp->success)
+		return "links with lld (and mold), fails with GNU ld: lld does not depend on archive order or DT_NEEDED";
+	if (!rp->lld_success && rp->success)
+		return "links with GNU ld, fails with lld";
+	return NULL;
+}
+
+static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *in)
+{
+	long pos = position_of(line, in);
+
+	if (in->member)
+		fprintf(out, "member %s of %s", in->member, in->path);
+	else
+		fprintf(out, "%s", in->path);
+	if (pos >= 0)
+		fprintf(out, " (argv position %ld)", pos);
+}
+
+void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		    const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	int agree = agreement(rec, line, rp, opt);
+	const char *cross = cross_verdict(rp);
+
+	fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
+		rp->success ? "succeeds" : "fails");
+	if (agree >= 0)
+		fprintf(out, "; the real linker (%s) %s (exit %d): the replay %s\n", line->flavor,
+			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
+			agree ? "agrees" : "DISAGREES");
+	else
+		fprintf(out, "\n");
+	if (cross)
+		fprintf(out, "cross-linker verdict: %s\n", cross);
+	for (size_t i = 0; i < rp->diags.nr; i++) {
+		const struct lk_diag *d = &rp->diags.items[i];
+
+		fprintf(out, "\n%s: %s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
+			d->version ? "@@" : "", d->version ? d->version : "");
+		if (d->ref_input >= 0) {
+			fprintf(out, "  referenced by ");
+			site(out, line, &rp->inputs.items[d->ref_input]);
+			fprintf(out, "\n");
+		}
+		if (d->def_input >= 0) {
+			fprintf(out, "  defined in %s", rp->inputs.items[d->def_input].path);
+			for (size_t k = 0; k < d->via.nr; k++)
+				fprintf(out, "%s%s", k ? " -> " : ", reached through ", d->via.items[k]);
+			fprintf(out, "\n");
+		}
+		for (size_t k = 0; k < d->explanation.nr; k++)
+			fprintf(out, "  - %s\n", d->explanation.items[k]);
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			const struct lk_fix *f = &d->fixes.items[k];
+
+			fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
+				f->description);
+		}
+	}
+	for (size_t i = 0; i < line->warnings.nr; i++)
+		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
+	for (size_t i = 0; i < rp->notes.nr; i++)
+		fprintf(out, "%snote: %s\n", i ? "" : "\n", rp->notes.items[i]);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *strvec(const struct lk_strvec *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->nr; i++)
+		json_array_append_new(a, jstr(v->items[i]));
+	return a;
+}
+
+static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
+			 const struct lk_diag *d)
+{
+	json_t *fixes = json_array(), *ref = json_null(), *def = json_null();
+
+	if (d->ref_input >= 0) {
+		const struct lk_rinput *in = &rp->inputs.items[d->ref_input];
+		long pos = position_of(line, in);
+
+		ref = json_pack("{s:o, s:o, s:o}", "path", jstr(in->path), "member", jstr(in->member),
+				"position", pos >= 0 ? json_integer(pos) : json_null());
+	}
+	if (d->def_input >= 0)
+		def = json_pack("{s:o, s:o}", "path", jstr(rp->inputs.items[d->def_input].path),
+				"via", strvec(&d->via));
+	for (size_t k = 0; k < d->fixes.nr; k++) {
+		const struct lk_fix *f = &d->fixes.items[k];
+
+		json_array_append_new(fixes, json_pack("{s:s, s:o, s:I, s:b}", "description", f->description,
+						       "args", strvec(&f->args), "position", (json_int_t)f->position,
+						       "verified", f->verified));
+	}
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
+			 "symbol", d->symbol, "version", jstr(d->version), "referenced_by", ref,
+			 "defined_in", def, "fixes", fixes, "explanation", strvec(&d->explanation));
+}
+
+int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		   const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	json_t *diags = json_array(), *root;
+	int agree = agreement(rec, line, rp, opt), rc;
+	const char *cross = cross_verdict(rp);
+
+	for (size_t i = 0; i < rp->diags.nr; i++)
+		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
+	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+			 "schema", "linkscope-report/1", "record", rec->path,
+			 "predicted", "outcome", rp->success ? "success" : "failure",
+			 "gnu_ld", rp->success ? "success" : "failure",
+			 "lld", rp->lld_success ? "success" : "failure",
+			 "cross_linker_verdict", jstr(cross),
+			 "linker", "flavor", line->flavor,
+			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),
+			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
+			 "diagnostics", diags, "line_warnings", strvec(&line->warnings),
+			 "notes", strvec(&rp->notes));
+	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		  const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	int agree = agreement(rec, line, rp, opt);
+	const char *cross = cross_verdict(rp);
+
+	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
+		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
+	if (agree >= 0)
+		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
+			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
+			agree ? "agrees" : "**disagrees**");
+	if (cross)
+		fprintf(out, "**Cross-linker verdict:** %s.\n\n", cross);
+	for (size_t i = 0; i < rp->diags.nr; i++) {
+		const struct lk_diag *d = &rp->diags.items[i];
+
+		fprintf(out, "### `%s`: `%s%s%s`\n\n", lk_diag_kind_name(d->kind), d->symbol,
+			d->version ? "@@" : "", d->version ? d->version : "");
+		if (d->ref_input >= 0) {
+			fprintf(out, "- **referenced by** ");
+			site(out, line, &rp->inputs.items[d->ref_input]);
+			fprintf(out, "\n");
+		}
+		if (d->def_input >= 0) {
+			fprintf(out, "- **defined in** `%s`", rp->inputs.items[d->def_input].path);
+			for (size_t k = 0; k < d->via.nr; k++)
+				fprintf(out, "%s`%s`", k ? " -> " : ", through ", d->via.items[k]);
+			fprintf(out, "\n");
+		}
+		for (size_t k = 0; k < d->explanation.nr; k++)
+			fprintf(out, "- %s\n", d->explanation.items[k]);
+		if (d->fixes.nr)
+			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
+		for (size_t k = 0; k < d->fixes.nr; k++)
+			fprintf(out, "| %s | %s |\n", d->fixes.items[k].description,
+				d->fixes.items[k].verified ? "yes" : "no");
+		fprintf(out, "\n");
+	}
+	if (line->warnings.nr) {
+		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
+		for (size_t i = 0; i < line->warnings.nr; i++)
+			fprintf(out, "- %s\n", line->warnings.items[i]);
+		fprintf(out, "\n</details>\n");
+	}
+}

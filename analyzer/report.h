@@ -1,0 +1,22 @@
+/* The post-mortem report: text (explain), JSON (the contract's fields), Markdown. */
+#ifndef ANALYZER_REPORT_H
+#define ANALYZER_REPORT_H
+
+#include <stdio.h>
+
+#include "linkscope/line.h"
+#include "linkscope/record.h"
+#include "linkscope/replay.h"
+
+struct lk_report_options {
+	int replay_only;	/* ignore the linker's recorded status and stderr */
+};
+
+void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		    const struct lk_replay *rp, const struct lk_report_options *opt);
+int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		   const struct lk_replay *rp, const struct lk_report_options *opt);
+void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		  const struct lk_replay *rp, const struct lk_report_options *opt);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * The replay: GNU ld's (bfd) symbol resolution, simulated left to right
+ * over a line model, and the diagnostics it leads to.
+ */
+#ifndef LINKSCOPE_REPLAY_H
+#define LINKSCOPE_REPLAY_H
+
+#include <stddef.h>
+
+#include "linkscope/line.h"
+#include "linkscope/record.h"
+
+/* One input the replay read: an object, an archive member, a shared object. */
+struct lk_rinput {
+	long item;		/* line item, or -1 for a DT_NEEDED-only library */
+	char *member;		/* archive member name, or NULL */
+	char *path;
+	int dso;		/* a shared object */
+	int needed_only;	/* loaded only through another's DT_NEEDED (no --copy-dt-needed-entries) */
+	int dropped;		/* --as-needed and nothing needed it: its symbols were undone */
+	long needed_by;		/* rinput whose DT_NEEDED brought it, or -1 */
+	char *pulled_for;	/* archive member: the symbol it was pulled in for */
+};
+
+enum lk_diag_kind {
+	LK_DIAG_DSO_MISSING,
+	LK_DIAG_UNDEFINED,
+};
+
+const char *lk_diag_kind_name(enum lk_diag_kind kind);
+
+struct lk_fix {
+	char *description;
+	struct lk_strvec args;	/* what to insert */
+	long position;		/* driver argv index they go before; argc = append */
+	int verified;		/* the replay with this edit succeeds */
+};
+
+struct lk_diag {
+	enum lk_diag_kind kind;
+	char *symbol;
+	char *version;		/* of the definition, or NULL */
+	long ref_input;		/* the first regular input that references it */
+	struct { long *items; size_t nr, alloc; } refs;	/* every regular input referencing it */
+	long def_input;		/* dso-missing: the DSO that defines it */
+	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
+	struct lk_strvec explanation;	/* the timeline, one sentence each */
+	struct { struct lk_fix *items; size_t nr, alloc; } fixes;
+};
+
+struct lk_replay {
+	int success;			/* under GNU ld's (bfd) rules */
+	int lld_success;		/* under lld's rules (mold's are alike here) */
+	struct { struct lk_rinput *items; size_t nr, alloc; } inputs;
+	struct { struct lk_diag *items; size_t nr, alloc; } diags;
+	struct lk_strvec notes;		/* what the replay could not read or does not model */
+	void *symtab;			/* the final symbol table, for `why` */
+};
+
+/*
+ * Replay `line` (of `rec`) as GNU ld would, and once more under lld's
+ * order-insensitive rules for the cross-linker verdict. Fills `out`; returns 0, or -1
+ * with `err` for a broken invariant only: unreadable inputs are notes.
+ * When `try_fixes` is set, each diagnostic gets candidate edits, each
+ * replayed and marked verified when the whole link then succeeds.
+ */
+int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
+		  struct lk_replay *out, struct lk_err *err);
+void lk_replay_release(struct lk_replay *r);
+
+/* Every reason the replay has about `symbol`, one line each, in reading order. */
+void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
+		   const char *symbol, struct lk_strvec *out);
+
+#endif
