@@ -13,6 +13,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/err.h"
 #include "linkscope/record.h"
 #include "linkscope/line.h"
 #include "linkscope/vec.h"
@@ -28,7 +29,7 @@ struct lk_options {
 	const char *command;
 	const char *record;	/* RECORD: a path, "last" or "last-failed" */
 	char *dir;		/* owned */
-	int json, full, no_driver, replay_only;
+	int json, full, no_driver, replay_only, write_reports;
 	const char *format;	/* report: json, markdown, text */
 	const char *symbol;	/* why */
 };
@@ -37,7 +38,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: linkscope list [--dir DIR]\n"
 	      "       linkscope show [--json] [--full] [--no-driver] [--dir DIR] RECORD\n"
-	      "       linkscope explain [--replay-only] [--dir DIR] RECORD\n"
+	      "       linkscope explain [--replay-only] [--write-reports] [--dir DIR] RECORD\n"
 	      "       linkscope report --format json|markdown|text [--replay-only] [--dir DIR] RECORD\n"
 	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
 	      "       linkscope --version\n"
@@ -66,6 +67,8 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->full = 1;
 		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--no-driver")) {
 			opt->no_driver = 1;
+		} else if (!strcmp(opt->command, "explain") && !strcmp(argv[i], "--write-reports")) {
+			opt->write_reports = 1;
 		} else if (!strcmp(argv[i], "--replay-only") &&
 			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
 			opt->replay_only = 1;
@@ -120,7 +123,8 @@ static int is_record_name(const char *name)
 {
 	size_t len = strlen(name);
 
-	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json");
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json") &&
+	       !(len > 12 && !strcmp(name + len - 12, ".report.json"));
 }
 
 /* Read every record in `dir`; unreadable ones are reported and counted. */
@@ -262,6 +266,39 @@ static int cmd_show(const struct lk_options *opt)
 	return rc;
 }
 
+/* RECORD.json -> RECORD.report.json and RECORD.report.md beside it. */
+static void write_reports(const struct lk_record *rec, const struct lk_line *line,
+			  const struct lk_replay *rp, const struct lk_report_options *ropt)
+{
+	static const char *const exts[] = { ".report.json", ".report.md" };
+	size_t len = strlen(rec->path);
+	struct lk_buf path = LK_BUF_INIT;
+
+	if (len > 5 && !strcmp(rec->path + len - 5, ".json"))
+		len -= 5;
+	for (int i = 0; i < 2; i++) {
+		FILE *fp;
+
+		lk_buf_reset(&path);
+		lk_buf_add(&path, rec->path, len);
+		lk_buf_addstr(&path, exts[i]);
+		fp = fopen(path.buf, "w");
+		if (!fp) {
+			struct lk_err err = LK_ERR_INIT;
+
+			lk_err_errno(&err, "cannot write '%s'", path.buf);
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			continue;
+		}
+		if (i == 0)
+			lk_report_json(fp, rec, line, rp, ropt);
+		else
+			lk_report_md(fp, rec, line, rp, ropt);
+		fclose(fp);
+	}
+	lk_buf_release(&path);
+}
+
 /* explain, report and why: the replay of the record's line. */
 static int cmd_replay(const struct lk_options *opt)
 {
@@ -286,6 +323,8 @@ static int cmd_replay(const struct lk_options *opt)
 		lk_strvec_release(&lines);
 	} else if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
 		lk_report_text(stdout, &rec, &line, &rp, &ropt);
+		if (opt->write_reports)
+			write_reports(&rec, &line, &rp, &ropt);
 	} else if (!strcmp(opt->format, "json")) {
 		rc = lk_report_json(stdout, &rec, &line, &rp, &ropt) < 0;
 	} else {

@@ -844,13 +844,34 @@ static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk
 	release_items_from(line, nr);
 }
 
+/* "-Wl,--end-group at 56": the last input or group end the driver's argv gave ld. */
+static void last_user_arg(const struct lk_record *rec, const struct lk_line *line, struct lk_buf *b)
+{
+	long last = -1;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->parent < 0 && it->position > last &&
+		    (it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_GROUP_END))
+			last = it->position;
+	}
+	if (last < 0)
+		last = (long)rec->args.nr - 1;
+	lk_buf_addf(b, "%s at %ld", rec->args.items[last].text, last);
+}
+
 static void propose_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		struct lk_buf desc = LK_BUF_INIT;
 
-		try_fix(rec, line, d, "-lc", "append -lc at the end of the line, after the inputs that need libc");
+		lk_buf_addstr(&desc, "append -lc after ");
+		last_user_arg(rec, line, &desc);
+		lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
+		try_fix(rec, line, d, "-lc", desc.buf);
+		lk_buf_reset(&desc);
 		if (d->kind == LK_DIAG_DSO_MISSING && d->def_input >= 0) {
 			const char *path = out->inputs.items[d->def_input].path;
 

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/random.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -46,6 +48,7 @@ struct lk_options {
 	int expand_always;		/* LINKSCOPE_EXPAND=always */
 	int keep;			/* LINKSCOPE_KEEP != 0 */
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
+	int report;			/* LINKSCOPE_REPORT=1 */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 };
 
@@ -81,6 +84,7 @@ static void read_options(struct lk_options *opt)
 	opt->expand_always = env_is("LINKSCOPE_EXPAND", "always");
 	opt->keep = !(keep && !strcmp(keep, "0"));
 	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
+	opt->report = env_is("LINKSCOPE_REPORT", "1");
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -447,6 +451,47 @@ static void warn_not_recorded(const struct lk_err *err)
 	fprintf(stderr, "linkscope-cc: warning: this link is not recorded: %s\n", err->msg);
 }
 
+/*
+ * LINKSCOPE_REPORT=1: run `linkscope explain --write-reports` on the
+ * record of a failed link, its output on our stderr below the linker's
+ * message. The analyzer is the one installed beside the shim, else the one
+ * on PATH. Whatever it does, the link's status stays the linker's.
+ */
+static void explain_failure(const char *record)
+{
+	posix_spawn_file_actions_t fa;
+	struct lk_buf analyzer = LK_BUF_INIT;
+	char *self = realpath("/proc/self/exe", NULL);
+	char *slash = self ? strrchr(self, '/') : NULL;
+	char *argv[5];
+	pid_t pid;
+	int status;
+
+	if (slash) {
+		lk_buf_add(&analyzer, self, (size_t)(slash - self));
+		lk_buf_addstr(&analyzer, "/linkscope");
+	}
+	if (!analyzer.len || access(analyzer.buf, X_OK) < 0) {
+		lk_buf_reset(&analyzer);
+		lk_buf_addstr(&analyzer, "linkscope");
+	}
+	argv[0] = analyzer.buf;
+	argv[1] = (char *)"explain";
+	argv[2] = (char *)"--write-reports";
+	argv[3] = (char *)record;
+	argv[4] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, 2, 1);
+	fprintf(stderr, "linkscope-cc: the link failed; linkscope explains (record %s):\n", record);
+	if (posix_spawnp(&pid, analyzer.buf, &fa, NULL, argv, environ) == 0)
+		waitpid(pid, &status, 0);
+	else
+		fprintf(stderr, "linkscope-cc: warning: cannot run '%s' for LINKSCOPE_REPORT\n", analyzer.buf);
+	posix_spawn_file_actions_destroy(&fa);
+	lk_buf_release(&analyzer);
+	free(self);
+}
+
 struct link_state {
 	struct lk_args args;
 	struct lk_rspfiles rspfiles;
@@ -556,6 +601,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
+	else if (failed && opt->report)
+		explain_failure(written);
 	free(written);
 	return rec->shim_exit;
 }

@@ -23,12 +23,19 @@ fn main() {
     let out = env::var("OUT_DIR").unwrap();
     let out = Path::new(&out);
     // CARGO_GROUP_VARIANT=atexit builds the member that calls atexit (see csrc/answer-atexit.c).
-    let answer = match env::var("CARGO_GROUP_VARIANT").as_deref() {
-        Ok("atexit") => "csrc/answer-atexit.c",
+    // CARGO_GROUP_VARIANT=tls builds one that references __tls_get_addr (csrc/answer-tls.c).
+    let variant = env::var("CARGO_GROUP_VARIANT").unwrap_or_default();
+    let answer = match variant.as_str() {
+        "atexit" => "csrc/answer-atexit.c",
+        "tls" => "csrc/answer-tls.c",
         _ => "csrc/answer.c",
     };
     archive(out, "answer", answer);
-    archive(out, "part", "csrc/part.c");
+    if variant == "tls" {
+        archive(out, "part", "csrc/part-tls.c");
+    } else {
+        archive(out, "part", "csrc/part.c");
+    }
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-env-changed=CARGO_GROUP_VARIANT");
     println!("cargo:rustc-link-arg=-L{}", out.display());
