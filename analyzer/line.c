@@ -30,6 +30,8 @@
 #include "linkscope/vec.h"
 #include "resolve.h"
 
+extern char **environ;
+
 const char *lk_state_name(unsigned flag)
 {
 	switch (flag) {
@@ -272,7 +274,8 @@ static int run_expansion(const struct lk_record *rec, struct lk_strvec *out)
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	if (rec->cwd && access(rec->cwd, X_OK) == 0)
 		posix_spawn_file_actions_addchdir_np(&fa, rec->cwd);
-	if (posix_spawn(&pid, rec->driver_resolved, &fa, NULL, argv.items, NULL) == 0) {
+	/* gcc finds its installation through argv[0] and PATH: give it our environment. */
+	if (posix_spawn(&pid, rec->driver_resolved, &fa, NULL, argv.items, environ) == 0) {
 		close(fds[1]);
 		while ((n = read(fds[0], buf, sizeof(buf))) > 0)
 			lk_buf_add(&text, buf, (size_t)n);

@@ -29,6 +29,8 @@
 #include "resolve.h"
 #include "warn.h"
 
+extern char **environ;
+
 /* ---- running the linker for its defaults ---- */
 
 static int run_capture(char *const argv[], struct lk_buf *out)
@@ -44,7 +46,7 @@ static int run_capture(char *const argv[], struct lk_buf *out)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, NULL)) {
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
 		posix_spawn_file_actions_destroy(&fa);
 		close(fds[0]);
 		close(fds[1]);

@@ -55,10 +55,10 @@ check_contains() {
 
 finish() { exit $((n_bad > 0)); }
 
-record_count() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' 2>/dev/null | wc -l; }
+record_count() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' ! -name '*.report.json' 2>/dev/null | wc -l; }
 
 # The newest record (names start with a sortable UTC time).
-last_record() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' | sort | tail -n 1; }
+last_record() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' ! -name '*.report.json' | sort | tail -n 1; }
 
 # rec FILE EXPR: evaluate a Python expression over the record `r`.
 rec() { "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }

@@ -1,0 +1,52 @@
+# The case of ../shared/background, explained end to end by the replay
+# alone (--replay-only: the linker's messages are not read): the symbol and
+# its version, the archive member and its position, the loader reached
+# through libc.so.6's DT_NEEDED, why --copy-dt-needed-entries after rustc's
+# -lc does not help, and the verified fix "append -lc after the group".
+. "$(dirname "$0")/lib.sh"
+
+cat >call.c <<'C'
+#include <string.h>
+int iree_call(const char *s) { char b[64]; strncpy(b, s, sizeof b - 1); b[63] = 0; return (int)strlen(b); }
+C
+printf 'int iree_call(const char *s);\nint main(void) { return iree_call("x"); }\n' >main.c
+aarch64-linux-gnu-gcc -c -fPIC -fstack-protector-all call.c -o call.o
+aarch64-linux-gnu-ar rcs libiree_runtime_unified.a call.o
+aarch64-linux-gnu-gcc -c -fPIC main.c -o main.o
+line=(main.o -nodefaultlibs -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -Wl,--copy-dt-needed-entries
+	-L. -Wl,--start-group -l:libiree_runtime_unified.a -Wl,--end-group)
+run_capture link "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
+check_eq "the real ld fails" 1 "$(cat "$T/link.rc")"
+
+"$LINKSCOPE" report --format json --replay-only last >report.json
+check_eq "report exits 0" 0 $?
+j() { "$PY" -c 'import json,sys; r=json.load(open("report.json")); print(eval(sys.argv[1]))' "$1"; }
+check_eq "predicted failure, from the replay alone" "failure" "$(j 'r["predicted"]["outcome"]')"
+check_eq "--replay-only: no linker status" "None None" "$(j 'r["linker"]["exit_status"], r["linker"]["agrees_with_replay"]' | tr -d '(),')"
+check_eq "one diagnostic: dso-missing" "['dso-missing']" "$(j '[d["kind"] for d in r["diagnostics"]]')"
+check_eq "the symbol and its version" "__stack_chk_guard GLIBC_2.17" "$(j 'r["diagnostics"][0]["symbol"] + " " + r["diagnostics"][0]["version"]')"
+check_eq "referenced by the archive member, at its argv position" "('$T/libiree_runtime_unified.a', 'call.o', 13)" \
+	"$(j '(r["diagnostics"][0]["referenced_by"]["path"], r["diagnostics"][0]["referenced_by"]["member"], r["diagnostics"][0]["referenced_by"]["position"])')"
+check_eq "defined in the aarch64 loader" "/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1" "$(j 'r["diagnostics"][0]["defined_in"]["path"]')"
+check_eq "reached through libc.so.6's DT_NEEDED" "['/usr/aarch64-linux-gnu/lib/libc.so.6']" "$(j 'r["diagnostics"][0]["defined_in"]["via"]')"
+check_eq "the first fix: -lc appended after the group, verified" "(['-lc'], 17, True)" \
+	"$(j '(r["diagnostics"][0]["fixes"][0]["args"], r["diagnostics"][0]["fixes"][0]["position"], r["diagnostics"][0]["fixes"][0]["verified"])')"
+check_contains "the fix says where" "$(j 'r["diagnostics"][0]["fixes"][0]["description"]')" "append -lc after -Wl,--end-group at 14"
+expl=$(j '"\n".join(r["diagnostics"][0]["explanation"])')
+check_contains "the timeline: the loader was dropped at -lc" "$expl" "ld-linux-aarch64.so.1 was on the line as-needed through -lc's AS_NEEDED at 9, and was dropped: nothing referenced it yet"
+check_contains "the timeline: why --copy-dt-needed-entries does not help" "$expl" "--copy-dt-needed-entries at 10 does not help"
+check_eq "cross-linker verdict: lld would link it" "success" "$(j 'r["predicted"]["lld"]')"
+
+# With the linker's status: agreement.
+"$LINKSCOPE" report --format json last >report.json
+check_eq "the replay agrees with the real ld" "True" "$(j 'r["linker"]["agrees_with_replay"]')"
+
+# The fix, applied for real: the real ld links.
+run_capture fixed aarch64-linux-gnu-gcc "${line[@]}" -lc -o app
+check_eq "the real ld links with -lc appended" 0 "$(cat "$T/fixed.rc")"
+
+# The negative control of the case: with the fix, no diagnostic.
+"$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -lc -o app2
+"$LINKSCOPE" report --format json last >report.json
+check_eq "with the fix the replay predicts success" "success []" "$(j 'r["predicted"]["outcome"] + " " + str(r["diagnostics"])')"
+finish

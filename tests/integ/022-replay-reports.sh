@@ -1,0 +1,39 @@
+# Reports in three formats, the success path, LINKSCOPE_REPORT=1, and
+# agreement with the real ld on plain C links.
+. "$(dirname "$0")/lib.sh"
+
+printf 'int helper(void);\nint main(void) { return helper() - 1; }\n' >main.c
+printf 'int helper(void) { return 1; }\n' >helper.c
+cc -c main.c -o main.o
+cc -c helper.c -o helper.o
+ar rcs libhelper.a helper.o
+
+# Order matters for GNU ld: the archive before its user fails.
+run_capture bad "$SHIM" -L. -lhelper main.o -o prog
+check_eq "archive before its user: ld fails" 1 "$(cat "$T/bad.rc")"
+out=$("$LINKSCOPE" report --format text last)
+check_contains "text: undefined helper" "$out" "undefined-symbol: helper"
+check_contains "text: the ordering is named" "$out" "ordering: $T/libhelper.a at 2 defines it, but was read before the reference at 3"
+check_contains "text: agrees with ld" "$out" "the replay agrees"
+md=$("$LINKSCOPE" report --format markdown last)
+check_contains "markdown: a headline" "$md" "## linkscope: the link of \`prog\` fails under GNU ld's rules"
+check_contains "markdown: the fix table" "$md" "| append $T/libhelper.a again, after the reference (it defines helper) | yes |"
+json=$("$LINKSCOPE" report --format json last)
+check_eq "json: contract fields" "linkscope-report/1 failure True undefined-symbol helper" \
+	"$("$PY" -c 'import json,sys; r=json.load(sys.stdin); d=r["diagnostics"][0]; print(r["schema"], r["predicted"]["outcome"], r["linker"]["agrees_with_replay"], d["kind"], d["symbol"])' <<<"$json")"
+
+run_capture good "$SHIM" main.o -L. -lhelper -o prog
+check_eq "the right order links" 0 "$(cat "$T/good.rc")"
+check_contains "success: predicted and agreed" "$("$LINKSCOPE" explain last)" "succeeds under GNU ld's rules; the real linker (bfd) succeeded (exit 0): the replay agrees"
+check_eq "why: the member pulled for helper" "member helper.o of $T/libhelper.a at 3 was pulled in to define it" \
+	"$("$LINKSCOPE" why last helper | head -n 1)"
+
+LINKSCOPE_REPORT=1 run_capture rep "$SHIM" -L. -lhelper main.o -o prog
+check_eq "LINKSCOPE_REPORT=1: the link's status is the linker's" 1 "$(cat "$T/rep.rc")"
+check_contains "LINKSCOPE_REPORT=1: ld's message first" "$(head -n 3 "$T/rep.err")" "undefined reference to \`helper'"
+check_contains "LINKSCOPE_REPORT=1: then the explanation" "$(cat "$T/rep.err")" "undefined-symbol: helper"
+r=$(last_record)
+check "LINKSCOPE_REPORT=1: JSON report beside the record" test -s "${r%.json}.report.json"
+check "LINKSCOPE_REPORT=1: Markdown report beside the record" test -s "${r%.json}.report.md"
+check_eq "list skips the reports" "$(record_count | tr -d ' ')" "$("$LINKSCOPE" list | wc -l | tr -d ' ')"
+finish
