@@ -45,7 +45,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build
+.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -103,6 +103,12 @@ fuzz: deps fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f##*/fuzz_}; mkdir -p build-fuzz/corpus/$$n; \
 		echo "== $$f ($(FUZZ_SECONDS) s)"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; done
+
+# The differential test at length: make difftest N=1000 SEED=7
+N ?= 1000
+SEED ?= 1
+difftest: all
+	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED)
 
 deps:
 	@scripts/install-deps.sh

@@ -12,9 +12,9 @@
  * - a shared object's default-version and unversioned definitions bind
  *   references; "sym@VER" (hidden) ones do not bind unversioned ones;
  *   under --as-needed it is kept only if it defines a symbol that is
- *   undefined and strongly referenced by a regular object at that point
- *   (references from other shared objects do not count), else its symbols
- *   are undone;
+ *   undefined and strongly referenced at that point by a regular object,
+ *   or by a shared object already in the link when none of those names it
+ *   in DT_NEEDED; else its symbols are undone;
  * - after the line, libraries named only by DT_NEEDED are loaded; a
  *   strong reference from a regular object that one of them would satisfy
  *   is ld's "undefined reference to symbol ... DSO missing from command
@@ -340,6 +340,15 @@ static int soname_kept(const struct rp *r, const char *soname)
 
 static void dso_missing(struct rp *r, struct sym *s, long dso);
 
+/* Is `soname` in the DT_NEEDED of a shared object already in the link? */
+static int on_needed_list(const struct rp *r, const char *soname)
+{
+	for (size_t i = 0; i < r->queue.nr; i++)
+		if (!strcmp(r->queue.items[i].name, soname))
+			return 1;
+	return 0;
+}
+
 /* A shared object joins the link (or, under --as-needed, maybe not). */
 static void read_dso(struct rp *r, long item, const char *path, const struct lk_elf_info *info,
 		     int as_needed, int needed_only, long by, int copy)
@@ -361,8 +370,13 @@ static void read_dso(struct rp *r, long item, const char *path, const struct lk_
 		const struct lk_elf_sym *y = &syms.items[i];
 		struct sym *s = y->defined && !y->hidden_version ? lookup(&r->tab, y->name) : NULL;
 
-		/* bfd counts only references from regular objects here (elflink.c: ref_regular_nonweak). */
-		needed = s && !s->defined && s->ref_regular_strong;
+		/*
+		 * The ld manual (--as-needed): needed when it satisfies a regular
+		 * object's reference or, unless a needed library's DT_NEEDED
+		 * already names it, another needed library's non-weak reference.
+		 */
+		needed = s && !s->defined &&
+			 (s->ref_regular_strong || (s->ref_dynamic_strong && !on_needed_list(r, soname)));
 	}
 	input = add_input(r, item, path, NULL, 1);
 	r->out->inputs.items[input].needed_only = needed_only;

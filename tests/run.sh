@@ -58,6 +58,11 @@ for build in "$@"; do
 	for s in "$root"/tests/integ/[0-9]*.sh; do
 		suite "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' env LK_BUILD="$dir" bash "$s"
 	done
+	# The replay against the real ld on random scenarios (fewer under sanitizers).
+	n=${DIFFTEST_N:-100}
+	case $b in build-san) n=$((n / 4)) ;; esac
+	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
+		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
