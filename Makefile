@@ -90,11 +90,12 @@ FUZZ_RUNS ?= 20000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) $(CPPFLAGS_ALL) -Ishim -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(JANSSON_LIBS)
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -Ishim -Ianalyzer -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) \
+		$(JANSSON_LIBS) $(ELF_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 

@@ -29,7 +29,7 @@ struct lk_options {
 	const char *command;
 	const char *record;	/* RECORD: a path, "last" or "last-failed" */
 	char *dir;		/* owned */
-	int json, full, no_driver, replay_only, write_reports;
+	int json, full, no_driver, replay_only, write_reports, verify_with_linker;
 	const char *format;	/* report: json, markdown, text */
 	const char *symbol;	/* why */
 };
@@ -38,8 +38,9 @@ static void usage(FILE *out)
 {
 	fputs("usage: linkscope list [--dir DIR]\n"
 	      "       linkscope show [--json] [--full] [--no-driver] [--dir DIR] RECORD\n"
-	      "       linkscope explain [--replay-only] [--write-reports] [--dir DIR] RECORD\n"
-	      "       linkscope report --format json|markdown|text [--replay-only] [--dir DIR] RECORD\n"
+	      "       linkscope explain [--replay-only] [--verify-with-linker] [--write-reports] [--dir DIR] RECORD\n"
+	      "       linkscope report --format json|markdown|text [--replay-only] [--verify-with-linker]\n"
+	      "                        [--dir DIR] RECORD\n"
 	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
@@ -69,6 +70,9 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->no_driver = 1;
 		} else if (!strcmp(opt->command, "explain") && !strcmp(argv[i], "--write-reports")) {
 			opt->write_reports = 1;
+		} else if (!strcmp(argv[i], "--verify-with-linker") &&
+			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
+			opt->verify_with_linker = 1;
 		} else if (!strcmp(argv[i], "--replay-only") &&
 			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
 			opt->replay_only = 1;
@@ -300,38 +304,52 @@ static void write_reports(const struct lk_record *rec, const struct lk_line *lin
 }
 
 /* explain, report and why: the replay of the record's line. */
-static int cmd_replay(const struct lk_options *opt)
+static int print_replay(const struct lk_options *opt, const struct lk_record *rec,
+			const struct lk_line *line, const struct lk_replay *rp)
 {
 	struct lk_report_options ropt = { opt->replay_only };
+	struct lk_strvec lines = LK_STRVEC_INIT;
+
+	if (!strcmp(opt->command, "why")) {
+		lk_replay_why(rp, line, opt->symbol, &lines);
+		for (size_t i = 0; i < lines.nr; i++)
+			printf("%s\n", lines.items[i]);
+		lk_strvec_release(&lines);
+		return 0;
+	}
+	if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
+		lk_report_text(stdout, rec, line, rp, &ropt);
+		if (opt->write_reports)
+			write_reports(rec, line, rp, &ropt);
+		return 0;
+	}
+	if (!strcmp(opt->format, "json"))
+		return lk_report_json(stdout, rec, line, rp, &ropt) < 0;
+	lk_report_md(stdout, rec, line, rp, &ropt);
+	return 0;
+}
+
+static int cmd_replay(const struct lk_options *opt)
+{
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_record rec;
 	struct lk_line line;
 	struct lk_replay rp;
-	int why = !strcmp(opt->command, "why"), rc = 0;
+	int rc;
 
 	if (load_line(opt, &rec, &line))
 		return 1;
-	if (lk_replay_run(&rec, &line, !why, &rp, &err) < 0) {
+	if (lk_replay_run(&rec, &line, strcmp(opt->command, "why"), &rp, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		rc = 1;
-	} else if (why) {
-		struct lk_strvec lines = LK_STRVEC_INIT;
-
-		lk_replay_why(&rp, &line, opt->symbol, &lines);
-		for (size_t i = 0; i < lines.nr; i++)
-			printf("%s\n", lines.items[i]);
-		lk_strvec_release(&lines);
-	} else if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
-		lk_report_text(stdout, &rec, &line, &rp, &ropt);
-		if (opt->write_reports)
-			write_reports(&rec, &line, &rp, &ropt);
-	} else if (!strcmp(opt->format, "json")) {
-		rc = lk_report_json(stdout, &rec, &line, &rp, &ropt) < 0;
 	} else {
-		lk_report_md(stdout, &rec, &line, &rp, &ropt);
+		for (size_t i = 0; opt->verify_with_linker && i < rp.diags.nr; i++)
+			for (size_t k = 0; k < rp.diags.items[i].fixes.nr; k++)
+				if (rp.diags.items[i].fixes.items[k].verified)
+					lk_replay_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k]);
+		rc = print_replay(opt, &rec, &line, &rp);
 	}
-	if (rc == 0 || why)
-		lk_replay_release(&rp);
+	lk_replay_release(&rp);
 	lk_line_release(&line);
 	lk_record_release(&rec);
 	return rc;

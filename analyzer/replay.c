@@ -1003,6 +1003,7 @@ void lk_replay_release(struct lk_replay *r)
 		lk_strvec_release(&d->explanation);
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			free(d->fixes.items[k].description);
+			free(d->fixes.items[k].linker_said);
 			lk_strvec_release(&d->fixes.items[k].args);
 		}
 		free(d->fixes.items);

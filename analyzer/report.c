@@ -100,6 +100,10 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 
 			fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
 				f->description);
+			if (f->linker_checked)
+				fprintf(out, "      the real linker with this edit: %s%s%s\n",
+					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
+					f->linker_said ? f->linker_said : "");
 		}
 	}
 	for (size_t i = 0; i < line->warnings.nr; i++)
@@ -140,9 +144,11 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 	for (size_t k = 0; k < d->fixes.nr; k++) {
 		const struct lk_fix *f = &d->fixes.items[k];
 
-		json_array_append_new(fixes, json_pack("{s:s, s:o, s:I, s:b}", "description", f->description,
+		json_array_append_new(fixes, json_pack("{s:s, s:o, s:I, s:b, s:o, s:o}", "description", f->description,
 						       "args", strvec(&f->args), "position", (json_int_t)f->position,
-						       "verified", f->verified));
+						       "verified", f->verified,
+						       "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+						       "linker_said", jstr(f->linker_said)));
 	}
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
 			 "symbol", d->symbol, "version", jstr(d->version), "referenced_by", ref,
@@ -208,10 +214,13 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "- %s\n", d->explanation.items[k]);
 		if (d->fixes.nr)
-			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
-		for (size_t k = 0; k < d->fixes.nr; k++)
-			fprintf(out, "| %s | %s |\n", d->fixes.items[k].description,
-				d->fixes.items[k].verified ? "yes" : "no");
+			fprintf(out, "\n| fix | verified by replay | real linker |\n|---|---|---|\n");
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			const struct lk_fix *f = &d->fixes.items[k];
+
+			fprintf(out, "| %s | %s | %s |\n", f->description, f->verified ? "yes" : "no",
+				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
+		}
 		fprintf(out, "\n");
 	}
 	if (line->warnings.nr) {

@@ -34,6 +34,9 @@ struct lk_fix {
 	struct lk_strvec args;	/* what to insert */
 	long position;		/* driver argv index they go before; argc = append */
 	int verified;		/* the replay with this edit succeeds */
+	int linker_checked;	/* --verify-with-linker ran the real driver with it */
+	int linker_ok;		/* ... and it linked */
+	char *linker_said;	/* its first line of stderr when it did not */
 };
 
 struct lk_diag {
@@ -67,6 +70,14 @@ struct lk_replay {
 int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
 		  struct lk_replay *out, struct lk_err *err);
 void lk_replay_release(struct lk_replay *r);
+
+/*
+ * --verify-with-linker: run the recorded driver again with the fix's
+ * arguments inserted, in the record's directory, the output going to a
+ * temporary file (never over the user's), inputs that are gone replaced by
+ * the copies kept with the record. Fills the fix's linker_* fields.
+ */
+void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix);
 
 /* Every reason the replay has about `symbol`, one line each, in reading order. */
 void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,

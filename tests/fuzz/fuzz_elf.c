@@ -1,0 +1,42 @@
+/* libFuzzer target: ELF and archive readers (identification, symbols, armap, members). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "linkscope/elf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	struct lk_elf_info info;
+	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_archive ar;
+	struct lk_err err = LK_ERR_INIT;
+	FILE *fp;
+
+	if (!path[0])
+		snprintf(path, sizeof(path), "/tmp/lk-fuzz-elf-%ld", (long)getpid());
+	fp = fopen(path, "wb");
+	if (!fp)
+		return 0;
+	fwrite(data, 1, size, fp);
+	fclose(fp);
+	lk_elf_identify(path, &info);
+	if (lk_elf_read_syms(path, &syms, &err) < 0 && !err.msg[0])
+		abort();
+	lk_elf_syms_release(&syms);
+	if (lk_elf_archive_open(path, &ar, &err) == 0) {
+		for (size_t i = 0; i < ar.members.nr && i < 16; i++) {
+			char *name = NULL;
+			struct lk_elf_syms m = { NULL, 0, 0 };
+
+			lk_elf_archive_member(&ar, ar.members.items[i], &name, &m, &err);
+			free(name);
+			lk_elf_syms_release(&m);
+		}
+		lk_elf_archive_close(&ar);
+	}
+	lk_elf_info_release(&info);
+	return 0;
+}
