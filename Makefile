@@ -131,7 +131,7 @@ demo: deps all
 bench: all
 	@scripts/install-deps.sh bench
 	@bench/shim-overhead.sh $(BUILD)
-	@bench/show-llvm.sh $(BUILD)
+	@bench/llvm-line.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

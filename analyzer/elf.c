@@ -255,8 +255,8 @@ void lk_elf_syms_release(struct lk_elf_syms *syms)
 
 /* Version names by index from SHT_GNU_verdef; names[i] borrowed from the string table. */
 struct versions {
-	const char *names[4096];
-	size_t nr;
+	const char **names;
+	size_t nr, alloc;
 };
 
 static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct versions *v)
@@ -273,10 +273,13 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 		if (!gelf_getverdef(data, (int)off, &def))
 			break;
 		if (def.vd_cnt && gelf_getverdaux(data, (int)(off + def.vd_aux), &aux) &&
-		    def.vd_ndx < sizeof(v->names) / sizeof(*v->names)) {
-			v->names[def.vd_ndx] = elf_strptr(e, shdr->sh_link, aux.vda_name);
-			if (def.vd_ndx >= v->nr)
+		    def.vd_ndx < 0x8000) {
+			if (def.vd_ndx >= v->nr) {
+				LK_GROW(v->names, (size_t)def.vd_ndx + 1, v->alloc);
+				memset(v->names + v->nr, 0, (def.vd_ndx + 1 - v->nr) * sizeof(*v->names));
 				v->nr = def.vd_ndx + 1;
+			}
+			v->names[def.vd_ndx] = elf_strptr(e, shdr->sh_link, aux.vda_name);
 		}
 		if (!def.vd_next)
 			break;
@@ -307,13 +310,12 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 	GElf_Ehdr ehdr;
 	Elf_Scn *scn = NULL, *symscn = NULL, *versym = NULL;
 	GElf_Shdr shdr, symshdr;
-	struct versions *v;
+	struct versions vers = { NULL, 0, 0 }, *v = &vers;
 	Elf_Data *data, *vdata = NULL;
 	size_t n;
 
 	if (!gelf_getehdr(e, &ehdr))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
-	v = lk_xcalloc(1, sizeof(*v));
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &shdr))
 			continue;
@@ -328,14 +330,14 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		}
 	}
 	if (!symscn) {
-		free(v);
+		free(vers.names);
 		return 0;	/* no symbols: a stripped or empty input */
 	}
 	data = elf_getdata(symscn, NULL);
 	if (versym)
 		vdata = elf_getdata(versym, NULL);
 	if (!data || !symshdr.sh_entsize) {
-		free(v);
+		free(vers.names);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
 	}
 	n = symshdr.sh_size / symshdr.sh_entsize;
@@ -358,13 +360,13 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 
 			hidden = (vs & 0x8000) != 0;
 			if (idx >= 2 && idx < v->nr)
-				version = v->names[idx];
+				version = v->names[idx];	/* NULL when the verdef is missing */
 			if (idx == 0)
 				continue;	/* local to the DSO */
 		}
 		push_sym(out, name, &s, version, hidden);
 	}
-	free(v);
+	free(vers.names);
 	return 0;
 }
 
@@ -393,7 +395,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 {
 	Elf_Arsym *syms;
 	size_t nsyms = 0;
-	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf_Cmd cmd = ELF_C_READ;
 	Elf *m, *e;
 
 	memset(ar, 0, sizeof(*ar));
@@ -401,7 +403,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 	if (ar->fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	elf_version(EV_CURRENT);
-	e = elf_begin(ar->fd, ELF_C_READ_MMAP, NULL);
+	e = elf_begin(ar->fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_AR) {
 		if (e)
 			elf_end(e);
@@ -414,7 +416,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 	ar->has_index = syms != NULL;
 	for (size_t i = 0; syms && i + 1 < nsyms; i++) {
 		LK_GROW(ar->armap.items, ar->armap.nr + 1, ar->armap.alloc);
-		ar->armap.items[ar->armap.nr].name = lk_xstrdup(syms[i].as_name);
+		ar->armap.items[ar->armap.nr].name = syms[i].as_name;
 		ar->armap.items[ar->armap.nr].offset = syms[i].as_off;
 		ar->armap.nr++;
 	}
@@ -441,7 +443,7 @@ int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 	int rc = 0;
 
 	*name = NULL;
-	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ_MMAP, e)))
+	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
 				  ar->path, offset, elf_errmsg(-1));
 	h = elf_getarhdr(m);
@@ -459,8 +461,6 @@ int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 
 void lk_elf_archive_close(struct lk_elf_archive *ar)
 {
-	for (size_t i = 0; i < ar->armap.nr; i++)
-		free(ar->armap.items[i].name);
 	free(ar->armap.items);
 	free(ar->members.items);
 	if (ar->elf)

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linkscope/arena.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/elf.h"
@@ -50,20 +51,34 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 
 /* ---- the symbol table ---- */
 
+/* A regular input that references a symbol (a list in the table's arena). */
+struct ref {
+	long input;
+	struct ref *next;
+};
+
 struct sym {
-	char *name;
+	const char *name;	/* in the table's arena */
 	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1;
 	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1, missing_reported : 1;
 	long def_input;
-	char *version;
+	const char *version;	/* in the table's arena */
 	long first_ref;		/* first regular input with a strong reference */
 	long first_dyn_ref;	/* first shared object with a strong reference */
-	struct { long *items; size_t nr, alloc; } refs;	/* regular inputs referencing it */
+	struct ref *refs, **refs_tail;	/* regular inputs referencing it, in order */
+	size_t nrefs;
+};
+
+/* Open addressing; each slot keeps its hash so a probe rarely touches the entry. */
+struct slot {
+	uint64_t hash;
+	struct sym *sym;
 };
 
 struct table {
-	struct sym **slots;
+	struct slot *slots;
 	size_t cap, nr;
+	struct lk_arena arena;	/* entries, names and reference lists */
 };
 
 static uint64_t hash(const char *s)
@@ -72,60 +87,58 @@ static uint64_t hash(const char *s)
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	/* FNV's low bits mix poorly and the table indexes by them: finish with murmur3's fmix64. */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
 	return h;
 }
 
-static struct sym **slot(struct table *t, const char *name)
+static struct slot *slot(struct table *t, const char *name, uint64_t h)
 {
-	size_t i = (size_t)hash(name) & (t->cap - 1);
+	size_t i = (size_t)h & (t->cap - 1);
 
-	while (t->slots[i] && strcmp(t->slots[i]->name, name))
+	while (t->slots[i].sym && (t->slots[i].hash != h || strcmp(t->slots[i].sym->name, name)))
 		i = (i + 1) & (t->cap - 1);
 	return &t->slots[i];
 }
 
 static struct sym *lookup(struct table *t, const char *name)
 {
-	return t->cap ? *slot(t, name) : NULL;
+	return t->cap ? slot(t, name, hash(name))->sym : NULL;
 }
 
 static struct sym *intern(struct table *t, const char *name)
 {
-	struct sym **s;
+	uint64_t h = hash(name);
+	struct slot *s;
 
 	if ((t->nr + 1) * 10 >= t->cap * 7) {
-		struct table bigger = { lk_xcalloc(t->cap ? t->cap * 2 : 1024, sizeof(struct sym *)),
-					t->cap ? t->cap * 2 : 1024, t->nr };
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		struct table bigger = { lk_xcalloc(cap, sizeof(struct slot)), cap, t->nr, t->arena };
 
 		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i])
-				*slot(&bigger, t->slots[i]->name) = t->slots[i];
+			if (t->slots[i].sym)
+				*slot(&bigger, t->slots[i].sym->name, t->slots[i].hash) = t->slots[i];
 		free(t->slots);
 		*t = bigger;
 	}
-	s = slot(t, name);
-	if (!*s) {
-		*s = lk_xcalloc(1, sizeof(**s));
-		(*s)->name = lk_xstrdup(name);
-		(*s)->def_input = (*s)->first_ref = (*s)->first_dyn_ref = -1;
+	s = slot(t, name, h);
+	if (!s->sym) {
+		s->hash = h;
+		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
+		s->sym->name = lk_arena_strdup(&t->arena, name);
+		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
+		s->sym->refs_tail = &s->sym->refs;
 		t->nr++;
 	}
-	return *s;
+	return s->sym;
 }
 
 static void table_release(struct table *t)
 {
-	for (size_t i = 0; i < t->cap; i++) {
-		struct sym *s = t->slots[i];
-
-		if (!s)
-			continue;
-		free(s->name);
-		free(s->version);
-		free(s->refs.items);
-		free(s);
-	}
 	free(t->slots);
+	lk_arena_release(&t->arena);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -140,7 +153,8 @@ struct needed_entry {
 struct open_archive {
 	long item;
 	struct lk_elf_archive ar;
-	char *pulled;		/* per member */
+	char *pulled;		/* per member, for this replay */
+	struct sym **armap_syms;	/* the table entry of each armap name, for this replay */
 	int ok;
 };
 
@@ -200,13 +214,18 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 				s->needed_only = 0;
 				s->weak_def = y->weak;
 				s->def_input = input;
-				free(s->version);
 				s->version = NULL;
 			}
 			continue;
 		}
-		LK_GROW(s->refs.items, s->refs.nr + 1, s->refs.alloc);
-		s->refs.items[s->refs.nr++] = input;
+		{
+			struct ref *ref = lk_arena_alloc(&r->tab.arena, sizeof(*ref));
+
+			ref->input = input;
+			*s->refs_tail = ref;
+			s->refs_tail = &ref->next;
+			s->nrefs++;
+		}
 		if (!y->weak) {
 			s->ref_regular_strong = 1;
 			if (s->first_ref < 0)
@@ -242,10 +261,15 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	memset(a, 0, sizeof(*a));
 	a->item = item;
 	a->ok = lk_elf_archive_open(r->line->items.items[item].path, &a->ar, &err) == 0;
-	if (!a->ok)
+	if (!a->ok) {
 		note(r, "%s%s", err.msg, NULL);
-	else
-		a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
+		return a;
+	}
+	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
+	/* Hash each armap name once; the scans then only test flags. */
+	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
+	for (size_t k = 0; k < a->ar.armap.nr; k++)
+		a->armap_syms[k] = intern(&r->tab, a->ar.armap.items[k].name);
 	return a;
 }
 
@@ -309,10 +333,10 @@ static int scan_archive(struct rp *r, long item)
 		again = 0;
 		for (size_t k = 0; k < a->ar.armap.nr; k++) {
 			const struct lk_elf_armap_entry *e = &a->ar.armap.items[k];
-			struct sym *s = lookup(&r->tab, e->name);
+			struct sym *s = a->armap_syms[k];
 			long m;
 
-			if (!s || s->defined || !(s->ref_regular_strong || s->ref_dynamic_strong))
+			if (s->defined || !(s->ref_regular_strong || s->ref_dynamic_strong))
 				continue;
 			m = member_index(a, e->offset);
 			if (m < 0 || a->pulled[m])
@@ -404,8 +428,7 @@ static void read_dso(struct rp *r, long item, const char *path, const struct lk_
 			s->needed_only = needed_only;
 			s->weak_def = y->weak;
 			s->def_input = input;
-			free(s->version);
-			s->version = y->version ? lk_xstrdup(y->version) : NULL;
+			s->version = y->version ? lk_arena_strdup(&r->tab.arena, y->version) : NULL;
 		} else if (!y->weak && !s->defined) {
 			s->ref_dynamic_strong = 1;
 			if (s->first_dyn_ref < 0)
@@ -583,9 +606,9 @@ static struct lk_diag *new_diag(struct rp *r, enum lk_diag_kind kind, const stru
 	d->symbol = lk_xstrdup(s->name);
 	d->ref_input = s->first_ref >= 0 ? s->first_ref : s->first_dyn_ref;
 	d->def_input = -1;
-	for (size_t i = 0; i < s->refs.nr; i++) {
+	for (const struct ref *ref = s->refs; ref; ref = ref->next) {
 		LK_GROW(d->refs.items, d->refs.nr + 1, d->refs.alloc);
-		d->refs.items[d->refs.nr++] = s->refs.items[i];
+		d->refs.items[d->refs.nr++] = ref->input;
 	}
 	return d;
 }
@@ -651,9 +674,9 @@ static void final_checks(struct rp *r)
 	const struct lk_line *line = r->line;
 
 	for (size_t i = 0; i < r->tab.cap; i++) {
-		struct sym *s = r->tab.slots[i];
+		struct sym *s = r->tab.slots[i].sym;
 
-			if (!s || s->defined || linker_defined(s->name))
+		if (!s || s->defined || linker_defined(s->name))
 			continue;
 		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
 		if (r->lld && !s->ref_regular_strong)
@@ -960,11 +983,20 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 		if (r.archives.items[i].ok)
 			lk_elf_archive_close(&r.archives.items[i].ar);
 		free(r.archives.items[i].pulled);
+		free(r.archives.items[i].armap_syms);
 	}
 	free(r.archives.items);
 	lk_strvec_release(&r.kept_sonames);
 	out->symtab = lk_xcalloc(1, sizeof(struct table));
 	*(struct table *)out->symtab = r.tab;
+	return 0;
+}
+
+static int copies_dt_needed(const struct lk_line *line)
+{
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].state & LK_ST_COPY_DT_NEEDED)
+			return 1;
 	return 0;
 }
 
@@ -976,10 +1008,21 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	replay_core(rec, line, -1, 0, out);
-	memset(&lld, 0, sizeof(lld));
-	replay_core(rec, line, -1, 1, &lld);
-	out->lld_success = lld.success;
-	lk_replay_release(&lld);
+	if (out->success && !copies_dt_needed(line)) {
+		/*
+		 * lld's rules read every archive member and shared object GNU
+		 * ld's do; only libraries reached through DT_NEEDED, which lld
+		 * never loads, could make a difference, and without
+		 * --copy-dt-needed-entries GNU ld refuses to bind regular
+		 * references to those anyway. So the link succeeds under both.
+		 */
+		out->lld_success = 1;
+	} else {
+		memset(&lld, 0, sizeof(lld));
+		replay_core(rec, line, -1, 1, &lld);
+		out->lld_success = lld.success;
+		lk_replay_release(&lld);
+	}
 	if (try_fixes)
 		propose_fixes(rec, line, out);
 	return 0;
@@ -1038,11 +1081,11 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 		return;
 	}
-	for (size_t i = 0; i < s->refs.nr; i++) {
-		site_text(r, line, s->refs.items[i], &b);
+	for (const struct ref *ref = s->refs; ref; ref = ref->next) {
+		site_text(r, line, ref->input, &b);
 		lk_buf_addstr(&b, " references it");
-		if (r->inputs.items[s->refs.items[i]].pulled_for)
-			lk_buf_addf(&b, " (pulled in for %s)", r->inputs.items[s->refs.items[i]].pulled_for);
+		if (r->inputs.items[ref->input].pulled_for)
+			lk_buf_addf(&b, " (pulled in for %s)", r->inputs.items[ref->input].pulled_for);
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 	}
 	if (s->first_dyn_ref >= 0) {

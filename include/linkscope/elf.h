@@ -82,7 +82,7 @@ int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *e
 
 /* An archive opened for the replay: its armap, members read on demand. */
 struct lk_elf_armap_entry {
-	char *name;
+	const char *name;	/* borrowed from libelf: valid until lk_elf_archive_close() */
 	size_t offset;		/* of the member's header */
 };
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make bench, part 2: a large real line. A C++ program that initializes
+# every LLVM target, linked statically against every component archive of
+# Debian's llvm-14-dev (llvm-config --libs all, less Polly, which the
+# package does not ship): 170+ archives, 2,700 members, ~150,000 armap
+# entries, 300 MB. Measured side by side, medians of RUNS runs:
+#   - GNU ld (bfd) linking it, through linkscope-cc (the record),
+#   - mold linking it (if installed),
+#   - linkscope report (the replay of GNU ld's resolution, and lld's),
+#   - linkscope show (the line model).
+# Targets: show well under a second (issue #3); the replay faster than mold
+# and under a tenth of GNU ld's peak memory (issue #4).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+runs=${LLVM_RUNS:-3}
+llvm_config=$(command -v llvm-config-14 || true)
+if [ -z "$llvm_config" ]; then
+	echo "llvm bench: llvm-config-14 not found (scripts/install-deps.sh bench installs llvm-14-dev)"
+	exit 1
+fi
+t=$(mktemp -d /tmp/lk-bench-llvm.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+cd "$t"
+cat >big.cpp <<'CPP'
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+int main(int argc, char **argv) {
+  llvm::InitializeAllTargetInfos(); llvm::InitializeAllTargets(); llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers(); llvm::InitializeAllAsmPrinters(); llvm::InitializeAllDisassemblers();
+  llvm::LLVMContext ctx; llvm::SMDiagnostic err;
+  auto m = llvm::parseIRFile(argc > 1 ? argv[1] : "x.ll", err, ctx);
+  llvm::PassBuilder pb; llvm::ModuleAnalysisManager mam; pb.registerModuleAnalyses(mam);
+  llvm::outs() << (m ? m->getName() : "none") << "\n"; return 0; }
+CPP
+g++ -c $("$llvm_config" --cxxflags) big.cpp -o big.o
+libs=$("$llvm_config" --link-static --libs all | tr ' ' '\n' | grep -v Polly | xargs)
+line=(big.o $("$llvm_config" --ldflags) $libs $("$llvm_config" --link-static --system-libs))
+export LINKSCOPE_DIR=$t/records
+
+# measure NAME COMMAND...: median wall seconds and peak RSS (KiB) over $runs runs.
+measure() {
+	local name=$1 i out
+	shift
+	: >"$t/$name.times"
+	for ((i = 0; i < runs; i++)); do
+		out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+		echo "$out" >>"$t/$name.times"
+	done
+	sort -n "$t/$name.times" | sed -n "$(( (runs + 1) / 2 ))p"
+}
+
+LINKSCOPE_EXPAND=always "$build/bin/linkscope-cc" -- g++ "${line[@]}" -o app.first
+record=$(ls "$LINKSCOPE_DIR"/*.json | head -n 1)
+archives=$("$build/bin/linkscope" show --json "$record" | /usr/bin/python3 -c \
+	'import json,sys; print(sum(1 for i in json.load(sys.stdin)["items"] if i.get("file_kind") == "archive"))')
+read -r ld_s ld_kb <<<"$(measure ld g++ "${line[@]}" -o app.ld)"
+if command -v mold >/dev/null; then
+	read -r mold_s mold_kb <<<"$(measure mold g++ -fuse-ld=mold "${line[@]}" -o app.mold)"
+else
+	mold_s=; mold_kb=
+fi
+read -r rp_s rp_kb <<<"$(measure replay "$build/bin/linkscope" report --format json "$record")"
+read -r show_s show_kb <<<"$(measure show "$build/bin/linkscope" show "$record")"
+predicted=$("$build/bin/linkscope" report --format json "$record" | /usr/bin/python3 -c \
+	'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], "agrees" if r["linker"]["agrees_with_replay"] else "DISAGREES")')
+
+echo "== a line of $archives archives (llvm-14 static components), medians of $runs runs"
+printf '   GNU ld link        %6ss  %8s KiB\n' "$ld_s" "$ld_kb"
+[ -n "$mold_s" ] && printf '   mold link          %6ss  (mold forks; its memory is not measured here)\n' "$mold_s"
+printf '   linkscope report   %6ss  %8s KiB   (replay predicts %s)\n' "$rp_s" "$rp_kb" "$predicted"
+printf '   linkscope show     %6ss  %8s KiB\n' "$show_s" "$show_kb"
+awk -v r="$rp_s" -v m="$mold_s" -v rk="$rp_kb" -v lk="$ld_kb" -v s="$show_s" 'BEGIN {
+	if (m != "") printf "   replay / mold time: %.2f (target < 1: %s)\n", r / m, r < m ? "met" : "NOT met";
+	printf "   replay / GNU ld memory: %.3f (target < 0.1: %s)\n", rk / lk, rk < lk / 10 ? "met" : "NOT met";
+	printf "   show: %.2fs (target well under 1 s: %s)\n", s, s < 0.5 ? "met" : "NOT met" }'
