@@ -1,52 +1,57 @@
 #!/usr/bin/env bash
-# make demo: the main job on a bundled example. A real cargo build of
-# testdata/cargo-group (variant atexit) with linkscope-cc as the linker,
-# once with GNU ld, where the link fails the way the case in
-# ../shared/background fails, and once with rustc's default rust-lld, where
-# it links. Then what the records say about the two lines.
+# make demo: the main job on bundled examples.
+#  1. The case of ../shared/background with Debian's aarch64 cross toolchain:
+#     an archive built with -fstack-protector-all, linked with rustc's argv
+#     shape (its native list ending in -lc, then the appended group, with
+#     --copy-dt-needed-entries after the -lc). GNU ld fails with "DSO
+#     missing from command line"; LINKSCOPE_REPORT=1 makes the shim explain.
+#  2. The x86_64 analogue through a real cargo build (testdata/cargo-group,
+#     variant atexit): GNU ld fails, rustc's default rust-lld links;
+#     linkscope explains both.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 shim=$build/bin/linkscope-cc
+linkscope=$build/bin/linkscope
 cargo=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
 
 t=$(mktemp -d /tmp/lk-demo.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-export LINKSCOPE_DIR=$t/records CARGO_GROUP_VARIANT=atexit
-cp -r "$root/testdata/cargo-group" "$t/crate"
+export LINKSCOPE_DIR=$t/records
+cd "$t"
 
-echo "== cargo build with GNU ld (-Clinker-features=-lld), linker = linkscope-cc"
+echo "### 1. aarch64: an IREE-like archive appended after rustc's -lc"
+cat >call.c <<'C'
+#include <string.h>
+int iree_call(const char *s) { char b[64]; strncpy(b, s, sizeof b - 1); b[63] = 0; return (int)strlen(b); }
+C
+printf 'int iree_call(const char *s);\nint main(void) { return iree_call("x"); }\n' >main.c
+aarch64-linux-gnu-gcc -c -fPIC -fstack-protector-all call.c -o call.o
+aarch64-linux-gnu-ar rcs libiree_runtime_unified.a call.o
+aarch64-linux-gnu-gcc -c -fPIC main.c -o main.o
+line=(main.o -nodefaultlibs -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -Wl,--copy-dt-needed-entries
+	-L. -Wl,--start-group -l:libiree_runtime_unified.a -Wl,--end-group)
+echo "\$ LINKSCOPE_REPORT=1 linkscope-cc -- aarch64-linux-gnu-gcc ${line[*]} -o app"
+LINKSCOPE_REPORT=1 "$shim" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
+echo "(exit status $?, the linker's own)"
+echo
+echo "\$ linkscope show last | grep -E '^-lc|^groups|AS_NEEDED\\)'"
+"$linkscope" show last | grep -E '^-lc|^groups|AS_NEEDED\)'
+
+echo
+echo "### 2. x86_64: a real cargo build, the archive calls atexit"
+cp -r "$root/testdata/cargo-group" crate
+export CARGO_GROUP_VARIANT=atexit
 CARGO_TARGET_DIR=$t/target-bfd RUSTFLAGS="-Clinker=$shim -Clinker-features=-lld" \
-	"$cargo" build --offline -q --manifest-path "$t/crate/Cargo.toml" 2>&1 | grep -E "undefined reference|ld returned" | sed 's/^ */   /'
-echo "== cargo build with rustc's default rust-lld"
+	"$cargo" build --offline -q --manifest-path crate/Cargo.toml >/dev/null 2>&1
+echo "\$ linkscope explain last-failed      # GNU ld (-Clinker-features=-lld)"
+"$linkscope" explain last-failed | grep -v '^note:'
 CARGO_TARGET_DIR=$t/target-lld RUSTFLAGS="-Clinker=$shim" \
-	"$cargo" build --offline -q --manifest-path "$t/crate/Cargo.toml" && echo "   linked; runs: $("$t/target-lld/debug/cargo-group")"
-
-echo "== linkscope list"
-"$build/bin/linkscope" list | sed 's/^/   /'
-
-# NEEDSWORK(#3): `linkscope show` will print this annotated line itself.
-echo "== what the records hold about the two binary links"
-for r in $(grep -l '"output": ".*/deps/cargo_group-' "$LINKSCOPE_DIR"/*.json | sort); do
-	/usr/bin/python3 - "$r" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-a, p, line = r["argv_expanded"], r["provenance"]["args"], r["line"]
-res = r["result"]
-print(f"   {sys.argv[1].rsplit('/', 1)[1]}: exit {res['exit_status']}, linker {r['linker']['flavor']}"
-      f" ({r['linker']['program'] or r['linker']['print_prog_name']})")
-for i in line["lc"]:
-    print(f"     -lc at position {i} ({p[i]})")
-for g in line["groups"]:
-    print(f"     group {g['start']}..{g['end']} ({p[g['start']]}): {[c['text'] for c in g['contents']]}")
-la = r["provenance"]["link_args"]
-print(f"     appended from cargo:rustc-link-arg (read from rustc's command line): positions {la['start']}..{la['end'] - 1}")
-if r["stderr"]["text"]:
-    print("     the linker said: " + [l for l in r["stderr"]["text"].splitlines() if "undefined" in l][0].strip())
-if r["expansion"]:
-    e = r["expansion"]
-    print(f"     the driver's own ld line (-###) has {len(e['commands'][e['linker_command']])} arguments")
-PY
-done
-echo "== (the records were written to a temporary directory, removed now)"
+	"$cargo" build --offline -q --manifest-path crate/Cargo.toml
+echo
+echo "\$ linkscope explain last             # rustc's default rust-lld"
+"$linkscope" explain last | head -n 2
+echo
+echo "\$ linkscope list"
+"$linkscope" list | cut -c1-160
