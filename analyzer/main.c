@@ -19,6 +19,7 @@
 #include "linkscope/vec.h"
 #include "linkscope/replay.h"
 #include "report.h"
+#include "diff.h"
 #include "show.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -32,6 +33,7 @@ struct lk_options {
 	int json, full, no_driver, replay_only, write_reports, verify_with_linker;
 	const char *format;	/* report: json, markdown, text */
 	const char *symbol;	/* why */
+	const char *record_b;	/* diff */
 };
 
 static void usage(FILE *out)
@@ -42,6 +44,7 @@ static void usage(FILE *out)
 	      "       linkscope report --format json|markdown|text [--replay-only] [--verify-with-linker]\n"
 	      "                        [--dir DIR] RECORD\n"
 	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
+	      "       linkscope diff [--dir DIR] RECORD_A RECORD_B\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
@@ -84,6 +87,8 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->record = argv[i];
 		} else if (!strcmp(opt->command, "why") && argv[i][0] != '-' && !opt->symbol) {
 			opt->symbol = argv[i];
+		} else if (!strcmp(opt->command, "diff") && argv[i][0] != '-' && !opt->record_b) {
+			opt->record_b = argv[i];
 		} else {
 			fprintf(stderr, "linkscope: unknown option '%s' for '%s'\n",
 				argv[i], opt->command);
@@ -94,6 +99,10 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
 	if (strcmp(opt->command, "list") && !opt->record) {
 		fprintf(stderr, "linkscope: '%s' needs a RECORD (a path, 'last' or 'last-failed')\n", opt->command);
+		return -1;
+	}
+	if (!strcmp(opt->command, "diff") && !opt->record_b) {
+		fprintf(stderr, "linkscope: 'diff' needs two RECORDs\n");
 		return -1;
 	}
 	if (!strcmp(opt->command, "why") && !opt->symbol) {
@@ -228,12 +237,17 @@ static char *record_path(const struct lk_options *opt)
 	return path;
 }
 
-/* Load RECORD and build its line model; 0, or 1 after saying why. */
-static int load_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
+/* Load RECORD (`which`: a path, "last" or "last-failed") and build its line model; 0, or 1 after saying why. */
+static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
+			struct lk_line *line)
 {
 	struct lk_line_options lopt = { !opt->no_driver };
 	struct lk_err err = LK_ERR_INIT;
-	char *path = record_path(opt);
+	struct lk_options o = *opt;
+	char *path;
+
+	o.record = which;
+	path = record_path(&o);
 
 	if (!path)
 		return 1;
@@ -248,6 +262,31 @@ static int load_line(const struct lk_options *opt, struct lk_record *rec, struct
 		lk_record_release(rec);
 		return 1;
 	}
+	return 0;
+}
+
+static int load_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
+{
+	return load_line_of(opt, opt->record, rec, line);
+}
+
+static int cmd_diff(const struct lk_options *opt)
+{
+	struct lk_record a, b;
+	struct lk_line la, lb;
+
+	if (load_line_of(opt, opt->record, &a, &la))
+		return 1;
+	if (load_line_of(opt, opt->record_b, &b, &lb)) {
+		lk_line_release(&la);
+		lk_record_release(&a);
+		return 1;
+	}
+	lk_diff_print(stdout, &a, &la, &b, &lb);
+	lk_line_release(&lb);
+	lk_record_release(&b);
+	lk_line_release(&la);
+	lk_record_release(&a);
 	return 0;
 }
 
@@ -376,6 +415,8 @@ int main(int argc, char **argv)
 		rc = cmd_list(&opt);
 	} else if (!strcmp(opt.command, "show")) {
 		rc = cmd_show(&opt);
+	} else if (!strcmp(opt.command, "diff")) {
+		rc = cmd_diff(&opt);
 	} else if (!strcmp(opt.command, "explain") || !strcmp(opt.command, "report") ||
 		   !strcmp(opt.command, "why")) {
 		rc = cmd_replay(&opt);

@@ -167,6 +167,7 @@ struct rp {
 	struct { struct open_archive *items; size_t nr, alloc; } archives;
 	struct lk_strvec kept_sonames;
 	long extra_item;	/* an appended item to read after the last user item, or -1 */
+	long skip_position;	/* top-level items from this driver position are not read, or -1 */
 	int lld;		/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
 };
 
@@ -528,7 +529,8 @@ static void read_line(struct rp *r)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->parent >= 0 || (long)i == r->extra_item)
+		if (it->parent >= 0 || (long)i == r->extra_item ||
+		    (r->skip_position >= 0 && it->position == r->skip_position))
 			continue;
 		if (it->kind == LK_ITEM_GROUP_START) {
 			in_group = 1;
@@ -846,7 +848,7 @@ static void release_items_from(struct lk_line *line, size_t nr)
 }
 
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
-		       int lld, struct lk_replay *out);
+		       long skip, int lld, struct lk_replay *out);
 
 /* The state in force where an argument appended to the driver argv is read. */
 static unsigned state_at_end(const struct lk_line *line)
@@ -869,7 +871,7 @@ static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk
 	struct lk_fix *f;
 
 	memset(&trial, 0, sizeof(trial));
-	replay_core(rec, line, (long)extra, 0, &trial);
+	replay_core(rec, line, (long)extra, -1, 0, &trial);
 	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
 	f = &d->fixes.items[d->fixes.nr++];
 	memset(f, 0, sizeof(*f));
@@ -946,7 +948,7 @@ static void propose_fixes(const struct lk_record *rec, struct lk_line *line, str
 /* ---- entry points ---- */
 
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
-		       int lld, struct lk_replay *out)
+		       long skip, int lld, struct lk_replay *out)
 {
 	struct rp r;
 
@@ -955,6 +957,7 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 	r.line = line;
 	r.out = out;
 	r.extra_item = extra;
+	r.skip_position = skip;
 	r.lld = lld;
 	read_line(&r);
 	if (!lld)
@@ -1007,7 +1010,7 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
-	replay_core(rec, line, -1, 0, out);
+	replay_core(rec, line, -1, -1, 0, out);
 	if (out->success && !copies_dt_needed(line)) {
 		/*
 		 * lld's rules read every archive member and shared object GNU
@@ -1019,13 +1022,30 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 		out->lld_success = 1;
 	} else {
 		memset(&lld, 0, sizeof(lld));
-		replay_core(rec, line, -1, 1, &lld);
+		replay_core(rec, line, -1, -1, 1, &lld);
 		out->lld_success = lld.success;
 		lk_replay_release(&lld);
 	}
 	if (try_fixes)
 		propose_fixes(rec, line, out);
 	return 0;
+}
+
+int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
+		      const char *append, long skip_position)
+{
+	size_t nr = line->items.nr;
+	long extra = append ? (long)lk_resolve_append(rec, line, append, (long)rec->args.nr,
+						       state_at_end(line)) : -1;
+	struct lk_replay trial;
+	int ok;
+
+	memset(&trial, 0, sizeof(trial));
+	replay_core(rec, line, extra, skip_position, 0, &trial);
+	ok = trial.success;
+	lk_replay_release(&trial);
+	release_items_from(line, nr);
+	return ok;
 }
 
 void lk_replay_release(struct lk_replay *r)

@@ -79,6 +79,14 @@ void lk_replay_release(struct lk_replay *r);
  */
 void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix);
 
+/*
+ * The outcome (1 links, 0 fails, GNU ld's rules) of `line` edited: with
+ * `append` (an argument, or NULL) added at the end of the driver's argv,
+ * and without the items of driver position `skip_position` (-1: none).
+ */
+int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
+		      const char *append, long skip_position);
+
 /* Every reason the replay has about `symbol`, one line each, in reading order. */
 void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		   const char *symbol, struct lk_strvec *out);

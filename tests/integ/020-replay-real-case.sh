@@ -49,4 +49,14 @@ check_eq "the real ld links with -lc appended" 0 "$(cat "$T/fixed.rc")"
 "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -lc -o app2
 "$LINKSCOPE" report --format json last >report.json
 check_eq "with the fix the replay predicts success" "success []" "$(j 'r["predicted"]["outcome"] + " " + str(r["diagnostics"])')"
+
+# diff: what differs between the failing and the fixed line, and what decides.
+recs=($(find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' ! -name '*.report.json' | sort))
+out=$("$LINKSCOPE" diff "${recs[0]}" "${recs[1]}")
+check_contains "diff: A fails, B links" "$out" "links under GNU ld's rules (the real linker: linked)"
+check_contains "diff: the added -lc" "$out" "+ B  15  user             -lc"
+check_contains "diff: and that it decides" "$out" "adding -lc (B 15) makes A link"
+check_contains "diff: output names are not tried" "$out" "output: A app, B app2"
+out=$("$LINKSCOPE" diff "${recs[1]}" "${recs[0]}")
+check_contains "diff the other way: removing the -lc makes it fail" "$out" "removing -lc (A 15) makes A fail"
 finish
