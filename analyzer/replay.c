@@ -375,8 +375,13 @@ static int on_needed_list(const struct rp *r, const char *soname)
 }
 
 /* A shared object joins the link (or, under --as-needed, maybe not). */
-static void read_dso(struct rp *r, long item, const char *path, const struct lk_elf_info *info,
-		     int as_needed, int needed_only, long by, int copy)
+/*
+ * Returns 1 when the shared object joined the link now. `reload`: a
+ * rescan of a group giving a dropped --as-needed library another chance
+ * (ldlang.c open_input_bfds); a second drop is not recorded again.
+ */
+static int read_dso(struct rp *r, long item, const char *path, const struct lk_elf_info *info,
+		    int as_needed, int needed_only, long by, int copy, int reload)
 {
 	struct lk_elf_syms syms = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
@@ -385,10 +390,10 @@ static void read_dso(struct rp *r, long item, const char *path, const struct lk_
 	int needed = !as_needed;
 
 	if (soname_kept(r, soname))
-		return;
+		return 0;
 	if (lk_elf_read_syms(path, &syms, &err) < 0) {
 		note(r, "%s%s", err.msg, NULL);
-		return;
+		return 0;
 	}
 	needed |= r->lld;	/* lld keeps every shared object's symbols; --as-needed only drops DT_NEEDED */
 	for (size_t i = 0; i < syms.nr && !needed; i++) {
@@ -403,13 +408,17 @@ static void read_dso(struct rp *r, long item, const char *path, const struct lk_
 		needed = s && !s->defined &&
 			 (s->ref_regular_strong || (s->ref_dynamic_strong && !on_needed_list(r, soname)));
 	}
+	if (!needed && reload) {
+		lk_elf_syms_release(&syms);
+		return 0;
+	}
 	input = add_input(r, item, path, NULL, 1);
 	r->out->inputs.items[input].needed_only = needed_only;
 	r->out->inputs.items[input].needed_by = by;
 	if (!needed) {
 		r->out->inputs.items[input].dropped = 1;
 		lk_elf_syms_release(&syms);
-		return;
+		return 0;
 	}
 	lk_strvec_push(&r->kept_sonames, soname);
 	for (size_t i = 0; i < syms.nr; i++) {
@@ -446,6 +455,7 @@ static void read_dso(struct rp *r, long item, const char *path, const struct lk_
 		q->copy = copy;
 	}
 	lk_elf_syms_release(&syms);
+	return 1;
 }
 
 static void read_children(struct rp *r, long item);
@@ -466,7 +476,7 @@ static void read_item(struct rp *r, long item)
 		break;
 	case LK_FILE_SHARED:
 		read_dso(r, item, it->path, &it->info, (it->state & LK_ST_AS_NEEDED) != 0, 0, -1,
-			 (it->state & LK_ST_COPY_DT_NEEDED) != 0);
+			 (it->state & LK_ST_COPY_DT_NEEDED) != 0, 0);
 		break;
 	case LK_FILE_TEXT:
 		read_children(r, item);
@@ -480,7 +490,11 @@ static void read_item(struct rp *r, long item)
 	}
 }
 
-/* Rescan the archives of a group until a whole pass pulls nothing. */
+/*
+ * Rescan a group until a whole pass adds nothing: its archives, and its
+ * --as-needed shared objects dropped so far (ldlang.c: "Likewise reload
+ * --as-needed shared libs").
+ */
 static void rescan_group(struct rp *r, const long *members, size_t n)
 {
 	int pulled = 1;
@@ -492,6 +506,9 @@ static void rescan_group(struct rp *r, const long *members, size_t n)
 
 			if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
 				pulled += scan_archive(r, members[i]);
+			else if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
+				pulled += read_dso(r, members[i], it->path, &it->info, 1, 0, -1,
+						   (it->state & LK_ST_COPY_DT_NEEDED) != 0, 1);
 		}
 	}
 }
@@ -590,7 +607,7 @@ static void load_needed(struct rp *r)
 		}
 		lk_elf_identify(path, &info);
 		if (info.kind == LK_FILE_SHARED)
-			read_dso(r, -1, path, &info, 0, !e.copy, e.by, e.copy);
+			read_dso(r, -1, path, &info, 0, !e.copy, e.by, e.copy, 0);
 		lk_elf_info_release(&info);
 	}
 }

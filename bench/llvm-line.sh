@@ -50,8 +50,8 @@ measure() {
 	shift
 	: >"$t/$name.times"
 	for ((i = 0; i < runs; i++)); do
-		out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
-		echo "$out" >>"$t/$name.times"
+		/usr/bin/time -f '%e %M' -o "$t/one.time" "$@" >/dev/null 2>&1 || true
+		tail -n 1 "$t/one.time" >>"$t/$name.times"
 	done
 	sort -n "$t/$name.times" | sed -n "$(( (runs + 1) / 2 ))p"
 }

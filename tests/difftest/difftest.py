@@ -3,7 +3,7 @@
 through linkscope-cc, replayed by linkscope; outcome and failing symbols
 compared.
 
-usage: difftest.py BUILD_DIR N SEED [--keep DIR]
+usage: difftest.py BUILD_DIR N SEED [--keep] [--case K]
 
 Each scenario: a handful of C units, each defining one or two functions and
 calling others; units go into main's object, other objects, static archives
@@ -163,7 +163,9 @@ def build(sc, d):
 UNDEF = re.compile(r"undefined reference to (?:symbol )?[`']([^'@`]+)")
 
 
-def run_case(build_dir, rng, case, keep):
+def run_case(build_dir, seed, case, keep):
+    # One generator per case: any case can be replayed alone (--case K).
+    rng = random.Random(seed * 1000003 + case)
     d = tempfile.mkdtemp(prefix=f"lk-diff-{case}-")
     try:
         sc = Scenario(rng, case)
@@ -196,10 +198,13 @@ def main():
     n = int(sys.argv[2])
     seed = int(sys.argv[3])
     keep = "--keep" in sys.argv
-    rng = random.Random(seed)
+    cases = range(n)
+    if "--case" in sys.argv:
+        cases = [int(sys.argv[sys.argv.index("--case") + 1])]
+        n = 1
     passed = failed = ld_failures = 0
-    for case in range(n):
-        ok, why, ld_fail, d = run_case(build_dir, rng, case, keep)
+    for case in cases:
+        ok, why, ld_fail, d = run_case(build_dir, seed, case, keep)
         ld_failures += ld_fail
         if ok:
             passed += 1

@@ -28,6 +28,15 @@ check_contains "success: predicted and agreed" "$("$LINKSCOPE" explain last)" "s
 check_eq "why: the member pulled for helper" "member helper.o of $T/libhelper.a at 3 was pulled in to define it" \
 	"$("$LINKSCOPE" why last helper | head -n 1)"
 
+# An --as-needed shared object dropped early in a group gets another chance when ld rescans the group.
+printf 'int helper(void) { return 1; }\n' >y.c
+cc -shared -fPIC y.c -o libsoY.so -Wl,-soname,libsoY.so
+run_capture grp "$SHIM" -L. -Wl,--start-group -lsoY main.o -Wl,--end-group -o p
+check_eq "a dropped shared object, reloaded in a group rescan: ld links" 0 "$(cat "$T/grp.rc")"
+check_contains "and the replay agrees" "$("$LINKSCOPE" explain last)" "succeeds under GNU ld's rules; the real linker (bfd) succeeded"
+run_capture nogrp "$SHIM" -L. -lsoY main.o -o p
+check_contains "without the group it fails, and the replay agrees" "$("$LINKSCOPE" explain last)" "fails under GNU ld's rules; the real linker (bfd) failed (exit 1): the replay agrees"
+
 LINKSCOPE_REPORT=1 run_capture rep "$SHIM" -L. -lhelper main.o -o prog
 check_eq "LINKSCOPE_REPORT=1: the link's status is the linker's" 1 "$(cat "$T/rep.rc")"
 check_contains "LINKSCOPE_REPORT=1: ld's message first" "$(head -n 3 "$T/rep.err")" "undefined reference to \`helper'"
