@@ -985,8 +985,13 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 		const struct lk_line_item *it = &line->items.items[i];
 
 		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING &&
-		    (it->parent < 0 || i == (size_t)extra))
+		    (it->parent < 0 || i == (size_t)extra)) {
+			/* ld stops at an input it cannot open; so does the prediction. */
 			out->success = 0;
+			if (it->kind == LK_ITEM_FILE && !it->note)
+				note(&r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing%s",
+				     it->word, NULL);
+		}
 	}
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
