@@ -30,7 +30,7 @@ ifeq ($(SANITIZE),)
 SHIM_LDFLAGS ?= -static
 endif
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
-ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
+ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf) -lbfd
 
 COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
@@ -69,9 +69,9 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $(SHIM_LDFLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS)
 
-$(ANALYZER): $(BUILD)/obj/analyzer/main.o $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
+$(ANALYZER): Makefile $(BUILD)/obj/analyzer/main.o $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS) $(ELF_LIBS)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
 
 $(BUILD)/lib/liblkanalyzer.a: $(ANALYZER_LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -35,6 +35,7 @@
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/demangle.h"
 #include "linkscope/elf.h"
 #include "linkscope/replay.h"
 #include "linkscope/vec.h"
@@ -1116,6 +1117,15 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 			site_text(r, line, (long)i, &b);
 			lk_buf_addstr(&b, " was pulled in to define it");
 			lk_strvec_push_owned(out, lk_buf_detach(&b));
+		}
+	}
+	{
+		char *human = lk_demangle(symbol);
+
+		if (human) {
+			lk_buf_addf(&b, "%s is %s", symbol, human);
+			lk_strvec_push_owned(out, lk_buf_detach(&b));
+			free(human);
 		}
 	}
 	if (!s) {

@@ -12,6 +12,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/demangle.h"
 #include "report.h"
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)
@@ -79,9 +80,12 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "cross-linker verdict: %s\n", cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
+		char *human = lk_demangle(d->symbol);
 
-		fprintf(out, "\n%s: %s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
-			d->version ? "@@" : "", d->version ? d->version : "");
+		fprintf(out, "\n%s: %s%s%s%s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
+			d->version ? "@@" : "", d->version ? d->version : "",
+			human ? " (" : "", human ? human : "", human ? ")" : "");
+		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "  referenced by ");
 			site(out, line, &rp->inputs.items[d->ref_input]);
@@ -150,9 +154,14 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 						       "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
 						       "linker_said", jstr(f->linker_said)));
 	}
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
-			 "symbol", d->symbol, "version", jstr(d->version), "referenced_by", ref,
-			 "defined_in", def, "fixes", fixes, "explanation", strvec(&d->explanation));
+	char *human = lk_demangle(d->symbol);
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
+			      "symbol", d->symbol, "demangled", jstr(human), "version", jstr(d->version),
+			      "referenced_by", ref, "defined_in", def, "fixes", fixes,
+			      "explanation", strvec(&d->explanation));
+
+	free(human);
+	return o;
 }
 
 int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
@@ -198,8 +207,12 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
 
-		fprintf(out, "### `%s`: `%s%s%s`\n\n", lk_diag_kind_name(d->kind), d->symbol,
-			d->version ? "@@" : "", d->version ? d->version : "");
+		char *human = lk_demangle(d->symbol);
+
+		fprintf(out, "### `%s`: `%s%s%s`%s%s%s\n\n", lk_diag_kind_name(d->kind), d->symbol,
+			d->version ? "@@" : "", d->version ? d->version : "",
+			human ? " (`" : "", human ? human : "", human ? "`)" : "");
+		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "- **referenced by** ");
 			site(out, line, &rp->inputs.items[d->ref_input]);

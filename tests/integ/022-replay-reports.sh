@@ -37,6 +37,14 @@ check_contains "and the replay agrees" "$("$LINKSCOPE" explain last)" "succeeds 
 run_capture nogrp "$SHIM" -L. -lsoY main.o -o p
 check_contains "without the group it fails, and the replay agrees" "$("$LINKSCOPE" explain last)" "fails under GNU ld's rules; the real linker (bfd) failed (exit 1): the replay agrees"
 
+# C++ names are demangled for people (libbfd), kept mangled as the symbol.
+printf 'namespace ns { int f(int); }\nint main() { return ns::f(1); }\n' >c.cpp
+g++ -c c.cpp -o c.o
+"$SHIM" -- g++ c.o -o cpp 2>/dev/null
+check_contains "C++: the demangled name beside the symbol" "$("$LINKSCOPE" explain last)" "undefined-symbol: _ZN2ns1fEi (ns::f(int))"
+check_eq "C++: JSON keeps both" "_ZN2ns1fEi ns::f(int)" \
+	"$("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; d=json.load(sys.stdin)["diagnostics"][0]; print(d["symbol"], d["demangled"])')"
+
 LINKSCOPE_REPORT=1 run_capture rep "$SHIM" -L. -lhelper main.o -o prog
 check_eq "LINKSCOPE_REPORT=1: the link's status is the linker's" 1 "$(cat "$T/rep.rc")"
 check_contains "LINKSCOPE_REPORT=1: ld's message first" "$(head -n 3 "$T/rep.err")" "undefined reference to \`helper'"
