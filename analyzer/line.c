@@ -619,9 +619,9 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	return 0;
 }
 
-void lk_line_release(struct lk_line *line)
+void lk_line_truncate(struct lk_line *line, size_t nr)
 {
-	for (size_t i = 0; i < line->items.nr; i++) {
+	for (size_t i = nr; i < line->items.nr; i++) {
 		struct lk_line_item *it = &line->items.items[i];
 
 		free(it->word);
@@ -631,6 +631,12 @@ void lk_line_release(struct lk_line *line)
 		lk_strvec_release(&it->tried);
 		lk_elf_info_release(&it->info);
 	}
+	line->items.nr = nr;
+}
+
+void lk_line_release(struct lk_line *line)
+{
+	lk_line_truncate(line, 0);
 	free(line->items.items);
 	for (size_t i = 0; i < line->needed.nr; i++) {
 		free(line->needed.items[i].name);

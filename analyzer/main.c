@@ -58,6 +58,18 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		return -1;
 	}
 	opt->command = argv[1];
+	{
+		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", NULL };
+		const char *const *c = commands;
+
+		while (*c && strcmp(*c, opt->command))
+			c++;
+		if (!*c) {
+			fprintf(stderr, "linkscope: unknown command '%s'\n", opt->command);
+			usage(stderr);
+			return -1;
+		}
+	}
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			free(opt->dir);
@@ -417,13 +429,9 @@ int main(int argc, char **argv)
 		rc = cmd_show(&opt);
 	} else if (!strcmp(opt.command, "diff")) {
 		rc = cmd_diff(&opt);
-	} else if (!strcmp(opt.command, "explain") || !strcmp(opt.command, "report") ||
-		   !strcmp(opt.command, "why")) {
-		rc = cmd_replay(&opt);
 	} else {
-		fprintf(stderr, "linkscope: unknown command '%s'\n", opt.command);
-		usage(stderr);
-		rc = 2;
+		/* explain, report, why: parse_options() accepted nothing else. */
+		rc = cmd_replay(&opt);
 	}
 	free(opt.dir);
 	return rc;

@@ -850,21 +850,6 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 
 /* ---- fixes ---- */
 
-static void release_items_from(struct lk_line *line, size_t nr)
-{
-	for (size_t i = nr; i < line->items.nr; i++) {
-		struct lk_line_item *it = &line->items.items[i];
-
-		free(it->word);
-		free(it->value);
-		free(it->path);
-		free(it->note);
-		lk_strvec_release(&it->tried);
-		lk_elf_info_release(&it->info);
-	}
-	line->items.nr = nr;
-}
-
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
 		       long skip, int lld, struct lk_replay *out);
 
@@ -898,7 +883,7 @@ static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk
 	f->position = position;
 	f->verified = trial.success;
 	lk_replay_release(&trial);
-	release_items_from(line, nr);
+	lk_line_truncate(line, nr);
 }
 
 /* "-Wl,--end-group at 56": the last input or group end the driver's argv gave ld. */
@@ -1067,7 +1052,7 @@ int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
 	replay_core(rec, line, extra, skip_position, 0, &trial);
 	ok = trial.success;
 	lk_replay_release(&trial);
-	release_items_from(line, nr);
+	lk_line_truncate(line, nr);
 	return ok;
 }
 

@@ -22,16 +22,7 @@ export LINKSCOPE_DIR=$t/records
 cd "$t"
 
 echo "### 1. aarch64: an IREE-like archive appended after rustc's -lc"
-cat >call.c <<'C'
-#include <string.h>
-int iree_call(const char *s) { char b[64]; strncpy(b, s, sizeof b - 1); b[63] = 0; return (int)strlen(b); }
-C
-printf 'int iree_call(const char *s);\nint main(void) { return iree_call("x"); }\n' >main.c
-aarch64-linux-gnu-gcc -c -fPIC -fstack-protector-all call.c -o call.o
-aarch64-linux-gnu-ar rcs libiree_runtime_unified.a call.o
-aarch64-linux-gnu-gcc -c -fPIC main.c -o main.o
-line=(main.o -nodefaultlibs -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -Wl,--copy-dt-needed-entries
-	-L. -Wl,--start-group -l:libiree_runtime_unified.a -Wl,--end-group)
+read -r -a line <<<"$("$root/testdata/iree-case/build.sh")"
 echo "\$ LINKSCOPE_REPORT=1 linkscope-cc -- aarch64-linux-gnu-gcc ${line[*]} -o app"
 LINKSCOPE_REPORT=1 "$shim" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
 echo "(exit status $?, the linker's own)"

@@ -99,6 +99,8 @@ struct lk_line_options {
 int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
 		  struct lk_line *line, struct lk_err *err);
 void lk_line_release(struct lk_line *line);
+/* Drop the items from index `nr` on (those appended to try a fix). */
+void lk_line_truncate(struct lk_line *line, size_t nr);
 
 /*
  * Map the linker argv back onto the driver argv: pos[i] is the driver

@@ -6,16 +6,8 @@
 # the line as ld reads it.
 . "$(dirname "$0")/lib.sh"
 
-cat >call.c <<'C'
-#include <string.h>
-int iree_call(const char *s) { char b[64]; strncpy(b, s, sizeof b - 1); b[63] = 0; return (int)strlen(b); }
-C
-printf 'int iree_call(const char *s);\nint main(void) { return iree_call("x"); }\n' >main.c
-aarch64-linux-gnu-gcc -c -fPIC -fstack-protector-all call.c -o call.o
-aarch64-linux-gnu-ar rcs libiree_runtime_unified.a call.o
-aarch64-linux-gnu-gcc -c -fPIC main.c -o main.o
-run_capture link "$SHIM" -- aarch64-linux-gnu-gcc main.o -nodefaultlibs -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc \
-	-Wl,--copy-dt-needed-entries -L. -Wl,--start-group -l:libiree_runtime_unified.a -Wl,--end-group -o app
+read -r -a line <<<"$("$ROOT/testdata/iree-case/build.sh")"
+run_capture link "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
 check_eq "the real ld fails" 1 "$(cat "$T/link.rc")"
 check_contains "with DSO missing (the linker's own words, a cross-check only)" "$(cat "$T/link.err")" "DSO missing from command line"
 
