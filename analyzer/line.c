@@ -15,6 +15,7 @@
  * GNU ld's option parser (ld/lexsup.c) for the options that change how
  * inputs are read.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -619,6 +620,26 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	return 0;
 }
 
+/* The scratch directory holds only the objects compiled into it. */
+static void remove_scratch(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		struct lk_buf p = LK_BUF_INIT;
+
+		if (de->d_name[0] == '.')
+			continue;
+		lk_buf_addf(&p, "%s/%s", dir, de->d_name);
+		unlink(p.buf);
+		lk_buf_release(&p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 void lk_line_truncate(struct lk_line *line, size_t nr)
 {
 	for (size_t i = nr; i < line->items.nr; i++) {
@@ -654,5 +675,8 @@ void lk_line_release(struct lk_line *line)
 	lk_strvec_release(&line->rpath_link);
 	lk_strvec_release(&line->warnings);
 	lk_strvec_release(&line->notes);
+	if (line->scratch)
+		remove_scratch(line->scratch);
+	free(line->scratch);
 	memset(line, 0, sizeof(*line));
 }

@@ -27,6 +27,7 @@
  * Not modelled (notes say so when met): symbol versions of references,
  * commons pulling archive members, LTO, thin archive members, -r.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,11 +188,21 @@ static long add_input(struct rp *r, long item, const char *path, const char *mem
 	return (long)r->out->inputs.nr++;
 }
 
-static void note(struct rp *r, const char *fmt, const char *a, const char *b)
+static void note(struct rp *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A note for the report, once. */
+static void note(struct rp *r, const char *fmt, ...)
 {
 	struct lk_buf n = LK_BUF_INIT;
+	va_list ap;
+	char *text;
 
-	lk_buf_addf(&n, fmt, a, b ? b : "");
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	lk_buf_addstr(&n, text ? text : fmt);
+	free(text);
 	for (size_t i = 0; i < r->out->notes.nr; i++) {
 		if (!strcmp(r->out->notes.items[i], n.buf)) {
 			lk_buf_release(&n);
@@ -243,7 +254,7 @@ static void read_object(struct rp *r, long item)
 	struct lk_err err = LK_ERR_INIT;
 
 	if (lk_elf_read_syms(it->path, &syms, &err) < 0) {
-		note(r, "%s%s", err.msg, NULL);
+		note(r, "%s", err.msg);
 		return;
 	}
 	add_regular(r, add_input(r, item, it->path, NULL, 0), &syms);
@@ -264,7 +275,7 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	a->item = item;
 	a->ok = lk_elf_archive_open(r->line->items.items[item].path, &a->ar, &err) == 0;
 	if (!a->ok) {
-		note(r, "%s%s", err.msg, NULL);
+		note(r, "%s", err.msg);
 		return a;
 	}
 	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
@@ -301,7 +312,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 
 	a->pulled[m] = 1;
 	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) < 0) {
-		note(r, "%s%s", err.msg, NULL);
+		note(r, "%s", err.msg);
 		free(name);
 		return 0;
 	}
@@ -330,7 +341,7 @@ static int scan_archive(struct rp *r, long item)
 		return pulled;
 	}
 	if (!a->ar.has_index && a->ar.members.nr)
-		note(r, "'%s' has no symbol index: ld refuses it (\"archive has no index\")%s", a->ar.path, NULL);
+		note(r, "'%s' has no symbol index: ld refuses it (\"archive has no index\")", a->ar.path);
 	while (again) {
 		again = 0;
 		for (size_t k = 0; k < a->ar.armap.nr; k++) {
@@ -393,7 +404,7 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 	if (soname_kept(r, soname))
 		return 0;
 	if (lk_elf_read_syms(path, &syms, &err) < 0) {
-		note(r, "%s%s", err.msg, NULL);
+		note(r, "%s", err.msg);
 		return 0;
 	}
 	needed |= r->lld;	/* lld keeps every shared object's symbols; --as-needed only drops DT_NEEDED */
@@ -602,8 +613,8 @@ static void load_needed(struct rp *r)
 			continue;
 		path = needed_path(r->line, e.name);
 		if (!path) {
-			note(r, "%s, needed by a shared object on the line, is not found (ld warns \"try using -rpath or -rpath-link\")%s",
-			     e.name, NULL);
+			note(r, "%s, needed by a shared object on the line, is not found (ld warns \"try using -rpath or -rpath-link\")",
+			     e.name);
 			continue;
 		}
 		lk_elf_identify(path, &info);
@@ -975,8 +986,8 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 			/* ld stops at an input it cannot open; so does the prediction. */
 			out->success = 0;
 			if (it->kind == LK_ITEM_FILE && !it->note)
-				note(&r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing%s",
-				     it->word, NULL);
+				note(&r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing",
+				     it->word);
 		}
 	}
 	for (size_t i = 0; i < out->diags.nr; i++) {

@@ -12,6 +12,7 @@
  * then the default dirs; never the -L dirs).
  */
 #include <elf.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <spawn.h>
@@ -26,6 +27,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/script.h"
 #include "linkscope/vec.h"
+#include "compile.h"
 #include "resolve.h"
 #include "warn.h"
 
@@ -228,11 +230,21 @@ static int is_found(const struct lk_elf_info *info)
 	return info->kind != LK_FILE_MISSING && info->kind != LK_FILE_UNREADABLE;
 }
 
-static void set_note(struct lk_line_item *it, const char *fmt, const char *a, const char *b)
+static void set_note(struct lk_line_item *it, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_note(struct lk_line_item *it, const char *fmt, ...)
 {
 	struct lk_buf n = LK_BUF_INIT;
+	va_list ap;
+	char *text;
 
-	lk_buf_addf(&n, fmt, a, b ? b : "");
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	lk_buf_addstr(&n, text ? text : fmt);
+	free(text);
 	free(it->note);
 	it->note = lk_buf_detach(&n);
 }
@@ -295,6 +307,44 @@ int lk_line_search_lib(const struct lk_line *line, struct lk_line_item *it)
 
 static void read_script(struct ctx *c, size_t index, int depth);
 
+/* The driver's temporary object for a source on the line: compile the source again. */
+static void compile_again(struct ctx *c, size_t index)
+{
+	struct lk_line_item *it = &c->line->items.items[index];
+	const char *source = c->rec->args.items[it->position].text;
+	char *abs = in_cwd(c->rec, source), *copy = kept_copy(c->rec, abs), *obj;
+	struct lk_err err = LK_ERR_INIT;
+
+	if (!copy && access(abs, R_OK) == 0)
+		copy = lk_xstrdup(abs);
+	if (!copy) {
+		set_note(it, "the driver's temporary object for '%s', compiled by this call; the source is gone and was not kept",
+			 source);
+		goto out;
+	}
+	if (!c->line->scratch) {
+		char tmpl[] = "/tmp/lk-sources-XXXXXX";
+
+		if (mkdtemp(tmpl))
+			c->line->scratch = lk_xstrdup(tmpl);
+	}
+	obj = c->line->scratch ? lk_compile_source(c->rec, source, copy, c->line->scratch, &err) : NULL;
+	if (!obj) {
+		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
+			 err.msg[0] ? err.msg : "no scratch directory");
+		goto out;
+	}
+	lk_elf_info_release(&it->info);
+	free(it->path);
+	it->path = obj;
+	lk_elf_identify(obj, &it->info);
+	set_note(it, "'%s' compiled again now from %s", source,
+		 strcmp(copy, abs) ? "the copy kept with the record" : "the file");
+out:
+	free(abs);
+	free(copy);
+}
+
 static void resolve_item(struct ctx *c, size_t index, int depth)
 {
 	struct lk_line_item *it = &c->line->items.items[index];
@@ -304,7 +354,7 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 			char count[32];
 
 			snprintf(count, sizeof(count), "%zu", it->tried.nr);
-			set_note(it, "not found (%s files tried)%s", count, NULL);
+			set_note(it, "not found (%s files tried)", count);
 			it->info.kind = LK_FILE_MISSING;
 			return;
 		}
@@ -319,11 +369,10 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 			free(it->path);
 			it->path = copy;
 			lk_elf_identify(copy, &it->info);
-			set_note(it, "gone; read from the copy kept with the record%s", "", NULL);
+			set_note(it, "gone; read from the copy kept with the record");
 		} else if (it->info.kind == LK_FILE_MISSING && strstr(it->word, "/cc") &&
 			   it->position >= 0) {
-			set_note(it, "the driver's temporary object for '%s', compiled by this call (gone)%s",
-				 c->rec->args.items[it->position].text, NULL);
+			compile_again(c, index);
 		}
 	} else {
 		return;
@@ -404,15 +453,15 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	char *path = lk_xstrdup(it->path);
 
 	if (lk_buf_read_file(&text, path, (size_t)1 << 20) < 0) {
-		set_note(it, "cannot read it as a linker script: %s%s", "too large or unreadable", NULL);
+		set_note(it, "cannot read it as a linker script: too large or unreadable");
 		goto out;
 	}
 	if (lk_script_parse(text.buf, path, &script, &err) < 0) {
-		set_note(it, "not ELF, an archive or a linker script: %s%s", err.msg, NULL);
+		set_note(it, "not ELF, an archive or a linker script: %s", err.msg);
 		lk_script_release(&script);
 		goto out;
 	}
-	set_note(it, "linker script%s%s", script.has_sections ? " (with SECTIONS)" : "", NULL);
+	set_note(it, "linker script%s", script.has_sections ? " (with SECTIONS)" : "");
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));

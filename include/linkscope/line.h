@@ -82,6 +82,7 @@ struct lk_line {
 	struct { struct lk_needed *items; size_t nr, alloc; } needed;
 	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
 	struct lk_strvec notes;		/* what could not be known, and why */
+	char *scratch;			/* a directory the model owns (recompiled sources), or NULL */
 };
 
 struct lk_line_options {

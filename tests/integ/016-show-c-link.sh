@@ -54,5 +54,13 @@ check_contains "--no-driver: the user's own -lhelper is still resolved" "$out" "
 # A source on the line: the driver compiles it to a temporary object.
 "$SHIM" main.c helper.o -o prog3
 out=$("$LINKSCOPE" show --dir "$LINKSCOPE_DIR" last)
-check_contains "a source's temporary object is explained" "$out" "the driver's temporary object for 'main.c', compiled by this call"
+check_contains "a source on the line is compiled again for the model" "$out" "'main.c' compiled again now from the copy kept with the record"
+
+# The autoconf probe: the source is deleted after the link; the kept copy is compiled again.
+printf 'char nosuchfunc(void);\nint main(void) { return nosuchfunc(); }\n' >conftest.c
+"$SHIM" conftest.c -o conftest 2>/dev/null
+rm -f conftest.c
+out=$("$LINKSCOPE" show last)
+check_contains "a deleted conftest.c is compiled again from its kept copy" "$out" "'conftest.c' compiled again now from the copy kept with the record"
+check_contains "and the replay finds what the probe probed" "$("$LINKSCOPE" explain last)" "undefined-symbol: nosuchfunc"
 finish
