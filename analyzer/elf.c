@@ -288,7 +288,7 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 }
 
 static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *s,
-		     const char *version, int hidden)
+		     const char *version, int hidden, int in_group)
 {
 	struct lk_elf_sym *y;
 
@@ -302,6 +302,7 @@ static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *
 	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
 	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
 	y->hidden_version = hidden;
+	y->mergeable = in_group || GELF_ST_BIND(s->st_info) == STB_GNU_UNIQUE;
 }
 
 /* The globals of an open ELF: .symtab for objects, .dynsym (and versions) for shared ones. */
@@ -311,14 +312,21 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 	Elf_Scn *scn = NULL, *symscn = NULL, *versym = NULL;
 	GElf_Shdr shdr, symshdr;
 	struct versions vers = { NULL, 0, 0 }, *v = &vers;
+	struct { char *items; size_t nr, alloc; } grouped = { NULL, 0, 0 };	/* per section: SHF_GROUP */
 	Elf_Data *data, *vdata = NULL;
 	size_t n;
 
 	if (!gelf_getehdr(e, &ehdr))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
 	while ((scn = elf_nextscn(e, scn))) {
+		size_t ndx = elf_ndxscn(scn);
+
 		if (!gelf_getshdr(scn, &shdr))
 			continue;
+		LK_GROW(grouped.items, ndx + 1, grouped.alloc);
+		while (grouped.nr <= ndx)
+			grouped.items[grouped.nr++] = 0;
+		grouped.items[ndx] = (shdr.sh_flags & SHF_GROUP) != 0;
 		if ((ehdr.e_type == ET_DYN && shdr.sh_type == SHT_DYNSYM) ||
 		    (ehdr.e_type != ET_DYN && shdr.sh_type == SHT_SYMTAB)) {
 			symscn = scn;
@@ -331,6 +339,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 	}
 	if (!symscn) {
 		free(vers.names);
+		free(grouped.items);
 		return 0;	/* no symbols: a stripped or empty input */
 	}
 	data = elf_getdata(symscn, NULL);
@@ -338,6 +347,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		vdata = elf_getdata(versym, NULL);
 	if (!data || !symshdr.sh_entsize) {
 		free(vers.names);
+		free(grouped.items);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
 	}
 	n = symshdr.sh_size / symshdr.sh_entsize;
@@ -364,9 +374,11 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 			if (idx == 0)
 				continue;	/* local to the DSO */
 		}
-		push_sym(out, name, &s, version, hidden);
+		push_sym(out, name, &s, version, hidden,
+			 s.st_shndx < grouped.nr && grouped.items[s.st_shndx]);
 	}
 	free(vers.names);
+	free(grouped.items);
 	return 0;
 }
 

@@ -47,6 +47,8 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	switch (kind) {
 	case LK_DIAG_DSO_MISSING: return "dso-missing";
 	case LK_DIAG_UNDEFINED: return "undefined-symbol";
+	case LK_DIAG_MULTIPLE: return "multiple-definition";
+	case LK_DIAG_NOT_FOUND: return "input-not-found";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -61,7 +63,7 @@ struct ref {
 
 struct sym {
 	const char *name;	/* in the table's arena */
-	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1;
+	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1, mergeable : 1;
 	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1, missing_reported : 1;
 	long def_input;
 	const char *version;	/* in the table's arena */
@@ -170,6 +172,7 @@ struct rp {
 	struct lk_strvec kept_sonames;
 	long extra_item;	/* an appended item to read after the last user item, or -1 */
 	long skip_position;	/* top-level items from this driver position are not read, or -1 */
+	int no_multiple;	/* --allow-multiple-definition / -z muldefs */
 	int lld;		/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
 };
 
@@ -213,19 +216,41 @@ static void note(struct rp *r, const char *fmt, ...)
 }
 
 /* A regular object (or archive member) joins the link. */
+static struct lk_diag *new_diag(struct rp *r, enum lk_diag_kind kind, const struct sym *s);
+
+/* ld: "multiple definition of `x'; first defined here", once per symbol. */
+static void multiple_definition(struct rp *r, struct sym *s, long second)
+{
+	struct lk_diag *d;
+
+	if (s->missing_reported)
+		return;
+	s->missing_reported = 1;
+	d = new_diag(r, LK_DIAG_MULTIPLE, s);
+	d->def_input = s->def_input;
+	d->ref_input = second;
+}
+
+/* A regular object (or archive member) joins the link. */
 static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms)
 {
 	for (size_t i = 0; i < syms->nr; i++) {
 		const struct lk_elf_sym *y = &syms->items[i];
 		struct sym *s = intern(&r->tab, y->name);
 
+		if (y->defined && s->defined && !s->dynamic && !s->weak_def && !y->weak &&
+		    !y->common && !s->mergeable && !y->mergeable && !r->no_multiple) {
+			multiple_definition(r, s, input);
+			continue;
+		}
 		if (y->defined) {
 			/* A regular definition overrides a shared one and a weak one. */
 			if (!s->defined || s->dynamic || (s->weak_def && !y->weak)) {
 				s->defined = 1;
 				s->dynamic = 0;
 				s->needed_only = 0;
-				s->weak_def = y->weak;
+				s->weak_def = y->weak || y->common;
+				s->mergeable = y->mergeable;
 				s->def_input = input;
 				s->version = NULL;
 			}
@@ -859,6 +884,22 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 	lk_buf_release(&b);
 }
 
+static void explain_multiple(struct rp *r, struct lk_diag *d)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	site_text(r->out, r->line, d->def_input, &b);
+	lk_buf_addf(&b, " defines %s first", d->symbol);
+	say(d, &b);
+	site_text(r->out, r->line, d->ref_input, &b);
+	lk_buf_addstr(&b, " defines it again");
+	if (r->out->inputs.items[d->ref_input].pulled_for)
+		lk_buf_addf(&b, " (it was pulled in for %s)", r->out->inputs.items[d->ref_input].pulled_for);
+	lk_buf_addstr(&b, ": both are strong definitions in regular objects, so ld fails");
+	say(d, &b);
+	lk_buf_release(&b);
+}
+
 /* ---- fixes ---- */
 
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
@@ -920,6 +961,9 @@ static void propose_fixes(const struct lk_record *rec, struct lk_line *line, str
 		struct lk_diag *d = &out->diags.items[i];
 		struct lk_buf desc = LK_BUF_INIT;
 
+		/* Edits that add inputs can only help a missing definition. */
+		if (d->kind != LK_DIAG_DSO_MISSING && d->kind != LK_DIAG_UNDEFINED)
+			continue;
 		lk_buf_addstr(&desc, "append -lc after ");
 		last_user_arg(rec, line, &desc);
 		lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
@@ -973,6 +1017,12 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 	r.extra_item = extra;
 	r.skip_position = skip;
 	r.lld = lld;
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].kind == LK_ITEM_OPTION &&
+		    (!strcmp(line->items.items[i].word, "--allow-multiple-definition") ||
+		     (!strcmp(line->items.items[i].word, "-z") && line->items.items[i].value &&
+		      !strcmp(line->items.items[i].value, "muldefs"))))
+			r.no_multiple = 1;
 	read_line(&r);
 	if (!lld)
 		load_needed(&r);
@@ -984,7 +1034,24 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING &&
 		    (it->parent < 0 || i == (size_t)extra)) {
 			/* ld stops at an input it cannot open; so does the prediction. */
+			struct lk_diag *d;
+
 			out->success = 0;
+			LK_GROW(out->diags.items, out->diags.nr + 1, out->diags.alloc);
+			d = &out->diags.items[out->diags.nr++];
+			memset(d, 0, sizeof(*d));
+			d->kind = LK_DIAG_NOT_FOUND;
+			d->symbol = lk_xstrdup(it->word);
+			d->ref_input = d->def_input = -1;
+			{
+				struct lk_buf b = LK_BUF_INIT;
+
+				if (it->kind == LK_ITEM_LIB)
+					lk_buf_addf(&b, "ld: \"cannot find %s\": %zu files tried in the -L and default dirs", it->word, it->tried.nr);
+				else
+					lk_buf_addf(&b, "ld: \"cannot find %s\": no such file", it->word);
+				say(d, &b);
+			}
 			if (it->kind == LK_ITEM_FILE && !it->note)
 				note(&r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing",
 				     it->word);
@@ -995,8 +1062,10 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 
 		if (d->kind == LK_DIAG_DSO_MISSING)
 			explain_dso_missing(&r, d);
-		else
+		else if (d->kind == LK_DIAG_UNDEFINED)
 			explain_undefined(&r, d);
+		else if (d->kind == LK_DIAG_MULTIPLE)
+			explain_multiple(&r, d);
 	}
 	for (size_t i = 0; i < r.queue.nr; i++)
 		free(r.queue.items[i].name);

@@ -87,11 +87,15 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			human ? " (" : "", human ? human : "", human ? ")" : "");
 		free(human);
 		if (d->ref_input >= 0) {
-			fprintf(out, "  referenced by ");
+			fprintf(out, "  %s ", d->kind == LK_DIAG_MULTIPLE ? "defined again in" : "referenced by");
 			site(out, line, &rp->inputs.items[d->ref_input]);
 			fprintf(out, "\n");
 		}
-		if (d->def_input >= 0) {
+		if (d->def_input >= 0 && d->kind == LK_DIAG_MULTIPLE) {
+			fprintf(out, "  first defined in ");
+			site(out, line, &rp->inputs.items[d->def_input]);
+			fprintf(out, "\n");
+		} else if (d->def_input >= 0) {
 			fprintf(out, "  defined in %s", rp->inputs.items[d->def_input].path);
 			for (size_t k = 0; k < d->via.nr; k++)
 				fprintf(out, "%s%s", k ? " -> " : ", reached through ", d->via.items[k]);

@@ -64,6 +64,7 @@ struct lk_elf_sym {
 	unsigned common : 1;	/* SHN_COMMON */
 	unsigned tls : 1;	/* STT_TLS */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
+	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 };
 
 struct lk_elf_syms {

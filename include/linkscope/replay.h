@@ -25,6 +25,8 @@ struct lk_rinput {
 enum lk_diag_kind {
 	LK_DIAG_DSO_MISSING,
 	LK_DIAG_UNDEFINED,
+	LK_DIAG_MULTIPLE,	/* "multiple-definition": two regular strong definitions */
+	LK_DIAG_NOT_FOUND,	/* "input-not-found": ld cannot open an input; `symbol` is the argument */
 };
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind);
@@ -45,7 +47,7 @@ struct lk_diag {
 	char *version;		/* of the definition, or NULL */
 	long ref_input;		/* the first regular input that references it */
 	struct { long *items; size_t nr, alloc; } refs;	/* every regular input referencing it */
-	long def_input;		/* dso-missing: the DSO that defines it */
+	long def_input;		/* dso-missing: the DSO that defines it; multiple-definition: the first definer */
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
 	struct lk_strvec explanation;	/* the timeline, one sentence each */
 	struct { struct lk_fix *items; size_t nr, alloc; } fixes;

@@ -37,6 +37,26 @@ check_contains "and the replay agrees" "$("$LINKSCOPE" explain last)" "succeeds 
 run_capture nogrp "$SHIM" -L. -lsoY main.o -o p
 check_contains "without the group it fails, and the replay agrees" "$("$LINKSCOPE" explain last)" "fails under GNU ld's rules; the real linker (bfd) failed (exit 1): the replay agrees"
 
+# Two strong definitions: ld's "multiple definition", found by the replay.
+printf 'int helper(void) { return 2; }\nint other(void) { return 0; }\n' >dup.c
+cc -c dup.c -o dup.o
+ar rcs libdup.a dup.o
+printf 'int helper(void); int other(void);\nint main(void) { return helper() + other(); }\n' >m2.c
+cc -c m2.c -o m2.o
+run_capture dup "$SHIM" m2.o helper.o -L. -ldup -o p
+check_eq "two definitions: ld fails" 1 "$(cat "$T/dup.rc")"
+out=$("$LINKSCOPE" explain last)
+check_contains "multiple-definition, and the replay agrees" "$out" "the replay agrees"
+check_contains "the symbol" "$out" "multiple-definition: helper"
+check_contains "the second definer, pulled for another symbol" "$out" "member dup.o of $T/libdup.a at 4 defines it again (it was pulled in for other)"
+run_capture muldefs "$SHIM" m2.o helper.o -L. -ldup -Wl,--allow-multiple-definition -o p
+check_contains "--allow-multiple-definition: ld links, the replay agrees" "$("$LINKSCOPE" explain last)" "succeeds under GNU ld's rules; the real linker (bfd) succeeded"
+
+# An input ld cannot open.
+run_capture nf "$SHIM" main.o -L. -lnothere -o p
+check_eq "input-not-found in the report" "input-not-found -lnothere" \
+	"$("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; d=json.load(sys.stdin)["diagnostics"]; print(*[(x["kind"] + " " + x["symbol"]) for x in d if x["kind"] == "input-not-found"])')"
+
 # C++ names are demangled for people (libbfd), kept mangled as the symbol.
 printf 'namespace ns { int f(int); }\nint main() { return ns::f(1); }\n' >c.cpp
 g++ -c c.cpp -o c.o
