@@ -1091,15 +1091,36 @@ static int copies_dt_needed(const struct lk_line *line)
 	return 0;
 }
 
+/* lld and mold reject GNU ld's --copy-dt-needed-entries (and --add-needed) as unknown options. */
+static const struct lk_line_item *lld_rejects(const struct lk_line *line)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->kind == LK_ITEM_OPTION &&
+		    (!strcmp(it->word, "--copy-dt-needed-entries") || !strcmp(it->word, "--add-needed")))
+			return it;
+	}
+	return NULL;
+}
+
 int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
 		  struct lk_replay *out, struct lk_err *err)
 {
+	const struct lk_line_item *rejected;
 	struct lk_replay lld;
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	replay_core(rec, line, -1, -1, 0, out);
-	if (out->success && !copies_dt_needed(line)) {
+	if ((rejected = lld_rejects(line))) {
+		struct lk_buf n = LK_BUF_INIT;
+
+		lk_buf_addf(&n, "lld and mold reject %s (at %ld) as an unknown option: with them (rustc's default rust-lld too) this line fails before reading any input",
+			    rejected->word, rejected->position);
+		lk_strvec_push_owned(&out->notes, lk_buf_detach(&n));
+		out->lld_success = 0;
+	} else if (out->success && !copies_dt_needed(line)) {
 		/*
 		 * lld's rules read every archive member and shared object GNU
 		 * ld's do; only libraries reached through DT_NEEDED, which lld

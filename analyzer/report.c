@@ -46,7 +46,7 @@ static const char *cross_verdict(const struct lk_replay *rp)
 	if (rp->lld_success && !rp->success)
 		return "links with lld (and mold), fails with GNU ld: lld does not depend on archive order or DT_NEEDED";
 	if (!rp->lld_success && rp->success)
-		return "links with GNU ld, fails with lld";
+		return "links with GNU ld, fails with lld (and mold)";
 	return NULL;
 }
 
