@@ -198,14 +198,10 @@ static void note(struct rp *r, const char *fmt, ...)
 {
 	struct lk_buf n = LK_BUF_INIT;
 	va_list ap;
-	char *text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	lk_buf_vaddf(&n, fmt, ap);
 	va_end(ap);
-	lk_buf_addstr(&n, text ? text : fmt);
-	free(text);
 	for (size_t i = 0; i < r->out->notes.nr; i++) {
 		if (!strcmp(r->out->notes.items[i], n.buf)) {
 			lk_buf_release(&n);

@@ -237,14 +237,10 @@ static void set_note(struct lk_line_item *it, const char *fmt, ...)
 {
 	struct lk_buf n = LK_BUF_INIT;
 	va_list ap;
-	char *text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	lk_buf_vaddf(&n, fmt, ap);
 	va_end(ap);
-	lk_buf_addstr(&n, text ? text : fmt);
-	free(text);
 	free(it->note);
 	it->note = lk_buf_detach(&n);
 }

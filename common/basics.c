@@ -134,21 +134,28 @@ void lk_buf_addch(struct lk_buf *b, char c)
 	lk_buf_add(b, &c, 1);
 }
 
+void lk_buf_vaddf(struct lk_buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0) {
+		lk_buf_grow(b, (size_t)n);
+		vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+}
+
 void lk_buf_addf(struct lk_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	lk_buf_vaddf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	lk_buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
 }
 
 void lk_buf_reset(struct lk_buf *b)

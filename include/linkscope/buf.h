@@ -2,6 +2,7 @@
 #ifndef LINKSCOPE_BUF_H
 #define LINKSCOPE_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct lk_buf {
@@ -24,6 +25,8 @@ void lk_buf_addstr(struct lk_buf *b, const char *s);
 void lk_buf_addch(struct lk_buf *b, char c);
 void lk_buf_addf(struct lk_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void lk_buf_vaddf(struct lk_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void lk_buf_reset(struct lk_buf *b);
 
 /*
