@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linkscope/banned.h"
@@ -21,6 +22,8 @@
 #include "report.h"
 #include "diff.h"
 #include "show.h"
+#include "summary.h"
+#include "linkscope/prune.h"
 
 #ifndef LINKSCOPE_VERSION
 #define LINKSCOPE_VERSION "0.1.0"
@@ -34,6 +37,10 @@ struct lk_options {
 	const char *format;	/* report: json, markdown, text */
 	const char *symbol;	/* why */
 	const char *record_b;	/* diff */
+	int failed;		/* report --failed */
+	const char *since;	/* report --failed --since */
+	const char *max_size, *max_age;	/* prune */
+	int dry_run;		/* prune */
 };
 
 static void usage(FILE *out)
@@ -45,6 +52,8 @@ static void usage(FILE *out)
 	      "                        [--dir DIR] RECORD\n"
 	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
 	      "       linkscope diff [--dir DIR] RECORD_A RECORD_B\n"
+	      "       linkscope report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]\n"
+	      "       linkscope prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
@@ -59,7 +68,7 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	opt->command = argv[1];
 	{
-		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", NULL };
+		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", "prune", NULL };
 		const char *const *c = commands;
 
 		while (*c && strcmp(*c, opt->command))
@@ -95,7 +104,18 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->format = argv[++i];
 		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--format=", 9)) {
 			opt->format = argv[i] + 9;
-		} else if (strcmp(opt->command, "list") && argv[i][0] != '-' && !opt->record) {
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--failed")) {
+			opt->failed = 1;
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--since") && i + 1 < argc) {
+			opt->since = argv[++i];
+		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-size") && i + 1 < argc) {
+			opt->max_size = argv[++i];
+		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-age") && i + 1 < argc) {
+			opt->max_age = argv[++i];
+		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--dry-run")) {
+			opt->dry_run = 1;
+		} else if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed &&
+			   argv[i][0] != '-' && !opt->record) {
 			opt->record = argv[i];
 		} else if (!strcmp(opt->command, "why") && argv[i][0] != '-' && !opt->symbol) {
 			opt->symbol = argv[i];
@@ -109,7 +129,13 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!opt->dir)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
-	if (strcmp(opt->command, "list") && !opt->record) {
+	if (opt->failed && !opt->format)
+		opt->format = "text";
+	if (opt->since && !opt->failed) {
+		fprintf(stderr, "linkscope: --since goes with 'report --failed'\n");
+		return -1;
+	}
+	if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed && !opt->record) {
 		fprintf(stderr, "linkscope: '%s' needs a RECORD (a path, 'last' or 'last-failed')\n", opt->command);
 		return -1;
 	}
@@ -123,8 +149,9 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!strcmp(opt->command, "report") &&
 	    (!opt->format || (strcmp(opt->format, "json") && strcmp(opt->format, "markdown") &&
-			      strcmp(opt->format, "text")))) {
-		fprintf(stderr, "linkscope: 'report' needs --format json, markdown or text\n");
+			      strcmp(opt->format, "text") && (!opt->failed || strcmp(opt->format, "github"))))) {
+		fprintf(stderr, "linkscope: 'report' needs --format json, markdown or text%s\n",
+			opt->failed ? " (or github)" : "");
 		return -1;
 	}
 	return 0;
@@ -406,6 +433,68 @@ static int cmd_replay(const struct lk_options *opt)
 	return rc;
 }
 
+/* report --failed: the failed links of the directory (since a time), summarised once per cause. */
+static int cmd_report_failed(const struct lk_options *opt)
+{
+	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { !opt->no_driver }, 0 };
+	struct summaries recs = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+	int64_t since_ns = 0;
+	size_t nfailed = 0;
+	int bad = 0;
+
+	if (opt->since && lk_summary_parse_since(opt->since, (int64_t)time(NULL), &since_ns, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		return 2;
+	}
+	if (load_records(opt->dir, &recs, &bad) < 0)
+		return 1;
+	/* The failed ones first, in place; the rest are released at once. */
+	for (size_t i = 0; i < recs.nr; i++) {
+		if (recs.items[i].start_ns < since_ns) {
+			lk_record_release(&recs.items[i]);
+			continue;
+		}
+		sopt.examined++;
+		if (failed(&recs.items[i]))
+			recs.items[nfailed++] = recs.items[i];
+		else
+			lk_record_release(&recs.items[i]);
+	}
+	lk_summary_print(stdout, recs.items, nfailed, &sopt);
+	for (size_t i = 0; i < nfailed; i++)
+		lk_record_release(&recs.items[i]);
+	free(recs.items);
+	return bad ? 1 : 0;
+}
+
+static int cmd_prune(const struct lk_options *opt)
+{
+	const char *size = opt->max_size ? opt->max_size : getenv("LINKSCOPE_MAX_SIZE");
+	const char *age = opt->max_age ? opt->max_age : getenv("LINKSCOPE_MAX_AGE");
+	struct lk_prune_limits lim = { 0, 0, opt->dry_run };
+	struct lk_prune_result res;
+	struct lk_err err = LK_ERR_INIT;
+
+	if ((!size || !*size) && (!age || !*age)) {
+		fprintf(stderr, "linkscope: 'prune' needs --max-size or --max-age (or LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE)\n");
+		return 2;
+	}
+	if ((size && *size && lk_prune_parse_size(size, &lim.max_size, &err) < 0) ||
+	    (age && *age && lk_prune_parse_age(age, &lim.max_age_s, &err) < 0)) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		return 2;
+	}
+	if (lk_prune(opt->dir, &lim, (int64_t)time(NULL), &res, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		return 1;
+	}
+	printf("%s %zu of %zu records and %zu of %zu blobs (%zu other files) in %s: %lld bytes before, %lld after\n",
+	       opt->dry_run ? "would remove" : "removed", res.records_removed, res.records, res.blobs_removed,
+	       res.blobs, res.other_removed, opt->dir, (long long)res.bytes_before, (long long)res.bytes_after);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
@@ -429,6 +518,10 @@ int main(int argc, char **argv)
 		rc = cmd_show(&opt);
 	} else if (!strcmp(opt.command, "diff")) {
 		rc = cmd_diff(&opt);
+	} else if (!strcmp(opt.command, "prune")) {
+		rc = cmd_prune(&opt);
+	} else if (opt.failed) {
+		rc = cmd_report_failed(&opt);
 	} else {
 		/* explain, report, why: parse_options() accepted nothing else. */
 		rc = cmd_replay(&opt);

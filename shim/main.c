@@ -28,6 +28,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/env.h"
+#include "linkscope/prune.h"
 #include "linkscope/record.h"
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
@@ -50,6 +51,9 @@ struct lk_options {
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
+	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
+	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
+	const char *prune_error;		/* a bound that does not parse */
 };
 
 /* How the shim was called, and what it will run. */
@@ -67,6 +71,27 @@ static int env_is(const char *name, const char *value)
 {
 	const char *v = getenv(name);
 	return v && !strcmp(v, value);
+}
+
+/* The bounds of the record directory, as ccache's max_size: checked now and then, not on every link. */
+static void read_prune_options(struct lk_options *opt)
+{
+	const char *size = getenv("LINKSCOPE_MAX_SIZE"), *age = getenv("LINKSCOPE_MAX_AGE");
+	const char *every = getenv("LINKSCOPE_PRUNE_EVERY");
+	struct lk_err err = LK_ERR_INIT;
+
+	opt->prune_every = 32;
+	if (every && *every) {
+		char *end;
+		unsigned long v = strtoul(every, &end, 10);
+
+		if (!*end && v >= 1 && v <= 1u << 20)
+			opt->prune_every = (unsigned)v;
+	}
+	if (size && *size && lk_prune_parse_size(size, &opt->prune.max_size, &err) < 0)
+		opt->prune_error = "LINKSCOPE_MAX_SIZE";
+	if (age && *age && lk_prune_parse_age(age, &opt->prune.max_age_s, &err) < 0)
+		opt->prune_error = "LINKSCOPE_MAX_AGE";
 }
 
 static void read_options(struct lk_options *opt)
@@ -94,6 +119,7 @@ static void read_options(struct lk_options *opt)
 			opt->keep_limits.max_file = v;
 	}
 	opt->keep_limits.max_total = opt->keep_limits.max_file * 4;
+	read_prune_options(opt);
 }
 
 static const char *base_name(const char *path)
@@ -492,6 +518,30 @@ static void explain_failure(const char *record)
 	free(self);
 }
 
+/*
+ * LINKSCOPE_MAX_SIZE / LINKSCOPE_MAX_AGE: one link in LINKSCOPE_PRUNE_EVERY
+ * (32), chosen by the random part of its record id, prunes the directory.
+ * The other links pay nothing: not a stat more. Whatever happens, the link's
+ * status stays the linker's.
+ */
+static void maybe_prune(const struct lk_options *opt, const char *dir, const struct lk_linkrec *rec)
+{
+	struct lk_prune_result res;
+	struct lk_err err = LK_ERR_INIT;
+	const char *dash = strrchr(rec->id, '-');
+	unsigned long rnd = dash ? strtoul(dash + 1, NULL, 16) : 0;
+
+	if (opt->prune_error) {
+		fprintf(stderr, "linkscope-cc: warning: %s is not a valid bound; the record directory is not pruned\n",
+			opt->prune_error);
+		return;
+	}
+	if ((!opt->prune.max_size && !opt->prune.max_age_s) || rnd % opt->prune_every)
+		return;
+	if (lk_prune(dir, &opt->prune, (int64_t)time(NULL), &res, &err) < 0)
+		fprintf(stderr, "linkscope-cc: warning: %s\n", err.msg);
+}
+
 struct link_state {
 	struct lk_args args;
 	struct lk_rspfiles rspfiles;
@@ -604,6 +654,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	else if (failed && opt->report)
 		explain_failure(written);
 	free(written);
+	maybe_prune(opt, st->dir, rec);
 	return rec->shim_exit;
 }
 

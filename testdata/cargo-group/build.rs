@@ -19,11 +19,23 @@ fn archive(out: &Path, name: &str, src: &str) {
     run(Command::new("ar").arg("rcs").arg(out.join(format!("lib{name}.a"))).arg(&obj));
 }
 
+// The appended block: -L and a group, for every target (`which` = "") or
+// only for the bins or the tests ("-bins", "-tests").
+fn group(out: &Path, which: &str, answer: &str) {
+    println!("cargo:rustc-link-arg{which}=-L{}", out.display());
+    println!("cargo:rustc-link-arg{which}=-Wl,--start-group");
+    println!("cargo:rustc-link-arg{which}=-l:libpart.a");
+    println!("cargo:rustc-link-arg{which}=-l:{answer}");
+    println!("cargo:rustc-link-arg{which}=-Wl,--end-group");
+}
+
 fn main() {
     let out = env::var("OUT_DIR").unwrap();
     let out = Path::new(&out);
     // CARGO_GROUP_VARIANT=atexit builds the member that calls atexit (see csrc/answer-atexit.c).
     // CARGO_GROUP_VARIANT=tls builds one that references __tls_get_addr (csrc/answer-tls.c).
+    // CARGO_GROUP_VARIANT=atexit-tests: the bin gets csrc/answer.c (it links), the
+    // integration tests the atexit member (tests/lk_plain.rs fails, tests/lk_atexit.rs links).
     let variant = env::var("CARGO_GROUP_VARIANT").unwrap_or_default();
     let answer = match variant.as_str() {
         "atexit" => "csrc/answer-atexit.c",
@@ -38,9 +50,11 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-env-changed=CARGO_GROUP_VARIANT");
-    println!("cargo:rustc-link-arg=-L{}", out.display());
-    println!("cargo:rustc-link-arg=-Wl,--start-group");
-    println!("cargo:rustc-link-arg=-l:libpart.a");
-    println!("cargo:rustc-link-arg=-l:libanswer.a");
-    println!("cargo:rustc-link-arg=-Wl,--end-group");
+    if variant == "atexit-tests" {
+        archive(out, "answer_atexit", "csrc/answer-atexit.c");
+        group(out, "-bins", "libanswer.a");
+        group(out, "-tests", "libanswer_atexit.a");
+    } else {
+        group(out, "", "libanswer.a");
+    }
 }

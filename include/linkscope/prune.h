@@ -1,0 +1,46 @@
+/*
+ * Bounding the record directory: records (and their reports) removed
+ * oldest first, past an age or over a total size; kept copies in blobs/
+ * removed only when no remaining record names them. Used by `linkscope
+ * prune` and by the shim when LINKSCOPE_MAX_SIZE or LINKSCOPE_MAX_AGE is set.
+ */
+#ifndef LINKSCOPE_PRUNE_H
+#define LINKSCOPE_PRUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linkscope/err.h"
+
+struct lk_prune_limits {
+	int64_t max_size;	/* bytes in the directory (records, reports, blobs); 0: no bound */
+	int64_t max_age_s;	/* records older than this many seconds go; 0: no bound */
+	int dry_run;		/* say what would go, remove nothing */
+};
+
+struct lk_prune_result {
+	size_t records, records_removed;
+	size_t blobs, blobs_removed;
+	size_t other_removed;		/* reports beside removed records, stale temporary files */
+	int64_t bytes_before, bytes_after;
+};
+
+/*
+ * Prune `dir` (the record directory) at time `now_s` (seconds since the
+ * epoch). Only files linkscope writes are looked at: <id>.json records
+ * and their <id>.report.json, <id>.report.md, <id>.repro.tar, stale
+ * .<id>.json.tmp files, and blobs/<sha256>. Symbolic links and anything
+ * not a regular file are never followed nor removed. The newest record is
+ * always kept, and so is a blob written in the last BLOB_GRACE seconds (a
+ * link may be writing the record that names it). Returns 0, or -1 with
+ * `err` when the directory cannot be read.
+ */
+int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now_s,
+	     struct lk_prune_result *res, struct lk_err *err);
+
+/* "500M", "2G", "100k", "4096": bytes (powers of 1024). 0, or -1 with `err`. */
+int lk_prune_parse_size(const char *s, int64_t *bytes, struct lk_err *err);
+/* "7d", "12h", "30m", "90s", "2w", "3600": seconds. 0, or -1 with `err`. */
+int lk_prune_parse_age(const char *s, int64_t *seconds, struct lk_err *err);
+
+#endif

@@ -1,0 +1,126 @@
+/* Bounds of the record directory, and names by meaning. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/prune.h"
+#include "normalize.h"
+#include "summary.h"
+
+static void test_prune_sizes(void **state)
+{
+	struct lk_err err = LK_ERR_INIT;
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(lk_prune_parse_size("4096", &v, &err), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(lk_prune_parse_size("100k", &v, &err), 0);
+	assert_int_equal(v, 100 * 1024);
+	assert_int_equal(lk_prune_parse_size("500M", &v, &err), 0);
+	assert_int_equal(v, 500ll << 20);
+	assert_int_equal(lk_prune_parse_size("2GiB", &v, &err), 0);
+	assert_int_equal(v, 2ll << 30);
+	assert_int_equal(lk_prune_parse_size("2GB", &v, &err), 0);
+	assert_int_equal(lk_prune_parse_size("-1", &v, &err), -1);
+	assert_int_equal(lk_prune_parse_size("12Q", &v, &err), -1);
+	assert_int_equal(lk_prune_parse_size("M", &v, &err), -1);
+	assert_int_equal(lk_prune_parse_size("", &v, &err), -1);
+	assert_int_equal(lk_prune_parse_size("99999999999999T", &v, &err), -1);
+	assert_non_null(strstr(err.msg, "is not a size"));
+}
+
+static void test_prune_ages(void **state)
+{
+	struct lk_err err = LK_ERR_INIT;
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(lk_prune_parse_age("90s", &v, &err), 0);
+	assert_int_equal(v, 90);
+	assert_int_equal(lk_prune_parse_age("30m", &v, &err), 0);
+	assert_int_equal(v, 1800);
+	assert_int_equal(lk_prune_parse_age("7d", &v, &err), 0);
+	assert_int_equal(v, 7 * 86400);
+	assert_int_equal(lk_prune_parse_age("2w", &v, &err), 0);
+	assert_int_equal(v, 14 * 86400);
+	assert_int_equal(lk_prune_parse_age("7dB", &v, &err), -1);
+	assert_int_equal(lk_prune_parse_age("2026-11-30", &v, &err), -1);
+}
+
+static void test_prune_since(void **state)
+{
+	struct lk_err err = LK_ERR_INIT;
+	int64_t ns;
+
+	(void)state;
+	assert_int_equal(lk_summary_parse_since("2026-11-30T14:00:00Z", 0, &ns, &err), 0);
+	assert_int_equal(ns, 1796047200ll * 1000000000);
+	assert_int_equal(lk_summary_parse_since("2026-11-30", 0, &ns, &err), 0);
+	assert_int_equal(ns, 1795996800ll * 1000000000);
+	assert_int_equal(lk_summary_parse_since("@100", 0, &ns, &err), 0);
+	assert_int_equal(ns, 100ll * 1000000000);
+	assert_int_equal(lk_summary_parse_since("2h", 10000, &ns, &err), 0);
+	assert_int_equal(ns, (10000ll - 7200) * 1000000000);
+	assert_int_equal(lk_summary_parse_since("soon", 0, &ns, &err), -1);
+}
+
+static void expect_name(const char *in, const char *want)
+{
+	char *got = lk_norm_name(in);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_prune_norm_names(void **state)
+{
+	(void)state;
+	expect_name("libfoo-5d1c0e7a.rlib", "libfoo-#.rlib");
+	expect_name("libstd-3710056540f41481.rlib", "libstd-#.rlib");
+	expect_name("/tmp/rustcAbC123/symbols.o", "/tmp/rustc*/symbols.o");
+	expect_name("/usr/lib/x86_64-linux-gnu/libc.so", "/usr/lib/<arch>-linux-gnu/libc.so");
+	expect_name("target/aarch64-unknown-linux-gnu/debug", "target/<arch>-unknown-linux-gnu/debug");
+	expect_name("/lib/ld-linux-aarch64.so.1", "/lib/<loader>");
+	/* Not hashes: no digit, too short, part of a word. */
+	expect_name("libcafebabe.a", "libcafebabe.a");
+	expect_name("x-1234abc.o", "x-1234abc.o");
+	expect_name("libiree_runtime_unified.a", "libiree_runtime_unified.a");
+}
+
+static void test_prune_norm_args(void **state)
+{
+	struct lk_norm n = { (char *)"/home/a/proj", (char *)"/home/a/proj/target/debug" };
+	char *got;
+
+	(void)state;
+	got = lk_norm_arg(&n, "/home/a/proj/target/debug/deps/libfoo-5d1c0e7a12345678.rlib");
+	assert_string_equal(got, "<build>/deps/libfoo-#.rlib");
+	free(got);
+	got = lk_norm_arg(&n, "main.o");
+	assert_string_equal(got, "<cwd>/main.o");
+	free(got);
+	got = lk_norm_arg(&n, "-L/home/a/proj/lib");
+	assert_string_equal(got, "-L<cwd>/lib");
+	free(got);
+	got = lk_norm_arg(&n, "/home/a/project2/x.o");
+	assert_string_equal(got, "/home/a/project2/x.o");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prune_sizes),
+		cmocka_unit_test(test_prune_ages),
+		cmocka_unit_test(test_prune_since),
+		cmocka_unit_test(test_prune_norm_names),
+		cmocka_unit_test(test_prune_norm_args),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
