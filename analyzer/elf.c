@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -301,6 +302,9 @@ static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *
 	y->common = s->st_shndx == SHN_COMMON;
 	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
 	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
+	/* elflink.c is_global_data_symbol_definition: what lets a common pull an archive member. */
+	y->data_def = GELF_ST_BIND(s->st_info) == STB_GLOBAL && GELF_ST_TYPE(s->st_info) != STT_FUNC &&
+		      s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
 	y->hidden_version = hidden;
 	y->mergeable = in_group || GELF_ST_BIND(s->st_info) == STB_GNU_UNIQUE;
 }
@@ -482,4 +486,322 @@ void lk_elf_archive_close(struct lk_elf_archive *ar)
 	free(ar->path);
 	memset(ar, 0, sizeof(*ar));
 	ar->fd = -1;
+}
+
+/* ---- sections and relocations, for --gc-sections ---- */
+
+/* One .eh_frame record: a CIE or an FDE (`cie`: the offset of its CIE). */
+struct eh_record {
+	size_t start, end;
+	long cie;		/* -1 for a CIE */
+	long owner;		/* an FDE: the section its pc_begin relocation points to, or -1 */
+};
+
+struct eh_reloc {
+	size_t offset;
+	size_t to;
+	const char *symbol;
+};
+
+struct eh_frame {
+	struct { struct eh_record *items; size_t nr, alloc; } recs;
+	struct { struct eh_reloc *items; size_t nr, alloc; } relocs;
+};
+
+static void parse_eh_frame(Elf_Scn *scn, struct eh_frame *eh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0;
+
+	while (data && data->d_buf && off + 8 <= data->d_size) {
+		const unsigned char *p = (const unsigned char *)data->d_buf + off;
+		uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		uint32_t id = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+		struct eh_record *r;
+
+		if (len == 0 || len == 0xffffffffu || len > data->d_size - off - 4)
+			break;	/* the terminator, a 64-bit record (never emitted by GCC), or garbage */
+		LK_GROW(eh->recs.items, eh->recs.nr + 1, eh->recs.alloc);
+		r = &eh->recs.items[eh->recs.nr++];
+		r->start = off;
+		r->end = off + 4 + len;
+		r->cie = id == 0 ? -1 : (long)(off + 4) - (long)id;
+		r->owner = -1;
+		off = r->end;
+	}
+}
+
+static long eh_record_at(const struct eh_frame *eh, size_t offset)
+{
+	size_t lo = 0, hi = eh->recs.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (offset < eh->recs.items[mid].start)
+			hi = mid;
+		else if (offset >= eh->recs.items[mid].end)
+			lo = mid + 1;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+static void add_edge(struct lk_elf_gc *gc, size_t from, size_t to, const char *symbol)
+{
+	struct lk_elf_gc_edge *e;
+
+	LK_GROW(gc->edges.items, gc->edges.nr + 1, gc->edges.alloc);
+	e = &gc->edges.items[gc->edges.nr++];
+	e->from = from;
+	e->to = to;
+	e->symbol = symbol;
+}
+
+/* FDE relocations other than pc_begin, and its CIE's, become needs of the FDE's function section. */
+static void eh_frame_edges(struct lk_elf_gc *gc, struct eh_frame *eh)
+{
+	for (size_t i = 0; i < eh->relocs.nr; i++) {
+		const struct eh_reloc *x = &eh->relocs.items[i];
+		long k = eh_record_at(eh, x->offset);
+
+		if (k >= 0 && eh->recs.items[k].cie >= 0 && x->offset == eh->recs.items[k].start + 8 && !x->symbol)
+			eh->recs.items[k].owner = (long)x->to;
+	}
+	for (size_t i = 0; i < eh->relocs.nr; i++) {
+		const struct eh_reloc *x = &eh->relocs.items[i];
+		long k = eh_record_at(eh, x->offset);
+
+		if (k < 0)
+			continue;
+		if (eh->recs.items[k].cie >= 0) {
+			if (x->offset != eh->recs.items[k].start + 8 && eh->recs.items[k].owner >= 0)
+				add_edge(gc, (size_t)eh->recs.items[k].owner, x->to, x->symbol);
+			continue;
+		}
+		/* A CIE's relocation (the personality): a need of every function whose FDE uses it. */
+		for (size_t f = 0; f < eh->recs.nr; f++)
+			if (eh->recs.items[f].cie == (long)eh->recs.items[k].start && eh->recs.items[f].owner >= 0)
+				add_edge(gc, (size_t)eh->recs.items[f].owner, x->to, x->symbol);
+	}
+}
+
+/* The relocations of one SHT_REL/SHT_RELA section, against the symbol table `syms`. */
+static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *syms, size_t strtab,
+			size_t nsyms, struct lk_elf_gc *gc, struct eh_frame *eh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t from = shdr->sh_info;
+	size_t n;
+
+	if (!data || !shdr->sh_entsize || from >= gc->nsections)
+		return;
+	n = shdr->sh_size / shdr->sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela rela;
+		GElf_Rel rel;
+		GElf_Sym s;
+		size_t symi, to = 0, offset;
+		const char *name = NULL;
+
+		if (shdr->sh_type == SHT_RELA) {
+			if (!gelf_getrela(data, (int)i, &rela))
+				break;
+			symi = GELF_R_SYM(rela.r_info);
+			offset = rela.r_offset;
+		} else {
+			if (!gelf_getrel(data, (int)i, &rel))
+				break;
+			symi = GELF_R_SYM(rel.r_info);
+			offset = rel.r_offset;
+		}
+		if (symi == 0 || symi >= nsyms || !gelf_getsym(syms, (int)symi, &s))
+			continue;
+		if (GELF_ST_BIND(s.st_info) == STB_LOCAL) {
+			if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || s.st_shndx >= gc->nsections)
+				continue;
+			to = s.st_shndx;
+		} else {
+			name = elf_strptr(e, strtab, s.st_name);
+			if (!name || !*name)
+				continue;
+		}
+		if (eh) {
+			struct eh_reloc *x;
+
+			LK_GROW(eh->relocs.items, eh->relocs.nr + 1, eh->relocs.alloc);
+			x = &eh->relocs.items[eh->relocs.nr++];
+			x->offset = offset;
+			x->to = to;
+			x->symbol = name;
+		} else {
+			add_edge(gc, from, to, name);
+		}
+	}
+}
+
+/* An SHT_GROUP section: flag word, then member section indices. */
+static void read_group(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, size_t ndx, struct lk_elf_gc *gc,
+		       Elf_Data *syms, size_t strtab)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const uint32_t *w;
+	size_t n;
+	GElf_Sym s;
+
+	if (!data || !data->d_buf || data->d_size < 4)
+		return;
+	w = data->d_buf;
+	n = data->d_size / 4;
+	gc->sections[ndx].comdat = (w[0] & GRP_COMDAT) != 0;
+	if (syms && gelf_getsym(syms, (int)shdr->sh_info, &s))
+		gc->sections[ndx].signature = elf_strptr(e, strtab, s.st_name);
+	for (size_t i = 1; i < n; i++)
+		if (w[i] < gc->nsections)
+			gc->sections[w[i]].group = (long)ndx;
+}
+
+static int read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *err)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	GElf_Shdr shdr, symshdr;
+	Elf_Data *syms = NULL;
+	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0;
+	struct eh_frame eh;
+
+	memset(&eh, 0, sizeof(eh));
+	if (elf_getshdrnum(e, &shnum) < 0)
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
+	gc->nsections = shnum;
+	gc->sections = lk_xcalloc(shnum + 1, sizeof(*gc->sections));
+	for (size_t i = 0; i < shnum; i++)
+		gc->sections[i].group = gc->sections[i].linked_to = -1;
+	while ((scn = elf_nextscn(e, scn))) {
+		size_t ndx = elf_ndxscn(scn), shstrndx;
+		struct lk_elf_gc_section *sec;
+
+		if (ndx >= shnum || !gelf_getshdr(scn, &shdr))
+			continue;
+		sec = &gc->sections[ndx];
+		if (elf_getshdrstrndx(e, &shstrndx) == 0)
+			sec->name = elf_strptr(e, shstrndx, shdr.sh_name);
+		sec->alloc = (shdr.sh_flags & SHF_ALLOC) != 0;
+		sec->note = shdr.sh_type == SHT_NOTE;
+		sec->retain = (shdr.sh_flags & SHF_GNU_RETAIN) != 0;
+		sec->counted = shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_STRTAB &&
+			       shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL &&
+			       shdr.sh_type != SHT_SYMTAB_SHNDX;
+		sec->empty = shdr.sh_size == 0;
+		if ((shdr.sh_flags & SHF_LINK_ORDER) && shdr.sh_link < shnum)
+			sec->linked_to = shdr.sh_link;
+		if (shdr.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			symshdr = shdr;
+		}
+		if (sec->name && !strcmp(sec->name, ".eh_frame") && !eh_ndx)
+			eh_ndx = ndx;
+	}
+	if (!symscn)
+		return 0;	/* no symbols: nothing references anything */
+	syms = elf_getdata(symscn, NULL);
+	if (!syms || !symshdr.sh_entsize)
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
+	nsyms = symshdr.sh_size / symshdr.sh_entsize;
+	strtab = symshdr.sh_link;
+	if (eh_ndx)
+		parse_eh_frame(elf_getscn(e, eh_ndx), &eh);
+	scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_type == SHT_GROUP)
+			read_group(e, scn, &shdr, elf_ndxscn(scn), gc, syms, strtab);
+		else if ((shdr.sh_type == SHT_RELA || shdr.sh_type == SHT_REL) && shdr.sh_link == elf_ndxscn(symscn))
+			read_relocs(e, scn, &shdr, syms, strtab, nsyms, gc,
+				    eh_ndx && shdr.sh_info == eh_ndx ? &eh : NULL);
+	}
+	eh_frame_edges(gc, &eh);
+	free(eh.recs.items);
+	free(eh.relocs.items);
+	for (size_t i = symshdr.sh_info ? symshdr.sh_info : 1; i < nsyms; i++) {
+		GElf_Sym s;
+		struct lk_elf_gc_def *d;
+		const char *name;
+
+		if (!gelf_getsym(syms, (int)i, &s))
+			break;
+		if (GELF_ST_BIND(s.st_info) == STB_LOCAL || s.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(e, strtab, s.st_name);
+		if (!name || !*name)
+			continue;
+		LK_GROW(gc->defs.items, gc->defs.nr + 1, gc->defs.alloc);
+		d = &gc->defs.items[gc->defs.nr++];
+		d->name = name;
+		d->section = s.st_shndx < SHN_LORESERVE && s.st_shndx < shnum ? s.st_shndx : 0;
+		d->hidden = GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN ||
+			    GELF_ST_VISIBILITY(s.st_other) == STV_INTERNAL;
+	}
+	return 0;
+}
+
+int lk_elf_read_gc(const char *path, struct lk_elf_gc *out, struct lk_err *err)
+{
+	Elf *e;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (out->fd < 0)
+		return lk_err_errno(err, "cannot open '%s'", path);
+	elf_version(EV_CURRENT);
+	e = elf_begin(out->fd, ELF_C_READ_MMAP, NULL);
+	out->elf = e;
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		lk_elf_gc_release(out);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
+	}
+	if (read_gc(e, path, out, err) < 0) {
+		lk_elf_gc_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, struct lk_elf_gc *out,
+			     struct lk_err *err)
+{
+	Elf *m;
+	struct lk_buf where = LK_BUF_INIT;
+	Elf_Arhdr *h;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (elf_rand(ar->elf, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, ar->elf)))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
+				  ar->path, offset, elf_errmsg(-1));
+	out->elf = m;
+	if (elf_kind(m) != ELF_K_ELF)
+		return 0;
+	h = elf_getarhdr(m);
+	lk_buf_addf(&where, "%s(%s)", ar->path, h && h->ar_name ? h->ar_name : "?");
+	rc = read_gc(m, where.buf, out, err);
+	lk_buf_release(&where);
+	if (rc < 0)
+		lk_elf_gc_release(out);
+	return rc;
+}
+
+void lk_elf_gc_release(struct lk_elf_gc *gc)
+{
+	free(gc->sections);
+	free(gc->edges.items);
+	free(gc->defs.items);
+	if (gc->elf)
+		elf_end(gc->elf);
+	if (gc->fd >= 0)
+		close(gc->fd);
+	memset(gc, 0, sizeof(*gc));
+	gc->fd = -1;
 }

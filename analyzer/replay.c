@@ -20,12 +20,19 @@
  *   is ld's "undefined reference to symbol ... DSO missing from command
  *   line", unless --copy-dt-needed-entries was in force for the shared
  *   object that needed it;
- * - at the end, strongly referenced symbols left undefined fail an
- *   executable (and a -shared link with --no-undefined / -z defs), as do
- *   undefined references of shared objects unless --allow-shlib-undefined
- *   or -shared.
- * Not modelled (notes say so when met): symbol versions of references,
- * commons pulling archive members, LTO, thin archive members, -r.
+ * - a common symbol pulls an archive member that defines it as global
+ *   data (not a function, not another common);
+ * - a "sym@VER" reference binds only a shared object's sym of version VER;
+ * - under --gc-sections, sections are collected as bfd does (gc.c) and
+ *   only references from sections that stay count; "DSO missing" is
+ *   reported while loading, before collection, so it counts anyway;
+ * - at the end, a symbol left undefined (not only weakly) fails the link
+ *   when a relocation references it and unresolved references in objects
+ *   are reported, and a shared object's strong reference fails it when
+ *   those in shared libraries are (policy.c: output kind, -z defs,
+ *   --unresolved-symbols, --[no-]allow-shlib-undefined, in ld's order).
+ * Not modelled (notes say so when met): LTO, thin archive members, -r,
+ * version scripts' local: under --gc-sections.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -40,6 +47,8 @@
 #include "linkscope/elf.h"
 #include "linkscope/replay.h"
 #include "linkscope/vec.h"
+#include "gc.h"
+#include "policy.h"
 #include "resolve.h"
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind)
@@ -65,7 +74,11 @@ struct sym {
 	const char *name;	/* in the table's arena */
 	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1, mergeable : 1;
 	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1, missing_reported : 1;
+	unsigned common : 1;	/* the definition is a common symbol (SHN_COMMON) */
+	unsigned ref_dynamic : 1;	/* a shared object in the link references it (weakly or not) */
+	unsigned gc_live : 1;	/* --gc-sections: a section that stays references it */
 	long def_input;
+	long first_live;	/* --gc-sections: the first input whose kept sections reference it */
 	const char *version;	/* in the table's arena */
 	long first_ref;		/* first regular input with a strong reference */
 	long first_dyn_ref;	/* first shared object with a strong reference */
@@ -132,7 +145,7 @@ static struct sym *intern(struct table *t, const char *name)
 		s->hash = h;
 		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
 		s->sym->name = lk_arena_strdup(&t->arena, name);
-		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
+		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = s->sym->first_live = -1;
 		s->sym->refs_tail = &s->sym->refs;
 		t->nr++;
 	}
@@ -159,6 +172,7 @@ struct open_archive {
 	struct lk_elf_archive ar;
 	char *pulled;		/* per member, for this replay */
 	struct sym **armap_syms;	/* the table entry of each armap name, for this replay */
+	unsigned char *common_checked;	/* per armap entry: its member does not define the common as data */
 	int ok;
 };
 
@@ -174,6 +188,9 @@ struct rp {
 	long skip_position;	/* top-level items from this driver position are not read, or -1 */
 	int no_multiple;	/* --allow-multiple-definition / -z muldefs */
 	int lld;		/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
+	int versioned_refs;	/* a regular object references a "sym@VER" */
+	struct lk_policy policy;
+	struct lk_gc *gc;	/* --gc-sections: the sections of the regular inputs, or NULL */
 };
 
 static long add_input(struct rp *r, long item, const char *path, const char *member, int dso)
@@ -246,6 +263,7 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 				s->dynamic = 0;
 				s->needed_only = 0;
 				s->weak_def = y->weak || y->common;
+				s->common = y->common;
 				s->mergeable = y->mergeable;
 				s->def_input = input;
 				s->version = NULL;
@@ -260,6 +278,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			s->refs_tail = &ref->next;
 			s->nrefs++;
 		}
+		if (strchr(y->name, '@'))
+			r->versioned_refs = 1;
 		if (!y->weak) {
 			s->ref_regular_strong = 1;
 			if (s->first_ref < 0)
@@ -273,13 +293,22 @@ static void read_object(struct rp *r, long item)
 	const struct lk_line_item *it = &r->line->items.items[item];
 	struct lk_elf_syms syms = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
+	struct lk_elf_gc sections;
+	long input;
 
 	if (lk_elf_read_syms(it->path, &syms, &err) < 0) {
 		note(r, "%s", err.msg);
 		return;
 	}
-	add_regular(r, add_input(r, item, it->path, NULL, 0), &syms);
+	input = add_input(r, item, it->path, NULL, 0);
+	add_regular(r, input, &syms);
 	lk_elf_syms_release(&syms);
+	if (r->gc && lk_elf_read_gc(it->path, &sections, &err) == 0) {
+		lk_gc_add(r->gc, input, &sections);
+		lk_elf_gc_release(&sections);
+	} else if (r->gc) {
+		note(r, "%s", err.msg);
+	}
 }
 
 static struct open_archive *archive_of(struct rp *r, long item)
@@ -343,7 +372,43 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	add_regular(r, input, &syms);
 	lk_elf_syms_release(&syms);
 	free(name);
+	if (r->gc) {
+		struct lk_elf_gc sections;
+
+		if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &sections, &err) == 0) {
+			lk_gc_add(r->gc, input, &sections);
+			lk_elf_gc_release(&sections);
+		} else {
+			note(r, "%s", err.msg);
+		}
+	}
 	return 1;
+}
+
+/*
+ * A common symbol pulls the member only if the member defines it as
+ * global data, not as another common and not as a function
+ * (elflink.c elf_link_is_defined_archive_symbol).
+ */
+static int member_defines_data(struct rp *r, struct open_archive *a, size_t k, long m)
+{
+	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+	char *name = NULL;
+	int data = 0;
+
+	if (!a->common_checked)
+		a->common_checked = lk_xcalloc(a->ar.armap.nr + 1, 1);
+	if (a->common_checked[k])
+		return 0;
+	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) == 0)
+		for (size_t i = 0; i < syms.nr && !data; i++)
+			data = syms.items[i].data_def && !strcmp(syms.items[i].name, a->ar.armap.items[k].name);
+	lk_elf_syms_release(&syms);
+	free(name);
+	a->common_checked[k] = !data;
+	(void)r;
+	return data;
 }
 
 /* One scan of an archive as ld does it; returns how many members it pulled. */
@@ -370,10 +435,13 @@ static int scan_archive(struct rp *r, long item)
 			struct sym *s = a->armap_syms[k];
 			long m;
 
-			if (s->defined || !(s->ref_regular_strong || s->ref_dynamic_strong))
+			if (s->defined ? !s->common || s->dynamic || r->lld :
+					 !(s->ref_regular_strong || s->ref_dynamic_strong))
 				continue;
 			m = member_index(a, e->offset);
 			if (m < 0 || a->pulled[m])
+				continue;
+			if (s->defined && !member_defines_data(r, a, k, m))
 				continue;
 			pulled += pull(r, a, m, e->name);
 			again = 1;
@@ -405,6 +473,23 @@ static int on_needed_list(const struct rp *r, const char *soname)
 		if (!strcmp(r->queue.items[i].name, soname))
 			return 1;
 	return 0;
+}
+
+/*
+ * The table entry of a "sym@VER" reference that the versioned definition
+ * `y` of a shared object binds (sym@@VER and sym@VER both do), or NULL.
+ */
+static struct sym *versioned_ref(struct rp *r, const struct lk_elf_sym *y)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	struct sym *s;
+
+	if (!r->versioned_refs || !y->defined || !y->version)
+		return NULL;
+	lk_buf_addf(&b, "%s@%s", y->name, y->version);
+	s = lookup(&r->tab, b.buf);
+	lk_buf_release(&b);
+	return s && !s->defined ? s : NULL;
 }
 
 /* A shared object joins the link (or, under --as-needed, maybe not). */
@@ -440,6 +525,8 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 		 */
 		needed = s && !s->defined &&
 			 (s->ref_regular_strong || (s->ref_dynamic_strong && !on_needed_list(r, soname)));
+		if (!needed && (s = versioned_ref(r, y)))
+			needed = s->ref_regular_strong;
 	}
 	if (!needed && reload) {
 		lk_elf_syms_release(&syms);
@@ -458,9 +545,19 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 		const struct lk_elf_sym *y = &syms.items[i];
 		struct sym *s;
 
+		if ((s = versioned_ref(r, y))) {
+			/* "sym@VER" in a regular object binds to this version only. */
+			s->defined = 1;
+			s->dynamic = 1;
+			s->needed_only = needed_only;
+			s->def_input = input;
+			s->version = lk_arena_strdup(&r->tab.arena, y->version);
+		}
 		if (y->defined && y->hidden_version)
 			continue;
 		s = intern(&r->tab, y->name);
+		if (!y->defined)
+			s->ref_dynamic = 1;
 		if (y->defined) {
 			if (s->defined)
 				continue;
@@ -721,24 +818,99 @@ static int linker_defined(const char *name)
 	return 0;
 }
 
+/*
+ * ld's two checks at the end (lk_policy says which are on): a relocation
+ * against a symbol left undefined (not only weakly) fails the link when it
+ * sits in a section that stays; a shared object's strong reference fails it
+ * when no regular object references the symbol, or under --gc-sections
+ * (elflink.c elf_link_output_extsym).
+ */
 static void final_checks(struct rp *r)
 {
-	const struct lk_line *line = r->line;
+	const struct lk_policy *p = &r->policy;
+	int static_exe = p->static_link && !r->line->shared;
 
+	if (p->warn_unresolved)
+		return;
 	for (size_t i = 0; i < r->tab.cap; i++) {
 		struct sym *s = r->tab.slots[i].sym;
+		int referenced, strong;
 
 		if (!s || s->defined || linker_defined(s->name))
+			continue;
+		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
+		if (static_exe && !strcmp(s->name, "__tls_get_addr"))
 			continue;
 		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
 		if (r->lld && !s->ref_regular_strong)
 			continue;
-		if (s->ref_regular_strong && (!line->shared || line->no_undefined))
+		referenced = r->gc ? s->gc_live : s->nrefs > 0;
+		strong = s->ref_regular_strong || s->ref_dynamic_strong;
+		if (referenced && strong && p->report_objects) {
+			struct lk_diag *d = new_diag(r, LK_DIAG_UNDEFINED, s);
+
+			if (r->gc && s->first_live >= 0)
+				d->ref_input = s->first_live;
+		} else if (s->ref_dynamic_strong && p->report_shlibs && (!s->nrefs || r->gc)) {
 			new_diag(r, LK_DIAG_UNDEFINED, s);
-		else if (!s->ref_regular_strong && s->ref_dynamic_strong && !line->shared &&
-			 !line->allow_shlib_undefined)
-			new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
 	}
+}
+
+/* ---- section garbage collection: the replay's symbols seen by gc.c ---- */
+
+static void *gc_intern(void *ctx, const char *name)
+{
+	return intern(&((struct rp *)ctx)->tab, name);
+}
+
+static const char *gc_name(void *ctx, void *sym)
+{
+	(void)ctx;
+	return ((struct sym *)sym)->name;
+}
+
+static long gc_definer(void *ctx, void *sym)
+{
+	const struct sym *s = sym;
+
+	(void)ctx;
+	return s->defined && !s->dynamic ? s->def_input : -1;
+}
+
+static int gc_dynamic_ref(void *ctx, void *sym)
+{
+	(void)ctx;
+	return ((struct sym *)sym)->ref_dynamic;
+}
+
+static void gc_live(void *ctx, void *sym, long input)
+{
+	struct sym *s = sym;
+
+	(void)ctx;
+	s->gc_live = 1;
+	if (s->first_live < 0)
+		s->first_live = input;
+}
+
+static void collect_sections(struct rp *r)
+{
+	struct lk_gc_roots roots = {
+		r->policy.entry, &r->policy.roots,
+		!r->policy.static_link || r->line->pie || r->line->shared,
+		r->line->shared || r->policy.export_dynamic,
+	};
+	size_t removed, total;
+
+	for (size_t i = 0; i < r->line->items.nr && roots.export_all; i++)
+		if (r->line->items.items[i].kind == LK_ITEM_OPTION &&
+		    !strncmp(r->line->items.items[i].word, "--version-script", 16))
+			note(r, "--gc-sections with a version script: symbols it makes local are still taken as exported roots (not modelled), so fewer sections are collected than ld collects");
+	lk_gc_run(r->gc, &roots);
+	lk_gc_counts(r->gc, &removed, &total);
+	note(r, "--gc-sections: %zu of %zu sections of the regular inputs are collected; references made only from them do not count (bfd's roots: entry %s, -u, exports, KEEP sections)",
+	     removed, total, r->policy.entry);
 }
 
 /* ---- explanations ---- */
@@ -1013,6 +1185,12 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 	r.extra_item = extra;
 	r.skip_position = skip;
 	r.lld = lld;
+	lk_policy_read(line, &r.policy);
+	if (r.policy.gc_sections) {
+		struct lk_gc_host host = { &r, gc_intern, gc_name, gc_definer, gc_dynamic_ref, gc_live };
+
+		r.gc = lk_gc_new(&host);
+	}
 	for (size_t i = 0; i < line->items.nr; i++)
 		if (line->items.items[i].kind == LK_ITEM_OPTION &&
 		    (!strcmp(line->items.items[i].word, "--allow-multiple-definition") ||
@@ -1022,6 +1200,8 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 	read_line(&r);
 	if (!lld)
 		load_needed(&r);
+	if (r.gc)
+		collect_sections(&r);
 	final_checks(&r);
 	out->success = out->diags.nr == 0;
 	for (size_t i = 0; i < line->items.nr; i++) {
@@ -1071,7 +1251,10 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 			lk_elf_archive_close(&r.archives.items[i].ar);
 		free(r.archives.items[i].pulled);
 		free(r.archives.items[i].armap_syms);
+		free(r.archives.items[i].common_checked);
 	}
+	lk_gc_free(r.gc);
+	lk_policy_release(&r.policy);
 	free(r.archives.items);
 	lk_strvec_release(&r.kept_sonames);
 	out->symtab = lk_xcalloc(1, sizeof(struct table));

@@ -63,6 +63,7 @@ struct lk_elf_sym {
 	unsigned weak : 1;	/* STB_WEAK */
 	unsigned common : 1;	/* SHN_COMMON */
 	unsigned tls : 1;	/* STT_TLS */
+	unsigned data_def : 1;	/* STB_GLOBAL, not a function, in a section: pulls a member for a common */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 };
@@ -101,4 +102,58 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 			  struct lk_elf_syms *out, struct lk_err *err);
 void lk_elf_archive_close(struct lk_elf_archive *ar);
+
+/* ---- sections and relocations, for --gc-sections ---- */
+
+/* One section of a relocatable object, as section garbage collection sees it. */
+struct lk_elf_gc_section {
+	const char *name;	/* borrowed: valid until lk_elf_gc_release() */
+	unsigned alloc : 1;	/* SHF_ALLOC */
+	unsigned note : 1;	/* SHT_NOTE */
+	unsigned retain : 1;	/* SHF_GNU_RETAIN */
+	unsigned comdat : 1;	/* an SHT_GROUP section with GRP_COMDAT */
+	unsigned counted : 1;	/* a section bfd shows (not a symbol, string or relocation table) */
+	unsigned empty : 1;	/* sh_size 0 (--print-gc-sections does not name it) */
+	long group;		/* the SHT_GROUP section it belongs to, or -1 */
+	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
+	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */
+};
+
+/*
+ * "Section `from` needs `to` (a section of the same object) or `symbol`
+ * (a global, resolved by the link)": a relocation, or for .eh_frame, an
+ * FDE's other relocations (LSDA, the CIE's personality) as needs of the
+ * function section the FDE describes, as bfd marks them.
+ */
+struct lk_elf_gc_edge {
+	size_t from;
+	size_t to;		/* when symbol is NULL */
+	const char *symbol;	/* borrowed, or NULL */
+};
+
+/* A global definition and its section. */
+struct lk_elf_gc_def {
+	const char *name;	/* borrowed */
+	size_t section;		/* 0 when not in a section (common, absolute) */
+	unsigned hidden : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
+};
+
+struct lk_elf_gc {
+	size_t nsections;
+	struct lk_elf_gc_section *sections;	/* by section index */
+	struct { struct lk_elf_gc_edge *items; size_t nr, alloc; } edges;
+	struct { struct lk_elf_gc_def *items; size_t nr, alloc; } defs;
+	int fd;			/* -1 for an archive member */
+	void *elf;		/* Elf *, kept open for the borrowed names */
+};
+
+/*
+ * Read the sections, relocations and global definitions of an object
+ * (or of the archive member at `offset`) for section garbage collection.
+ * Returns 0, or -1 with `err` naming the file and the cause.
+ */
+int lk_elf_read_gc(const char *path, struct lk_elf_gc *out, struct lk_err *err);
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, struct lk_elf_gc *out,
+			     struct lk_err *err);
+void lk_elf_gc_release(struct lk_elf_gc *gc);
 #endif
