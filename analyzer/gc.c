@@ -223,7 +223,8 @@ void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s)
 	add_groups(gc, in, s);
 	/* Edges by section, each target once per section. */
 	edges = lk_xmalloc((s->edges.nr + 1) * sizeof(*edges));
-	memcpy(edges, s->edges.items, s->edges.nr * sizeof(*edges));
+	if (s->edges.nr)	/* an object without relocations has no edge array at all */
+		memcpy(edges, s->edges.items, s->edges.nr * sizeof(*edges));
 	qsort(edges, s->edges.nr, sizeof(*edges), cmp_edge);
 	in->edges = lk_arena_alloc(&gc->arena, (s->edges.nr + 1) * sizeof(*in->edges));
 	for (size_t i = 0; i < s->edges.nr; i++) {
