@@ -805,3 +805,124 @@ void lk_elf_gc_release(struct lk_elf_gc *gc)
 	memset(gc, 0, sizeof(*gc));
 	gc->fd = -1;
 }
+/* ---- what a library offers, for the provider search ---- */
+
+/* A definition a new, unversioned reference from another module binds to. */
+static int exported(const GElf_Sym *s, GElf_Versym vs, int have_versym)
+{
+	int bind = GELF_ST_BIND(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
+
+	if (s->st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE))
+		return 0;
+	if (vis != STV_DEFAULT && vis != STV_PROTECTED)
+		return 0;
+	/* Version index 0 is local; a hidden (non-default) version binds only explicit references. */
+	return !have_versym || ((vs & 0x7fff) != 0 && !(vs & 0x8000));
+}
+
+static void dso_exports(Elf *e, struct lk_strvec *names)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL, *versym = NULL;
+	GElf_Shdr shdr, symshdr = { 0 };
+	Elf_Data *data, *vdata = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_type == SHT_DYNSYM) {
+			symscn = scn;
+			symshdr = shdr;
+		} else if (shdr.sh_type == SHT_GNU_versym) {
+			versym = scn;
+		}
+	}
+	if (!symscn || !symshdr.sh_entsize || !(data = elf_getdata(symscn, NULL)))
+		return;
+	if (versym)
+		vdata = elf_getdata(versym, NULL);
+	for (size_t i = 1; i < symshdr.sh_size / symshdr.sh_entsize; i++) {
+		GElf_Sym s;
+		GElf_Versym vs = 1;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		if (vdata && !gelf_getversym(vdata, (int)i, &vs))
+			vs = 0;
+		if (!exported(&s, vs, vdata != NULL))
+			continue;
+		name = elf_strptr(e, symshdr.sh_link, s.st_name);
+		if (name && *name)
+			lk_strvec_push(names, name);
+	}
+}
+
+/* The armap's names, and the machine of the first ELF member. */
+static void archive_exports(int fd, Elf *ar, struct lk_elf_info *info, struct lk_strvec *names)
+{
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf_Arsym *syms;
+	size_t nsyms = 0;
+	Elf *m;
+
+	syms = elf_getarsym(ar, &nsyms);
+	info->has_armap = syms != NULL;
+	(void)elf_errno();
+	for (size_t i = 0; syms && i + 1 < nsyms; i++)
+		if (syms[i].as_name && *syms[i].as_name)
+			lk_strvec_push(names, syms[i].as_name);
+	while (!info->machine && (m = elf_begin(fd, cmd, ar))) {
+		Elf_Arhdr *h = elf_getarhdr(m);
+		GElf_Ehdr ehdr;
+
+		if (h && h->ar_name && h->ar_name[0] != '/' && elf_kind(m) == ELF_K_ELF && gelf_getehdr(m, &ehdr)) {
+			info->machine = ehdr.e_machine;
+			info->elf_class = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	(void)elf_errno();
+}
+
+int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
+		   struct lk_err *err)
+{
+	unsigned char magic[8];
+	int fd;
+	Elf *e;
+
+	memset(info, 0, sizeof(*info));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lk_err_errno(err, "cannot open '%s'", path);
+	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    (memcmp(magic, "\x7f" "ELF", 4) && memcmp(magic, "!<arch>\n", 8))) {
+		close(fd);
+		info->kind = LK_FILE_OTHER;	/* a linker script, a thin archive, ...: not indexed */
+		return 0;
+	}
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_AR) {
+		info->kind = LK_FILE_ARCHIVE;
+		archive_exports(fd, e, info, names);
+	} else if (e && elf_kind(e) == ELF_K_ELF) {
+		GElf_Ehdr ehdr;
+
+		if (gelf_getehdr(e, &ehdr) && ehdr.e_type == ET_DYN) {
+			info->kind = LK_FILE_SHARED;
+			info->machine = ehdr.e_machine;
+			info->elf_class = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+			dso_exports(e, names);
+		} else {
+			info->kind = LK_FILE_OTHER;
+		}
+	} else {
+		info->kind = LK_FILE_CORRUPT;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return 0;
+}

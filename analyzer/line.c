@@ -654,6 +654,19 @@ void lk_line_truncate(struct lk_line *line, size_t nr)
 		lk_elf_info_release(&it->info);
 	}
 	line->items.nr = nr;
+	/* The DT_NEEDED entries of dropped items were added after all the others. */
+	for (size_t i = 0; i < line->needed.nr; i++) {
+		if (line->needed.items[i].needed_by < (long)nr)
+			continue;
+		for (size_t k = i; k < line->needed.nr; k++) {
+			free(line->needed.items[k].name);
+			free(line->needed.items[k].path);
+			free(line->needed.items[k].found_via);
+			free(line->needed.items[k].on_line_as);
+		}
+		line->needed.nr = i;
+		break;
+	}
 }
 
 void lk_line_release(struct lk_line *line)

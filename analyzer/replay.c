@@ -49,7 +49,9 @@
 #include "linkscope/vec.h"
 #include "gc.h"
 #include "policy.h"
+#include "cause.h"
 #include "resolve.h"
+#include "trial.h"
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind)
 {
@@ -77,11 +79,13 @@ struct sym {
 	unsigned common : 1;	/* the definition is a common symbol (SHN_COMMON) */
 	unsigned ref_dynamic : 1;	/* a shared object in the link references it (weakly or not) */
 	unsigned gc_live : 1;	/* --gc-sections: a section that stays references it */
+	unsigned dropped_def : 1;	/* a shared object dropped by --as-needed defines it */
 	long def_input;
 	long first_live;	/* --gc-sections: the first input whose kept sections reference it */
 	const char *version;	/* in the table's arena */
 	long first_ref;		/* first regular input with a strong reference */
 	long first_dyn_ref;	/* first shared object with a strong reference */
+	long armap_item;	/* the first archive item whose armap names it, or -1 */
 	struct ref *refs, **refs_tail;	/* regular inputs referencing it, in order */
 	size_t nrefs;
 };
@@ -146,6 +150,7 @@ static struct sym *intern(struct table *t, const char *name)
 		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
 		s->sym->name = lk_arena_strdup(&t->arena, name);
 		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = s->sym->first_live = -1;
+		s->sym->armap_item = -1;
 		s->sym->refs_tail = &s->sym->refs;
 		t->nr++;
 	}
@@ -184,7 +189,10 @@ struct rp {
 	struct { struct needed_entry *items; size_t nr, alloc; } queue;
 	struct { struct open_archive *items; size_t nr, alloc; } archives;
 	struct lk_strvec kept_sonames;
-	long extra_item;	/* an appended item to read after the last user item, or -1 */
+	long extra_item;	/* appended items to read after the last user item, or -1 ... */
+	size_t extra_nr;	/* ... extra_nr of them from extra_item on */
+	int checkpoint;		/* fork the fix-trial server after the last user item */
+	int worker;		/* this process is a fix trial (trial.c) */
 	long skip_position;	/* top-level items from this driver position are not read, or -1 */
 	int no_multiple;	/* --allow-multiple-definition / -z muldefs */
 	int lld;		/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
@@ -331,8 +339,11 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
 	/* Hash each armap name once; the scans then only test flags. */
 	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
-	for (size_t k = 0; k < a->ar.armap.nr; k++)
+	for (size_t k = 0; k < a->ar.armap.nr; k++) {
 		a->armap_syms[k] = intern(&r->tab, a->ar.armap.items[k].name);
+		if (a->armap_syms[k]->armap_item < 0)
+			a->armap_syms[k]->armap_item = item;
+	}
 	return a;
 }
 
@@ -537,6 +548,10 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 	r->out->inputs.items[input].needed_by = by;
 	if (!needed) {
 		r->out->inputs.items[input].dropped = 1;
+		/* lld keeps it: remember what it would have defined (undefined_everywhere). */
+		for (size_t i = 0; i < syms.nr; i++)
+			if (syms.items[i].defined && !syms.items[i].hidden_version)
+				intern(&r->tab, syms.items[i].name)->dropped_def = 1;
 		lk_elf_syms_release(&syms);
 		return 0;
 	}
@@ -661,6 +676,39 @@ static void read_children(struct rp *r, long item)
 	free(group.items);
 }
 
+static int is_extra(const struct rp *r, size_t i)
+{
+	return r->extra_item >= 0 && (long)i >= r->extra_item && i < (size_t)r->extra_item + r->extra_nr;
+}
+
+
+/*
+ * The fix-trial snapshot (trial.c): returns at once in the analyzer; in a
+ * trial worker, after reading the trial's arguments, so the worker replays
+ * the rest of the line as the original would have.
+ */
+static void take_checkpoint(struct rp *r)
+{
+	struct lk_trial_server *srv = lk_xcalloc(1, sizeof(*srv));
+	struct lk_strvec words = LK_STRVEC_INIT;
+
+	r->checkpoint = 0;
+	lk_trial_start(srv, &words);
+	if (!srv->worker) {
+		r->out->trials = srv;
+		return;
+	}
+	r->worker = 1;
+	r->out->trials = srv;
+	for (size_t k = 0; k < words.nr; k++) {
+		size_t idx = lk_resolve_append(r->rec, r->line, words.items[k], (long)r->rec->args.nr,
+					       lk_replay_state_at_end(r->line));
+
+		read_item(r, (long)idx);
+	}
+	lk_strvec_release(&words);
+}
+
 /* The top-level items in reading order, with groups rescanned at their end. */
 static void read_line(struct rp *r)
 {
@@ -668,15 +716,15 @@ static void read_line(struct rp *r)
 	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
 	long last_user = -1;
 	int in_group = 0;
+	size_t nr = line->items.nr;	/* a fix trial appends items: they are read only as extras */
 
-	for (size_t i = 0; i < line->items.nr; i++)
-		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0 &&
-		    (long)i != r->extra_item)
+	for (size_t i = 0; i < nr; i++)
+		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0 && !is_extra(r, i))
 			last_user = (long)i;
-	for (size_t i = 0; i < line->items.nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->parent >= 0 || (long)i == r->extra_item ||
+		if (it->parent >= 0 || is_extra(r, i) ||
 		    (r->skip_position >= 0 && it->position == r->skip_position))
 			continue;
 		if (it->kind == LK_ITEM_GROUP_START) {
@@ -692,8 +740,12 @@ static void read_line(struct rp *r)
 				group.items[group.nr++] = (long)i;
 			}
 		}
-		if ((long)i == last_user && r->extra_item >= 0)
-			read_item(r, r->extra_item);
+		if ((long)i == last_user) {
+			for (size_t k = 0; r->extra_item >= 0 && k < r->extra_nr; k++)
+				read_item(r, r->extra_item + (long)k);
+			if (r->checkpoint)
+				take_checkpoint(r);
+		}
 	}
 	if (in_group)
 		rescan_group(r, group.items, group.nr);
@@ -1007,30 +1059,53 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 			lk_buf_addf(&b, "; %zu inputs reference it in all", d->refs.nr);
 		say(d, &b);
 	}
-	for (size_t i = 0; i < r->archives.nr; i++) {
-		struct open_archive *a = &r->archives.items[i];
-		const struct lk_line_item *it = &line->items.items[a->item];
+	{
+		const struct sym *s = lookup(&r->tab, d->symbol);
 
-		if (!a->ok)
-			continue;
-		for (size_t k = 0; k < a->ar.armap.nr; k++) {
-			if (strcmp(a->ar.armap.items[k].name, d->symbol))
-				continue;
+		if (s && s->armap_item >= 0) {
+			const struct lk_line_item *it = &line->items.items[s->armap_item];
+
 			lk_buf_addf(&b, "ordering: %s", it->path);
 			if (it->parent >= 0)
 				lk_buf_addf(&b, " (in %s's %s at %ld)", line->items.items[it->parent].word,
 					    it->script_group ? "GROUP" : "INPUT", line->items.items[it->parent].position);
 			else
 				lk_buf_addf(&b, " at %ld", it->position);
-			lk_buf_addf(&b, " defines it, but was read before the reference%s",
-				    ref_item >= 0 && line->items.items[ref_item].position >= 0 ? "" : "");
+			lk_buf_addstr(&b, " defines it, but was read before the reference");
 			if (ref_item >= 0)
 				lk_buf_addf(&b, " at %ld", line->items.items[ref_item].position);
 			lk_buf_addstr(&b, ", and ld does not go back to an archive");
 			say(d, &b);
-			break;
+			d->defined_path = lk_xstrdup(it->path);
 		}
 	}
+	lk_buf_release(&b);
+}
+
+static int by_symbol(const void *a, const void *b)
+{
+	return strcmp((*(const struct lk_diag *const *)a)->symbol, (*(const struct lk_diag *const *)b)->symbol);
+}
+
+/* Shared objects on the line that have an undefined symbol only as an old "sym@V": each read once. */
+static void explain_old_versions(struct rp *r)
+{
+	const struct lk_replay *out = r->out;
+	struct lk_diag **sorted = NULL;
+	size_t n = 0;
+	struct lk_buf b = LK_BUF_INIT;
+
+	for (size_t i = 0; i < out->diags.nr; i++)
+		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED)
+			n++;
+	if (!n)
+		return;
+	sorted = lk_xcalloc(n, sizeof(*sorted));
+	n = 0;
+	for (size_t i = 0; i < out->diags.nr; i++)
+		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED)
+			sorted[n++] = &out->diags.items[i];
+	qsort(sorted, n, sizeof(*sorted), by_symbol);
 	for (size_t i = 0; i < out->inputs.nr; i++) {
 		const struct lk_rinput *in = &out->inputs.items[i];
 		struct lk_elf_syms syms = { NULL, 0, 0 };
@@ -1039,16 +1114,21 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
 			continue;
 		for (size_t k = 0; k < syms.nr; k++) {
-			if (!syms.items[k].defined || !syms.items[k].hidden_version ||
-			    strcmp(syms.items[k].name, d->symbol))
+			struct lk_diag key, *kp = &key, **hit;
+
+			if (!syms.items[k].defined || !syms.items[k].hidden_version)
+				continue;
+			key.symbol = syms.items[k].name;
+			hit = bsearch(&kp, sorted, n, sizeof(*sorted), by_symbol);
+			if (!hit)
 				continue;
 			lk_buf_addf(&b, "%s has only %s@%s, an old version that no new reference binds to",
-				    in->path, d->symbol, syms.items[k].version ? syms.items[k].version : "?");
-			say(d, &b);
-			break;
+				    in->path, (*hit)->symbol, syms.items[k].version ? syms.items[k].version : "?");
+			say(*hit, &b);
 		}
 		lk_elf_syms_release(&syms);
 	}
+	free(sorted);
 	lk_buf_release(&b);
 }
 
@@ -1070,11 +1150,10 @@ static void explain_multiple(struct rp *r, struct lk_diag *d)
 
 /* ---- fixes ---- */
 
-static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
-		       long skip, int lld, struct lk_replay *out);
+static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
+		       long skip, int lld, int checkpoint, struct lk_replay *out);
 
-/* The state in force where an argument appended to the driver argv is read. */
-static unsigned state_at_end(const struct lk_line *line)
+unsigned lk_replay_state_at_end(const struct lk_line *line)
 {
 	unsigned state = 0;
 
@@ -1084,26 +1163,60 @@ static unsigned state_at_end(const struct lk_line *line)
 	return state;
 }
 
-static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk_diag *d,
-		    const char *word, const char *description)
+int lk_replay_trial(struct lk_replay *r, const struct lk_record *rec, struct lk_line *line,
+		    const struct lk_strvec *words, struct lk_strvec *remaining)
 {
 	size_t nr = line->items.nr;
-	long position = (long)rec->args.nr;
-	size_t extra = lk_resolve_append(rec, line, word, position, state_at_end(line));
 	struct lk_replay trial;
-	struct lk_fix *f;
+	long first = -1;
+	int ok;
 
+	if (r->trials) {
+		ok = lk_trial_ask(r->trials, words, remaining);
+		if (ok >= 0)
+			return ok;
+	}
+	/* No snapshot (or it is gone): replay the whole line with the words appended. */
+	for (size_t i = 0; i < words->nr; i++) {
+		size_t idx = lk_resolve_append(rec, line, words->items[i], (long)rec->args.nr, lk_replay_state_at_end(line));
+
+		if (first < 0)
+			first = (long)idx;
+	}
 	memset(&trial, 0, sizeof(trial));
-	replay_core(rec, line, (long)extra, -1, 0, &trial);
+	replay_core(rec, line, first, words->nr, -1, 0, 0, &trial);
+	ok = trial.success;
+	for (size_t i = 0; remaining && i < trial.diags.nr; i++) {
+		struct lk_buf b = LK_BUF_INIT;
+
+		lk_buf_addf(&b, "%s %s", lk_diag_kind_name(trial.diags.items[i].kind), trial.diags.items[i].symbol);
+		lk_strvec_push_owned(remaining, lk_buf_detach(&b));
+	}
+	lk_replay_release(&trial);
+	lk_line_truncate(line, nr);
+	return ok;
+}
+
+static void try_fix(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out,
+		    struct lk_diag *d, const char *word, const char *description)
+{
+	struct lk_strvec words = LK_STRVEC_INIT;
+	struct lk_fix *f;
+	int ok;
+
+	struct lk_strvec left = LK_STRVEC_INIT;
+
+	lk_strvec_push(&words, word);
+	ok = lk_replay_trial(out, rec, line, &words, &left);
+	lk_strvec_release(&words);
 	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
 	f = &d->fixes.items[d->fixes.nr++];
 	memset(f, 0, sizeof(*f));
 	f->description = lk_xstrdup(description);
 	lk_strvec_push(&f->args, word);
-	f->position = position;
-	f->verified = trial.success;
-	lk_replay_release(&trial);
-	lk_line_truncate(line, nr);
+	f->position = (long)rec->args.nr;
+	lk_cause_judge(f, d, ok, &left);
+	lk_strvec_release(&left);
 }
 
 /* "-Wl,--end-group at 56": the last input or group end the driver's argv gave ld. */
@@ -1123,49 +1236,57 @@ static void last_user_arg(const struct lk_record *rec, const struct lk_line *lin
 	lk_buf_addf(b, "%s at %ld", rec->args.items[last].text, last);
 }
 
+/* The -l word of the linker script that brought `path` onto the line ("-lc" for libc_nonshared.a), or NULL. */
+static const char *script_of(const struct lk_line *line, const char *path)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->parent >= 0 && it->path && !strcmp(it->path, path)) {
+			const struct lk_line_item *p = &line->items.items[it->parent];
+
+			return p->kind == LK_ITEM_LIB ? p->word : NULL;
+		}
+	}
+	return NULL;
+}
+
 static void propose_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		struct lk_buf desc = LK_BUF_INIT;
 
-		/* Edits that add inputs can only help a missing definition. */
-		if (d->kind != LK_DIAG_DSO_MISSING && d->kind != LK_DIAG_UNDEFINED)
-			continue;
-		lk_buf_addstr(&desc, "append -lc after ");
-		last_user_arg(rec, line, &desc);
-		lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
-		try_fix(rec, line, d, "-lc", desc.buf);
-		lk_buf_reset(&desc);
-		if (d->kind == LK_DIAG_DSO_MISSING && d->def_input >= 0) {
-			const char *path = out->inputs.items[d->def_input].path;
-
-			lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
-			try_fix(rec, line, d, path, desc.buf);
+		if (d->kind == LK_DIAG_DSO_MISSING) {
+			lk_buf_addstr(&desc, "append -lc after ");
+			last_user_arg(rec, line, &desc);
+			lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
+			try_fix(rec, line, out, d, "-lc", desc.buf);
 			lk_buf_reset(&desc);
-		}
-		/* Archives that define it but were read too early: read them again at the end. */
-		for (size_t k = 0; k < line->items.nr && d->kind == LK_DIAG_UNDEFINED; k++) {
-			const struct lk_line_item *it = &line->items.items[k];
-			struct lk_elf_archive ar;
-			struct lk_err err = LK_ERR_INIT;
-			int defines = 0;
-			char *path;
+			if (d->def_input >= 0) {
+				const char *path = out->inputs.items[d->def_input].path;
 
-			if (it->info.kind != LK_FILE_ARCHIVE || !it->path ||
-			    lk_elf_archive_open(it->path, &ar, &err) < 0)
-				continue;
-			for (size_t m = 0; m < ar.armap.nr && !defines; m++)
-				defines = !strcmp(ar.armap.items[m].name, d->symbol);
-			lk_elf_archive_close(&ar);
-			if (!defines)
-				continue;
-			path = lk_xstrdup(it->path);
-			lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path, d->symbol);
-			try_fix(rec, line, d, path, desc.buf);
-			lk_buf_reset(&desc);
-			free(path);
-			break;
+				lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
+				try_fix(rec, line, out, d, path, desc.buf);
+			}
+		} else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path) {
+			/* An archive that defines it but was read too early: read it again at the end. */
+			const char *script = script_of(line, d->defined_path);
+
+			if (script) {
+				lk_buf_addf(&desc, "append %s after ", script);
+				last_user_arg(rec, line, &desc);
+				lk_buf_addf(&desc, ", so that %s (in its linker script) is read again, after the reference",
+					    d->defined_path);
+				try_fix(rec, line, out, d, script, desc.buf);
+			} else {
+				char *path = lk_xstrdup(d->defined_path);
+
+				lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path,
+					    d->symbols.nr > 1 ? "them" : d->symbol);
+				try_fix(rec, line, out, d, path, desc.buf);
+				free(path);
+			}
 		}
 		lk_buf_release(&desc);
 	}
@@ -1173,8 +1294,8 @@ static void propose_fixes(const struct lk_record *rec, struct lk_line *line, str
 
 /* ---- entry points ---- */
 
-static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra,
-		       long skip, int lld, struct lk_replay *out)
+static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
+		       long skip, int lld, int checkpoint, struct lk_replay *out)
 {
 	struct rp r;
 
@@ -1183,6 +1304,8 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 	r.line = line;
 	r.out = out;
 	r.extra_item = extra;
+	r.extra_nr = extra >= 0 ? extra_nr : 0;
+	r.checkpoint = checkpoint;
 	r.skip_position = skip;
 	r.lld = lld;
 	lk_policy_read(line, &r.policy);
@@ -1208,7 +1331,7 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 		const struct lk_line_item *it = &line->items.items[i];
 
 		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING &&
-		    (it->parent < 0 || i == (size_t)extra)) {
+		    (it->parent < 0 || is_extra(&r, i))) {
 			/* ld stops at an input it cannot open; so does the prediction. */
 			struct lk_diag *d;
 
@@ -1233,6 +1356,18 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 				     it->word);
 		}
 	}
+	if (r.worker) {
+		/* A fix trial: its outcome is all the parent needs. */
+		struct lk_strvec left = LK_STRVEC_INIT;
+
+		for (size_t i = 0; i < out->diags.nr; i++) {
+			struct lk_buf b = LK_BUF_INIT;
+
+			lk_buf_addf(&b, "%s %s", lk_diag_kind_name(out->diags.items[i].kind), out->diags.items[i].symbol);
+			lk_strvec_push_owned(&left, lk_buf_detach(&b));
+		}
+		lk_trial_reply(out->trials, out->success, &left);
+	}
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 
@@ -1243,6 +1378,7 @@ static int replay_core(const struct lk_record *rec, struct lk_line *line, long e
 		else if (d->kind == LK_DIAG_MULTIPLE)
 			explain_multiple(&r, d);
 	}
+	explain_old_versions(&r);
 	for (size_t i = 0; i < r.queue.nr; i++)
 		free(r.queue.items[i].name);
 	free(r.queue.items);
@@ -1283,6 +1419,29 @@ static const struct lk_line_item *lld_rejects(const struct lk_line *line)
 	return NULL;
 }
 
+/*
+ * Does a regular object reference, strongly, a symbol that no input on
+ * the line defines at all (no armap names it, no shared object read
+ * defines it, not even one --as-needed dropped)? Then lld's rules, which
+ * read a superset of GNU ld's inputs, fail the link as well.
+ */
+static int undefined_everywhere(const struct lk_replay *out)
+{
+	const struct table *t = out->symtab;
+
+	for (size_t i = 0; t && i < t->cap; i++) {
+		const struct sym *s = t->slots[i].sym;
+
+		if (s && !s->defined && s->ref_regular_strong && s->armap_item < 0 && !s->dropped_def &&
+		    !linker_defined(s->name)) {
+			for (size_t k = 0; k < out->diags.nr; k++)
+				if (out->diags.items[k].kind == LK_DIAG_UNDEFINED && !strcmp(out->diags.items[k].symbol, s->name))
+					return 1;
+		}
+	}
+	return 0;
+}
+
 int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
 		  struct lk_replay *out, struct lk_err *err)
 {
@@ -1291,7 +1450,7 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
-	replay_core(rec, line, -1, -1, 0, out);
+	replay_core(rec, line, -1, 0, -1, 0, try_fixes, out);
 	if ((rejected = lld_rejects(line))) {
 		struct lk_buf n = LK_BUF_INIT;
 
@@ -1308,14 +1467,20 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 		 * references to those anyway. So the link succeeds under both.
 		 */
 		out->lld_success = 1;
+	} else if (undefined_everywhere(out)) {
+		/* lld reads a superset of what GNU ld read; a symbol no input defines stays undefined. */
+		out->lld_success = 0;
 	} else {
 		memset(&lld, 0, sizeof(lld));
-		replay_core(rec, line, -1, -1, 1, &lld);
+		replay_core(rec, line, -1, 0, -1, 1, 0, &lld);
 		out->lld_success = lld.success;
 		lk_replay_release(&lld);
 	}
-	if (try_fixes)
+	if (try_fixes) {
+		lk_cause_group(rec, line, out);
 		propose_fixes(rec, line, out);
+		lk_cause_fixes(rec, line, out);
+	}
 	return 0;
 }
 
@@ -1324,16 +1489,45 @@ int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
 {
 	size_t nr = line->items.nr;
 	long extra = append ? (long)lk_resolve_append(rec, line, append, (long)rec->args.nr,
-						       state_at_end(line)) : -1;
+						       lk_replay_state_at_end(line)) : -1;
 	struct lk_replay trial;
 	int ok;
 
 	memset(&trial, 0, sizeof(trial));
-	replay_core(rec, line, extra, skip_position, 0, &trial);
+	replay_core(rec, line, extra, 1, skip_position, 0, 0, &trial);
 	ok = trial.success;
 	lk_replay_release(&trial);
 	lk_line_truncate(line, nr);
 	return ok;
+}
+
+void lk_fix_release(struct lk_fix *f)
+{
+	free(f->description);
+	free(f->linker_said);
+	free(f->driver);
+	lk_strvec_release(&f->args);
+	lk_strvec_release(&f->remaining);
+	memset(f, 0, sizeof(*f));
+}
+
+void lk_diag_release(struct lk_diag *d)
+{
+	free(d->symbol);
+	free(d->version);
+	free(d->defined_path);
+	free(d->provider);
+	free(d->provider_package);
+	lk_strvec_release(&d->symbols);
+	lk_strvec_release(&d->alternatives);
+	lk_strvec_release(&d->looked_in);
+	free(d->refs.items);
+	lk_strvec_release(&d->via);
+	lk_strvec_release(&d->explanation);
+	for (size_t k = 0; k < d->fixes.nr; k++)
+		lk_fix_release(&d->fixes.items[k]);
+	free(d->fixes.items);
+	memset(d, 0, sizeof(*d));
 }
 
 void lk_replay_release(struct lk_replay *r)
@@ -1344,22 +1538,17 @@ void lk_replay_release(struct lk_replay *r)
 		free(r->inputs.items[i].pulled_for);
 	}
 	free(r->inputs.items);
-	for (size_t i = 0; i < r->diags.nr; i++) {
-		struct lk_diag *d = &r->diags.items[i];
-
-		free(d->symbol);
-		free(d->version);
-		free(d->refs.items);
-		lk_strvec_release(&d->via);
-		lk_strvec_release(&d->explanation);
-		for (size_t k = 0; k < d->fixes.nr; k++) {
-			free(d->fixes.items[k].description);
-			free(d->fixes.items[k].linker_said);
-			lk_strvec_release(&d->fixes.items[k].args);
-		}
-		free(d->fixes.items);
-	}
+	for (size_t i = 0; i < r->diags.nr; i++)
+		lk_diag_release(&r->diags.items[i]);
 	free(r->diags.items);
+	if (r->whole_fix) {
+		lk_fix_release(r->whole_fix);
+		free(r->whole_fix);
+	}
+	if (r->trials) {
+		lk_trial_stop(r->trials);
+		free(r->trials);
+	}
 	lk_strvec_release(&r->notes);
 	if (r->symtab) {
 		table_release(r->symtab);

@@ -62,6 +62,24 @@ static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *
 		fprintf(out, " (argv position %ld)", pos);
 }
 
+#define SYMBOLS_SHOWN 5
+
+/* The first few of `syms`, demangled, and how many more; `kinded`: items are "kind symbol". */
+static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
+{
+	for (size_t i = 0; i < syms->nr && i < SYMBOLS_SHOWN; i++) {
+		const char *sym = syms->items[i], *space = kinded ? strchr(sym, ' ') : NULL;
+		char *human;
+
+		sym = space ? space + 1 : sym;
+		human = lk_demangle(sym);
+		fprintf(out, "%s%s", i ? ", " : "", human ? human : sym);
+		free(human);
+	}
+	if (syms->nr > SYMBOLS_SHOWN)
+		fprintf(out, " and %zu more", syms->nr - SYMBOLS_SHOWN);
+}
+
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		    const struct lk_replay *rp, const struct lk_report_options *opt)
 {
@@ -82,9 +100,15 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		const struct lk_diag *d = &rp->diags.items[i];
 		char *human = lk_demangle(d->symbol);
 
-		fprintf(out, "\n%s: %s%s%s%s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
-			d->version ? "@@" : "", d->version ? d->version : "",
-			human ? " (" : "", human ? human : "", human ? ")" : "");
+		if (d->symbols.nr > 1) {
+			fprintf(out, "\n%s: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
+			symbol_list(out, &d->symbols, 0);
+			fprintf(out, "\n");
+		} else {
+			fprintf(out, "\n%s: %s%s%s%s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
+				d->version ? "@@" : "", d->version ? d->version : "",
+				human ? " (" : "", human ? human : "", human ? ")" : "");
+		}
 		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "  %s ", d->kind == LK_DIAG_MULTIPLE ? "defined again in" : "referenced by");
@@ -100,20 +124,37 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			for (size_t k = 0; k < d->via.nr; k++)
 				fprintf(out, "%s%s", k ? " -> " : ", reached through ", d->via.items[k]);
 			fprintf(out, "\n");
+		} else if (d->provider) {
+			fprintf(out, "  defined in %s%s%s%s, which is not on the line\n", d->provider,
+				d->provider_package ? " (" : "", d->provider_package ? d->provider_package : "",
+				d->provider_package ? ")" : "");
+		} else if (d->defined_path) {
+			fprintf(out, "  defined in %s, on the line but read before the reference\n", d->defined_path);
+		} else if (d->kind == LK_DIAG_UNDEFINED && d->looked_in.nr) {
+			fprintf(out, "  defined in nothing found (%zu dirs searched)\n", d->looked_in.nr);
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "  - %s\n", d->explanation.items[k]);
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			const struct lk_fix *f = &d->fixes.items[k];
 
-			fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
-				f->description);
+			if (f->partial) {
+				fprintf(out, "  partial fix (verified by replay for these symbols; %zu other diagnostic%s remain: ",
+					f->remaining.nr, f->remaining.nr == 1 ? "" : "s");
+				symbol_list(out, &f->remaining, 1);
+				fprintf(out, "): %s\n", f->description);
+			} else {
+				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
+					f->description);
+			}
 			if (f->linker_checked)
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
 					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
 					f->linker_said ? f->linker_said : "");
 		}
 	}
+	if (rp->whole_fix)
+		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", rp->whole_fix->description);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
 	for (size_t i = 0; i < rp->notes.nr; i++)
@@ -134,6 +175,16 @@ static json_t *strvec(const struct lk_strvec *v)
 	return a;
 }
 
+static json_t *fix_json(const struct lk_fix *f)
+{
+	return json_pack("{s:s, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o}", "description", f->description,
+			 "args", strvec(&f->args), "position", (json_int_t)f->position,
+			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
+			 "driver", jstr(f->driver),
+			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+			 "linker_said", jstr(f->linker_said));
+}
+
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 			 const struct lk_diag *d)
 {
@@ -147,17 +198,13 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 				"position", pos >= 0 ? json_integer(pos) : json_null());
 	}
 	if (d->def_input >= 0)
-		def = json_pack("{s:o, s:o}", "path", jstr(rp->inputs.items[d->def_input].path),
-				"via", strvec(&d->via));
-	for (size_t k = 0; k < d->fixes.nr; k++) {
-		const struct lk_fix *f = &d->fixes.items[k];
-
-		json_array_append_new(fixes, json_pack("{s:s, s:o, s:I, s:b, s:o, s:o}", "description", f->description,
-						       "args", strvec(&f->args), "position", (json_int_t)f->position,
-						       "verified", f->verified,
-						       "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
-						       "linker_said", jstr(f->linker_said)));
-	}
+		def = json_pack("{s:o, s:o, s:b}", "path", jstr(rp->inputs.items[d->def_input].path),
+				"via", strvec(&d->via), "on_line", 1);
+	else if (d->defined_path || d->provider)
+		def = json_pack("{s:s, s:[], s:b}", "path", d->defined_path ? d->defined_path : d->provider,
+				"via", "on_line", d->defined_path != NULL);
+	for (size_t k = 0; k < d->fixes.nr; k++)
+		json_array_append_new(fixes, fix_json(&d->fixes.items[k]));
 	char *human = lk_demangle(d->symbol);
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
 			      "symbol", d->symbol, "demangled", jstr(human), "version", jstr(d->version),
@@ -165,6 +212,21 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 			      "explanation", strvec(&d->explanation));
 
 	free(human);
+	if (d->kind == LK_DIAG_UNDEFINED) {
+		json_t *syms = json_array();
+
+		if (d->symbols.nr)
+			for (size_t k = 0; k < d->symbols.nr; k++)
+				json_array_append_new(syms, json_string(d->symbols.items[k]));
+		else
+			json_array_append_new(syms, json_string(d->symbol));
+		json_object_set_new(o, "symbols", syms);
+		json_object_set_new(o, "count", json_integer((json_int_t)json_array_size(syms)));
+		json_object_set_new(o, "provider", d->provider ?
+				    json_pack("{s:s, s:o, s:o}", "path", d->provider, "package", jstr(d->provider_package),
+					      "alternatives", strvec(&d->alternatives)) : json_null());
+		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
+	}
 	return o;
 }
 
@@ -188,6 +250,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
 			 "diagnostics", diags, "line_warnings", strvec(&line->warnings),
 			 "notes", strvec(&rp->notes));
+	json_object_set_new(root, "whole_fix", rp->whole_fix ? fix_json(rp->whole_fix) : json_null());
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
@@ -213,9 +276,15 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 
 		char *human = lk_demangle(d->symbol);
 
-		fprintf(out, "### `%s`: `%s%s%s`%s%s%s\n\n", lk_diag_kind_name(d->kind), d->symbol,
-			d->version ? "@@" : "", d->version ? d->version : "",
-			human ? " (`" : "", human ? human : "", human ? "`)" : "");
+		if (d->symbols.nr > 1) {
+			fprintf(out, "### `%s`: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
+			symbol_list(out, &d->symbols, 0);
+			fprintf(out, "\n\n");
+		} else {
+			fprintf(out, "### `%s`: `%s%s%s`%s%s%s\n\n", lk_diag_kind_name(d->kind), d->symbol,
+				d->version ? "@@" : "", d->version ? d->version : "",
+				human ? " (`" : "", human ? human : "", human ? "`)" : "");
+		}
 		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "- **referenced by** ");
@@ -227,6 +296,12 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 			for (size_t k = 0; k < d->via.nr; k++)
 				fprintf(out, "%s`%s`", k ? " -> " : ", through ", d->via.items[k]);
 			fprintf(out, "\n");
+		} else if (d->provider) {
+			fprintf(out, "- **defined in** `%s`%s%s%s, not on the line\n", d->provider,
+				d->provider_package ? " (" : "", d->provider_package ? d->provider_package : "",
+				d->provider_package ? ")" : "");
+		} else if (d->defined_path) {
+			fprintf(out, "- **defined in** `%s`, on the line but read before the reference\n", d->defined_path);
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "- %s\n", d->explanation.items[k]);
@@ -235,11 +310,14 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			const struct lk_fix *f = &d->fixes.items[k];
 
-			fprintf(out, "| %s | %s | %s |\n", f->description, f->verified ? "yes" : "no",
+			fprintf(out, "| %s | %s | %s |\n", f->description,
+				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
 		}
 		fprintf(out, "\n");
 	}
+	if (rp->whole_fix)
+		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", rp->whole_fix->description);
 	if (line->warnings.nr) {
 		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
 		for (size_t i = 0; i < line->warnings.nr; i++)

@@ -748,6 +748,12 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 	lk_warn_line(rec, line);
 }
 
+void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out)
+{
+	ld_so_conf("/etc/ld.so.conf", line->sysroot && strcmp(line->sysroot, "/") ? line->sysroot : NULL,
+		   out, 0);
+}
+
 size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 			 const char *word, long position, unsigned state)
 {
@@ -769,5 +775,12 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	it->group = -1;
 	it->parent = -1;
 	resolve_item(&c, index, 0);
+	/* Its DT_NEEDED (and its script's shared objects'), for the replay's end-of-line loading. */
+	for (size_t i = index; i < line->items.nr; i++) {
+		const struct lk_line_item *x = &line->items.items[i];
+
+		if (x->info.kind == LK_FILE_SHARED && x->info.needed.nr)
+			add_needed_of(&c, x->path, &x->info, (long)i, -1, 0);
+	}
 	return index;
 }

@@ -20,4 +20,7 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line);
 size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 			 const char *word, long position, unsigned state);
 
+/* The dirs /etc/ld.so.conf names (its includes followed), in the line's sysroot. */
+void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out);
+
 #endif

@@ -156,4 +156,16 @@ int lk_elf_read_gc(const char *path, struct lk_elf_gc *out, struct lk_err *err);
 int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, struct lk_elf_gc *out,
 			     struct lk_err *err);
 void lk_elf_gc_release(struct lk_elf_gc *gc);
+/*
+ * What `path` offers a link that does not have it yet, for the provider
+ * search: a shared object's .dynsym definitions that a new unversioned
+ * reference binds to (global, weak or unique; default or protected
+ * visibility; unversioned or the default version: no hidden "sym@V", no
+ * local), or an archive's armap names. info gets the kind (SHARED, ARCHIVE,
+ * or OTHER for what is neither), machine and class (an archive's: its first
+ * ELF member's). Names are appended to `names`. Returns 0, or -1 with
+ * `err` when the file cannot be opened.
+ */
+int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
+		   struct lk_err *err);
 #endif

@@ -39,6 +39,9 @@ struct lk_fix {
 	int linker_checked;	/* --verify-with-linker ran the real driver with it */
 	int linker_ok;		/* ... and it linked */
 	char *linker_said;	/* its first line of stderr when it did not */
+	int partial;		/* not verified, but every symbol of its diagnostic is then defined */
+	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
+	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
 };
 
 struct lk_diag {
@@ -51,6 +54,13 @@ struct lk_diag {
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
 	struct lk_strvec explanation;	/* the timeline, one sentence each */
 	struct { struct lk_fix *items; size_t nr, alloc; } fixes;
+	/* undefined-symbol diagnostics are grouped by cause (cause.c) */
+	struct lk_strvec symbols;	/* every symbol of the group, `symbol` first */
+	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
+	char *provider;		/* a library not on the line that defines them all, or NULL */
+	char *provider_package;	/* the Debian package that ships it, or NULL */
+	struct lk_strvec alternatives;	/* other libraries that define them all, best first */
+	struct lk_strvec looked_in;	/* no provider found: the dirs searched */
 };
 
 struct lk_replay {
@@ -60,6 +70,8 @@ struct lk_replay {
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
 	void *symtab;			/* the final symbol table, for `why` */
+	void *trials;			/* the fix-trial snapshot server (trial.h), or NULL */
+	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL */
 };
 
 /*
@@ -72,6 +84,7 @@ struct lk_replay {
 int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
 		  struct lk_replay *out, struct lk_err *err);
 void lk_replay_release(struct lk_replay *r);
+void lk_fix_release(struct lk_fix *f);
 
 /*
  * --verify-with-linker: run the recorded driver again with the fix's
@@ -88,6 +101,22 @@ void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fi
  */
 int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
 		      const char *append, long skip_position);
+
+/*
+ * One fix trial: the outcome (1 links, 0 fails) of `line` with `words`
+ * appended to the driver's argv, in order, with the state in force at the
+ * end. Runs from the snapshot `r` kept after the user's last input when it
+ * has one (lk_replay_run with try_fixes), else replays the whole line.
+ * `remaining` (may be NULL) gets "kind symbol" of each diagnostic left.
+ */
+int lk_replay_trial(struct lk_replay *r, const struct lk_record *rec, struct lk_line *line,
+		    const struct lk_strvec *words, struct lk_strvec *remaining);
+
+/* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
+unsigned lk_replay_state_at_end(const struct lk_line *line);
+
+/* Free what a diagnostic owns. */
+void lk_diag_release(struct lk_diag *d);
 
 /* Every reason the replay has about `symbol`, one line each, in reading order. */
 void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,

@@ -18,6 +18,8 @@ cd "$T" || exit 1
 unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
 	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE
 export LINKSCOPE_DIR=$T/records
+# The provider index cache (issue #10) stays in the test's scratch dir.
+export XDG_CACHE_HOME=$T/cache
 
 n_checks=0
 n_bad=0

@@ -1,0 +1,38 @@
+/*
+ * Fix trials from a snapshot: the replay forks a server process at the
+ * point where an argument appended to the driver's argv would be read
+ * (after the user's last input), and each trial is a fork of that
+ * server that reads the trial's arguments and carries on to the end. A
+ * trial then costs the tail of the line, not the whole replay.
+ */
+#ifndef ANALYZER_TRIAL_H
+#define ANALYZER_TRIAL_H
+
+#include <sys/types.h>
+
+#include "linkscope/strvec.h"
+
+struct lk_trial_server {
+	pid_t pid;		/* the server, 0 when there is none */
+	int fd;			/* the parent's end of the socket, -1 when none */
+	int worker;		/* this process is a trial worker */
+};
+
+/*
+ * Fork the server here. Returns in the parent (srv->pid is 0 when the fork
+ * failed: trials then replay the whole line), and, in a worker, with
+ * srv->worker set and `words` filled with the trial's arguments: the
+ * caller reads them, replays to the end and calls lk_trial_reply().
+ */
+void lk_trial_start(struct lk_trial_server *srv, struct lk_strvec *words);
+
+/* In a worker: send the outcome ("kind symbol" of each diagnostic left) and exit. */
+_Noreturn void lk_trial_reply(struct lk_trial_server *srv, int success, const struct lk_strvec *remaining);
+
+/* In the parent: one trial. Returns 1 links, 0 fails, -1 the server is gone. */
+int lk_trial_ask(struct lk_trial_server *srv, const struct lk_strvec *words, struct lk_strvec *remaining);
+
+/* Close the socket and reap the server. */
+void lk_trial_stop(struct lk_trial_server *srv);
+
+#endif

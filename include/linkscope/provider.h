@@ -1,0 +1,93 @@
+/*
+ * The provider search: where a symbol that nothing on the line defines
+ * could come from. Only reads files (directories, ELF symbol tables, the
+ * dpkg file lists); never runs anything a record names.
+ */
+#ifndef LINKSCOPE_PROVIDER_H
+#define LINKSCOPE_PROVIDER_H
+
+#include <stddef.h>
+
+#include "linkscope/line.h"
+#include "linkscope/record.h"
+#include "linkscope/strvec.h"
+
+/* Why a directory is searched; lower ranks are preferred providers. */
+enum lk_provider_rank {
+	LK_RANK_BESIDE_INPUTS,	/* a dir of the line's own inputs, or the build tree around them */
+	LK_RANK_L_DIR,		/* a -L dir of the line */
+	LK_RANK_SYSTEM,		/* ld's search dirs, ld.so.conf, the toolchain's runtime dirs */
+};
+
+struct lk_provider_dir {
+	char *path;		/* canonical */
+	enum lk_provider_rank rank;
+	const char *why;	/* "beside the line's inputs", "the build tree", "-L dir", ... (static) */
+};
+
+/* One library file of an indexed directory. */
+struct lk_provider_file {
+	char *name;		/* in its dir */
+	size_t dir;
+	int shared;		/* a shared object (else an archive) */
+	int machine;
+	long long size, mtime_ns;
+	long alias_of;		/* same file (inode) as this earlier file of the dir, or -1 */
+	char *names;		/* exported names, each NUL-terminated, back to back */
+	size_t names_len, nnames;
+};
+
+struct lk_provider_index {
+	struct { struct lk_provider_dir *items; size_t nr, alloc; } dirs;
+	struct { struct lk_provider_file *items; size_t nr, alloc; } files;
+	int machine;		/* the link's e_machine: other machines' files are no providers */
+	int static_only;	/* -Bstatic where a fix would go: shared objects are no providers */
+	size_t read, cached;	/* files read from ELF now, files taken from the cache */
+	struct lk_strvec notes;	/* cache problems, one line each (never fatal) */
+};
+
+/*
+ * Find the dirs where a fix for `line` could come from (its inputs' dirs
+ * and build tree, -L dirs, ld's search dirs for the target, ld.so.conf, the
+ * toolchain's runtime dirs) and index their libraries' exported names,
+ * using and refreshing the per-dir cache in `cache_dir` (NULL: no cache).
+ * Release with lk_provider_index_release().
+ */
+void lk_provider_index_build(struct lk_provider_index *ix, const struct lk_record *rec,
+			     const struct lk_line *line, const char *cache_dir);
+void lk_provider_index_release(struct lk_provider_index *ix);
+
+/* Index only the given dirs (all of rank `rank`): for the bench and tests. */
+void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec *dirs,
+			    int machine, const char *cache_dir);
+
+/* $XDG_CACHE_HOME/linkscope, or $HOME/.cache/linkscope; NULL when neither is set. malloc'd. */
+char *lk_provider_cache_dir(void);
+
+/*
+ * For each of `names[0..n)`, the files of the right machine that export it,
+ * best first (rank, then dir order, then a shared object before an archive
+ * of the same dir, as -l would choose), aliases left out: hits[i] is a
+ * malloc'd array of file indices ending with -1 (just -1: none).
+ */
+void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *names, size_t n,
+			long **hits);
+
+/* The full path of a file of the index (malloc'd). */
+char *lk_provider_path(const struct lk_provider_index *ix, long file);
+
+/*
+ * The Debian package that ships `path` (from the file lists in /var/lib/dpkg/info,
+ * read, never dpkg run), or NULL. malloc'd.
+ */
+char *lk_provider_package(const char *path);
+
+/*
+ * The argument that adds `path` to `line` as the user would write it: -lNAME
+ * when ld's search (with the input state `state`, lk_state_flags) finds
+ * this very file for it, -l:FILE when that does, else the path itself.
+ * malloc'd.
+ */
+char *lk_provider_arg(const struct lk_line *line, const char *path, unsigned state);
+
+#endif
