@@ -494,7 +494,8 @@ static void scan_dir(const char *path, struct dirindex *now)
 		now->e.items[now->e.nr++] = e;
 	}
 	closedir(dp);
-	qsort(now->e.items, now->e.nr, sizeof(*now->e.items), preferred_name);
+	if (now->e.nr)
+		qsort(now->e.items, now->e.nr, sizeof(*now->e.items), preferred_name);
 }
 
 /* Index one dir into ix->files, through its cache. */
@@ -518,7 +519,8 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 		}
 		changed = 1;
 	}
-	qsort(cached.e.items, cached.e.nr, sizeof(*cached.e.items), by_name);
+	if (cached.e.nr)
+		qsort(cached.e.items, cached.e.nr, sizeof(*cached.e.items), by_name);
 	scan_dir(path, &now);
 	alias_of = lk_xcalloc(now.e.nr + 1, sizeof(long));
 	for (size_t i = 0; i < now.e.nr; i++) {
@@ -535,7 +537,7 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 			e->names = lk_xstrdup("");
 			continue;
 		}
-		old = bsearch(e, cached.e.items, cached.e.nr, sizeof(*cached.e.items), by_name);
+		old = !cached.e.nr ? NULL : bsearch(e, cached.e.items, cached.e.nr, sizeof(*cached.e.items), by_name);
 		if (old && old->kind != 'l' && old->size == e->size && old->mtime_ns == e->mtime_ns) {
 			e->kind = old->kind;
 			e->machine = old->machine;
@@ -736,7 +738,8 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 				l->items[b - 1] = t;
 			}
 		hits[i] = lk_xcalloc(l->nr + 1, sizeof(long));
-		memcpy(hits[i], l->items, l->nr * sizeof(long));
+		if (l->nr)
+			memcpy(hits[i], l->items, l->nr * sizeof(long));
 		hits[i][l->nr] = -1;
 	}
 	for (size_t i = 0; i < n; i++)
