@@ -540,6 +540,7 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 	}
 	for (int pass = shorter ? 0 : 1; pass < 2; pass++) {
 		const char *word = pass ? arg : shorter;
+		struct lk_strvec script = LK_STRVEC_INIT;
 		struct lk_fix *f;
 
 		lk_strvec_push(&words, word);
@@ -549,10 +550,18 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 			const char *stem = lib + 3;
 			size_t stem_len = strcspn(stem, ".");
 
-			lk_buf_addf(&desc, "the crate %s references %s: its build script should print \"cargo:rustc-link-lib=%s%.*s\"",
-				    crate, d->symbols.nr == 1 ? "it" : "them", static_lib ? "static=" : "", (int)stem_len, stem);
-			if (!dir_searched(line, dir))
-				lk_buf_addf(&desc, " and \"cargo:rustc-link-search=native=%s\"", dir);
+			struct lk_buf l = LK_BUF_INIT;
+
+			lk_buf_addf(&l, "cargo:rustc-link-lib=%s%.*s", static_lib ? "static=" : "", (int)stem_len, stem);
+			lk_strvec_push_owned(&script, lk_buf_detach(&l));
+			if (!dir_searched(line, dir)) {
+				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
+				lk_strvec_push_owned(&script, lk_buf_detach(&l));
+			}
+			lk_buf_addf(&desc, "the crate %s references %s: its build script should print \"%s\"",
+				    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			if (script.nr > 1)
+				lk_buf_addf(&desc, " and \"%s\"", script.items[1]);
 			lk_buf_addf(&desc, " (on this line: %s, after the crate's objects)", word);
 			free(dir);
 		} else {
@@ -578,6 +587,7 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 			}
 		}
 		f = try_words(rec, line, out, d, &words, desc.buf);
+		f->build_script = script;
 		lk_strvec_release(&words);
 		lk_buf_reset(&desc);
 		if (f->verified || f->partial)

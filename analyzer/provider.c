@@ -750,19 +750,25 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 
 /* ---- the Debian package, and the argument ---- */
 
-static int list_has(const char *list, const char *path)
+/* The best (lowest) index of `candidates` that `list` names as one of its lines, or -1. */
+static long list_names(const char *list, const char *const *candidates, size_t nc)
 {
 	struct lk_buf b = LK_BUF_INIT, needle = LK_BUF_INIT;
-	int found;
+	long best = -1;
 
 	if (lk_buf_read_file(&b, list, 64u << 20) < 0)
-		return 0;
-	lk_buf_addf(&needle, "\n%s\n", path);
-	found = (b.len > strlen(path) && !strncmp(b.buf, path, strlen(path)) && b.buf[strlen(path)] == '\n') ||
-		strstr(b.buf, needle.buf) != NULL;
+		return -1;
+	for (size_t c = 0; c < nc && best < 0; c++) {
+		size_t n = strlen(candidates[c]);
+
+		lk_buf_reset(&needle);
+		lk_buf_addf(&needle, "\n%s\n", candidates[c]);
+		if ((b.len > n && !strncmp(b.buf, candidates[c], n) && b.buf[n] == '\n') || strstr(b.buf, needle.buf))
+			best = (long)c;
+	}
 	lk_buf_release(&needle);
 	lk_buf_release(&b);
-	return found;
+	return best;
 }
 
 char *lk_provider_package(const char *path)
@@ -770,26 +776,32 @@ char *lk_provider_package(const char *path)
 	char real[PATH_MAX];
 	const char *candidates[3];
 	size_t nc = 0;
+	long best = -1;
 	char *pkg = NULL;
 	glob_t g;
 
+	if (!path)
+		return NULL;
+	/* The name itself first (libm.so of libc6-dev), then the file it leads to (libm.so.6 of libc6). */
 	candidates[nc++] = path;
-	if (realpath(path, real) && strcmp(real, path))
-		candidates[nc++] = real;
-	/* usrmerge: dpkg may list /lib/x as /usr/lib/x's name, or the reverse. */
+	/* usrmerge: dpkg may list /usr/lib/x as /lib/x. */
 	if (!strncmp(path, "/usr/lib/", 9))
 		candidates[nc++] = path + 4;
+	if (realpath(path, real) && strcmp(real, path))
+		candidates[nc++] = real;
 	if (glob("/var/lib/dpkg/info/*.list", 0, NULL, &g) != 0)
 		return NULL;
-	for (size_t i = 0; i < g.gl_pathc && !pkg; i++) {
-		for (size_t c = 0; c < nc && !pkg; c++) {
-			if (list_has(g.gl_pathv[i], candidates[c])) {
-				const char *base = strrchr(g.gl_pathv[i], '/') + 1;
-				size_t len = strlen(base) - 5;	/* ".list" */
-				const char *colon = memchr(base, ':', len);
+	for (size_t i = 0; i < g.gl_pathc && best != 0; i++) {
+		long c = list_names(g.gl_pathv[i], candidates, nc);
 
-				pkg = lk_xstrndup(base, colon ? (size_t)(colon - base) : len);
-			}
+		if (c >= 0 && (best < 0 || c < best)) {
+			const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+			size_t len = strlen(base) - 5;	/* ".list" */
+			const char *colon = memchr(base, ':', len);
+
+			best = c;
+			free(pkg);
+			pkg = lk_xstrndup(base, colon ? (size_t)(colon - base) : len);
 		}
 	}
 	globfree(&g);

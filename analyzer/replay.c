@@ -1508,6 +1508,7 @@ void lk_fix_release(struct lk_fix *f)
 	free(f->driver);
 	lk_strvec_release(&f->args);
 	lk_strvec_release(&f->remaining);
+	lk_strvec_release(&f->build_script);
 	memset(f, 0, sizeof(*f));
 }
 

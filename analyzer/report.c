@@ -177,10 +177,10 @@ static json_t *strvec(const struct lk_strvec *v)
 
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:s, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o}", "description", f->description,
+	return json_pack("{s:s, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", f->description,
 			 "args", strvec(&f->args), "position", (json_int_t)f->position,
 			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
-			 "driver", jstr(f->driver),
+			 "driver", jstr(f->driver), "build_script", strvec(&f->build_script),
 			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
 			 "linker_said", jstr(f->linker_said));
 }

@@ -42,6 +42,7 @@ struct lk_fix {
 	int partial;		/* not verified, but every symbol of its diagnostic is then defined */
 	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
 	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
+	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
 };
 
 struct lk_diag {

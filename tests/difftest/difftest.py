@@ -183,7 +183,8 @@ def run_case(build_dir, seed, case, keep):
             return False, f"case {case}: report failed: {rep.stderr.strip()}", ld_fail, d
         j = json.loads(rep.stdout)
         pred_fail = j["predicted"]["outcome"] == "failure"
-        rp_syms = set(x["symbol"] for x in j["diagnostics"])
+        # undefined-symbol diagnostics are grouped by cause: "symbols" holds every one of them
+        rp_syms = set(s for x in j["diagnostics"] for s in (x.get("symbols") or [x["symbol"]]))
         ok = pred_fail == ld_fail and (ld_syms <= rp_syms or ld_missing)
         why = (f"case {case}: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
                f"replay {'fails' if pred_fail else 'links'} {sorted(rp_syms)}; line: cc {' '.join(args)}")

@@ -145,4 +145,40 @@ run_capture ord "$SHIM" -L. -lhelper main.o -o prog
 check_eq "ordering: defined_in names the archive on the line" "$T/libhelper.a True" \
 	"$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["defined_in"]["path"] + " " + str(d[0]["defined_in"]["on_line"])')"
 
+# --- aarch64 cross link: the provider only in the aarch64 sysroot ---
+printf '#include <math.h>\nint main(int c, char **v) { (void)v; return (int)sin(c * 0.5); }\n' >a64.c
+aarch64-linux-gnu-gcc -c a64.c -o a64.o
+run_capture a64 "$SHIM" -- aarch64-linux-gnu-gcc a64.o -o a64
+check_eq "aarch64: ld fails" 1 "$(cat "$T/a64.rc")"
+json=$("$LINKSCOPE" report --format json last)
+check_eq "aarch64: the sysroot's libm, never the host's" "/usr/aarch64-linux-gnu/lib/libm.so libc6-dev-arm64-cross" \
+	"$(field "$json" 'd[0]["provider"]["path"], d[0]["provider"]["package"]')"
+check_eq "aarch64: no x86-64 alternative" "[]" \
+	"$(field "$json" '[a for a in d[0]["provider"]["alternatives"] if "x86_64" in a]')"
+check_eq "aarch64: -lm, verified" "['-lm'] True" "$(field "$json" 'd[0]["fixes"][0]["args"], d[0]["fixes"][0]["verified"]')"
+relink a64 aarch64-linux-gnu-gcc a64.o -o a64 -lm
+
+# --- cargo: a -sys crate's build script forgets rustc-link-lib ---
+CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
+cp -r "$ROOT/testdata/sys-forgets" sys
+cargo_build() { "$CARGO" build --offline -q --manifest-path sys/Cargo.toml >"$T/cargo.out" 2>&1; }
+SYS_VARIANT=zlib CARGO_TARGET_DIR=$T/ct1 RUSTFLAGS="-Clinker=$SHIM" cargo_build
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "cargo zlib: the rlib member of the crate references them" "True True" \
+	"$(field "$json" 'd[0]["referenced_by"]["path"].endswith(".rlib"), "forgets_sys" in d[0]["referenced_by"]["member"]')"
+check_eq "cargo zlib: the build-script instruction, verified" "['cargo:rustc-link-lib=z'] True" \
+	"$(field "$json" 'd[0]["fixes"][0]["build_script"], d[0]["fixes"][0]["verified"]')"
+check_contains "cargo zlib: the crate is named" "$("$LINKSCOPE" explain last-failed)" 'the crate forgets_sys references them: its build script should print "cargo:rustc-link-lib=z"'
+SYS_VARIANT=zlib SYS_EXTRA="$(field "$json" '";".join(d[0]["fixes"][0]["build_script"])')" CARGO_TARGET_DIR=$T/ct1 cargo_build
+check "cargo zlib: cargo builds with the suggested instruction" test -x "$T/ct1/debug/forgets-sys"
+
+SYS_VARIANT=native CARGO_TARGET_DIR=$T/ct2 RUSTFLAGS="-Clinker=$SHIM" cargo_build
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "cargo native: found in the build script's OUT_DIR" "True libsysnative.a" \
+	"$(field "$json" '"/build/forgets-sys-" in d[0]["provider"]["path"], d[0]["provider"]["path"].rsplit("/", 1)[1]')"
+check_eq "cargo native: link-lib=static and link-search, verified" "['cargo:rustc-link-lib=static=sysnative', 'native'] True" \
+	"$(field "$json" '[d[0]["fixes"][0]["build_script"][0], d[0]["fixes"][0]["build_script"][1].split("=")[1]], d[0]["fixes"][0]["verified"]')"
+SYS_VARIANT=native SYS_EXTRA="$(field "$json" '";".join(d[0]["fixes"][0]["build_script"])')" CARGO_TARGET_DIR=$T/ct2 cargo_build
+check "cargo native: cargo builds with the suggested instructions" test -x "$T/ct2/debug/forgets-sys"
+
 finish

@@ -1,0 +1,1 @@
+int sysnative_answer(int x) { return x + 41; }
