@@ -131,6 +131,7 @@ demo: deps all
 bench: all
 	@scripts/install-deps.sh bench
 	@bench/shim-overhead.sh $(BUILD)
+	@bench/provider-index.sh $(BUILD)
 	@bench/llvm-line.sh $(BUILD)
 
 install: all

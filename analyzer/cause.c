@@ -141,7 +141,7 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 	struct lk_buf b = LK_BUF_INIT;
 
 	d->provider = lk_provider_path(ix, provider);
-	d->provider_package = lk_provider_package(d->provider);
+	d->provider_package = lk_provider_package(d->provider, ix->cache_dir);
 	lk_buf_addf(&b, "%s%s%s%s defines %s: found in %s (%s), not on the line", d->provider,
 		    d->provider_package ? " (Debian package " : "", d->provider_package ? d->provider_package : "",
 		    d->provider_package ? ")" : "", d->symbols.nr == 1 ? "it" : "them", dir->path, dir->why);
@@ -570,7 +570,8 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 				lk_buf_addf(&desc, " (at %ld, the last input that references %s)", last->position,
 					    d->symbols.nr == 1 ? "it" : "them");
 			if (!pass) {
-				char *pkg = lk_provider_package(found);
+				char *cache = lk_provider_cache_dir();
+				char *pkg = lk_provider_package(found, cache);
 				struct lk_elf_info info;
 
 				lk_elf_identify(found, &info);
@@ -580,6 +581,7 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 					    d->symbols.nr == 1 ? "it" : "them");
 				lk_elf_info_release(&info);
 				free(pkg);
+				free(cache);
 			} else {
 				lk_buf_addf(&desc, ": %s%s%s%s defines %s", lib, d->provider_package ? " (" : "",
 					    d->provider_package ? d->provider_package : "", d->provider_package ? ")" : "",

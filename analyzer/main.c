@@ -21,6 +21,7 @@
 #include "linkscope/replay.h"
 #include "report.h"
 #include "diff.h"
+#include "indexcmd.h"
 #include "show.h"
 #include "summary.h"
 #include "linkscope/prune.h"
@@ -54,6 +55,7 @@ static void usage(FILE *out)
 	      "       linkscope diff [--dir DIR] RECORD_A RECORD_B\n"
 	      "       linkscope report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]\n"
 	      "       linkscope prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]\n"
+	      "       linkscope index [--cache-dir DIR] DIR...\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
@@ -504,6 +506,8 @@ int main(int argc, char **argv)
 		printf("linkscope %s\n", LINKSCOPE_VERSION);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "index"))
+		return lk_index_main(argc - 1, argv + 1);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

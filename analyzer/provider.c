@@ -261,21 +261,25 @@ struct entry {
 	int machine;
 	char *names;
 	size_t names_len, nnames;
+	int borrowed;		/* names point into the cache file's buffer */
 	dev_t dev;		/* not cached: for aliases, from this run's stat */
 	ino_t ino;
 };
 
 struct dirindex {
 	struct { struct entry *items; size_t nr, alloc; } e;
+	char *buf;		/* the cache file read, which borrowed names point into */
 };
 
 static void dirindex_release(struct dirindex *d)
 {
 	for (size_t i = 0; i < d->e.nr; i++) {
 		free(d->e.items[i].name);
-		free(d->e.items[i].names);
+		if (!d->e.items[i].borrowed)
+			free(d->e.items[i].names);
 	}
 	free(d->e.items);
+	free(d->buf);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -309,6 +313,7 @@ static int cache_load(const char *path, const char *dir, struct dirindex *out)
 	struct lk_buf b = LK_BUF_INIT;
 	char *p, *end, *line;
 	size_t header = strlen(CACHE_MAGIC);
+	static char empty[1];	/* the names of an entry with none (never written to) */
 
 	if (lk_buf_read_file(&b, path, CACHE_MAX_BYTES) < 0)
 		return -1;
@@ -354,17 +359,17 @@ static int cache_load(const char *path, const char *dir, struct dirindex *out)
 				*n2 = '\0';
 				p = n2 + 1;
 			}
+			/* Names stay in the buffer (each line's newline is now a NUL): no copy. */
 			e.nnames = (size_t)count;
 			e.names_len = (size_t)(p - start);
-			e.names = lk_xmalloc(e.names_len + 1);
-			memcpy(e.names, start, e.names_len);
-			e.names[e.names_len] = '\0';
+			e.names = count ? start : empty;
+			e.borrowed = 1;
 		}
 		e.name = lk_xstrndup(line, (size_t)(name_end - line));
 		LK_GROW(out->e.items, out->e.nr + 1, out->e.alloc);
 		out->e.items[out->e.nr++] = e;
 	}
-	lk_buf_release(&b);
+	out->buf = lk_buf_detach(&b);
 	return 0;
 bad:
 	lk_buf_release(&b);
@@ -502,7 +507,7 @@ static void scan_dir(const char *path, struct dirindex *now)
 static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cache_dir)
 {
 	const char *path = ix->dirs.items[dir].path;
-	struct dirindex cached = { { NULL, 0, 0 } }, now = { { NULL, 0, 0 } };
+	struct dirindex cached = { { NULL, 0, 0 }, NULL }, now = { { NULL, 0, 0 }, NULL };
 	char *cpath = cache_dir ? cache_file(cache_dir, path) : NULL;
 	long *alias_of;
 	size_t first = ix->files.nr;
@@ -541,10 +546,12 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 		if (old && old->kind != 'l' && old->size == e->size && old->mtime_ns == e->mtime_ns) {
 			e->kind = old->kind;
 			e->machine = old->machine;
-			e->names = old->names;	/* moved */
+			e->names = old->names;	/* moved, still in the cache's buffer */
+			e->borrowed = old->borrowed;
 			e->names_len = old->names_len;
 			e->nnames = old->nnames;
 			old->names = NULL;
+			old->borrowed = 0;
 			ix->cached++;
 		} else {
 			read_entry(path, e);
@@ -576,12 +583,19 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 		f->mtime_ns = e->mtime_ns;
 		f->alias_of = -1;
 		f->names = e->names;
+		f->names_borrowed = e->borrowed;
 		f->names_len = e->names_len;
 		f->nnames = e->nnames;
 		e->name = e->names = NULL;
+		e->borrowed = 0;
 	}
 	(void)first;
 	free(alias_of);
+	if (cached.buf) {
+		LK_GROW(ix->buffers.items, ix->buffers.nr + 1, ix->buffers.alloc);
+		ix->buffers.items[ix->buffers.nr++] = cached.buf;
+		cached.buf = NULL;
+	}
 	dirindex_release(&now);
 	dirindex_release(&cached);
 	free(cpath);
@@ -617,6 +631,7 @@ void lk_provider_index_build(struct lk_provider_index *ix, const struct lk_recor
 {
 	(void)rec;
 	memset(ix, 0, sizeof(*ix));
+	ix->cache_dir = cache_dir ? lk_xstrdup(cache_dir) : NULL;
 	ix->machine = link_machine(line);
 	collect_dirs(ix, line);
 	for (size_t i = 0; i < ix->dirs.nr; i++)
@@ -627,6 +642,7 @@ void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec
 			    int machine, const char *cache_dir)
 {
 	memset(ix, 0, sizeof(*ix));
+	ix->cache_dir = cache_dir ? lk_xstrdup(cache_dir) : NULL;
 	ix->machine = machine;
 	for (size_t i = 0; i < dirs->nr; i++)
 		add_dir(ix, dirs->items[i], LK_RANK_SYSTEM, "given");
@@ -641,9 +657,14 @@ void lk_provider_index_release(struct lk_provider_index *ix)
 	free(ix->dirs.items);
 	for (size_t i = 0; i < ix->files.nr; i++) {
 		free(ix->files.items[i].name);
-		free(ix->files.items[i].names);
+		if (!ix->files.items[i].names_borrowed)
+			free(ix->files.items[i].names);
 	}
 	free(ix->files.items);
+	for (size_t i = 0; i < ix->buffers.nr; i++)
+		free(ix->buffers.items[i]);
+	free(ix->buffers.items);
+	free(ix->cache_dir);
 	lk_strvec_release(&ix->notes);
 	memset(ix, 0, sizeof(*ix));
 }
@@ -688,10 +709,14 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 {
 	size_t cap = 16, *slots;
 	struct hitlist { long *items; size_t nr, alloc; } *lists;
+	unsigned char (*maybe)[32];	/* [length & 255][first byte]: some wanted name is like that */
 
 	while (cap < n * 2 + 2)
 		cap *= 2;
 	slots = lk_xcalloc(cap, sizeof(size_t));	/* index + 1, 0 empty */
+	maybe = lk_xcalloc(256, sizeof(*maybe));
+	for (size_t i = 0; i < n; i++)
+		maybe[strlen(names[i]) & 255][(unsigned char)names[i][0] >> 3] |= (unsigned char)(1u << (names[i][0] & 7));
 	lists = lk_xcalloc(n ? n : 1, sizeof(*lists));
 	for (size_t i = 0; i < n; i++) {
 		size_t s = (size_t)fnv(names[i]) & (cap - 1);
@@ -707,19 +732,27 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 		if (file->alias_of >= 0 || (ix->machine && file->machine != ix->machine) ||
 		    (ix->static_only && file->shared))
 			continue;
-		for (const char *p = file->names, *end = file->names + file->names_len; p < end; p += strlen(p) + 1) {
-			size_t s = (size_t)fnv(p) & (cap - 1);
+		for (const char *p = file->names, *end = file->names + file->names_len; p < end; ) {
+			size_t len = strlen(p), s;
+
+			/* Most names are not wanted: a table of (length, first byte) spares hashing them. */
+			if (!(maybe[len & 255][(unsigned char)p[0] >> 3] & (1u << (p[0] & 7)))) {
+				p += len + 1;
+				continue;
+			}
+			s = (size_t)fnv(p) & (cap - 1);
 
 			while (slots[s] && strcmp(names[slots[s] - 1], p))
 				s = (s + 1) & (cap - 1);
 			if (slots[s]) {
 				struct hitlist *l = &lists[slots[s] - 1];
 
-				if (l->nr && l->items[l->nr - 1] == (long)f)
-					continue;
-				LK_GROW(l->items, l->nr + 1, l->alloc);
-				l->items[l->nr++] = (long)f;
+				if (!l->nr || l->items[l->nr - 1] != (long)f) {
+					LK_GROW(l->items, l->nr + 1, l->alloc);
+					l->items[l->nr++] = (long)f;
+				}
 			}
+			p += len + 1;
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -746,9 +779,12 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 		free(lists[i].items);
 	free(lists);
 	free(slots);
+	free(maybe);
 }
 
 /* ---- the Debian package, and the argument ---- */
+
+static char *package_scan(const char *path);
 
 /* The best (lowest) index of `candidates` that `list` names as one of its lines, or -1. */
 static long list_names(const char *list, const char *const *candidates, size_t nc)
@@ -771,7 +807,102 @@ static long list_names(const char *list, const char *const *candidates, size_t n
 	return best;
 }
 
-char *lk_provider_package(const char *path)
+/* The dpkg database's state: the mtime of its info dir, which changes whenever a package does. */
+static long long dpkg_stamp(void)
+{
+	struct stat st;
+
+	if (stat("/var/lib/dpkg/info", &st) < 0)
+		return -1;
+	return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+/*
+ * The answers already found, in CACHE/packages: "linkscope-packages 1 STAMP"
+ * then "PATH\tPACKAGE" lines ("-" for none). Another stamp, or a line that
+ * does not parse, and the file is not used.
+ */
+static char *package_cached(const char *cache_dir, const char *path, long long stamp, int *found)
+{
+	struct lk_buf b = LK_BUF_INIT, head = LK_BUF_INIT;
+	char *pkg = NULL;
+
+	*found = 0;
+	if (!cache_dir)
+		return NULL;
+	lk_buf_addf(&head, "%s/packages", cache_dir);
+	if (lk_buf_read_file(&b, head.buf, 16u << 20) < 0) {
+		lk_buf_release(&head);
+		return NULL;
+	}
+	lk_buf_reset(&head);
+	lk_buf_addf(&head, "linkscope-packages 1 %lld\n", stamp);
+	if (b.len >= head.len && !memcmp(b.buf, head.buf, head.len)) {
+		for (char *p = b.buf + head.len, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1) {
+			char *tab = memchr(p, '\t', (size_t)(nl - p));
+
+			if (!tab)
+				break;
+			if ((size_t)(tab - p) == strlen(path) && !memcmp(p, path, (size_t)(tab - p))) {
+				*found = 1;
+				if (nl - tab - 1 > 0 && !(nl - tab - 1 == 1 && tab[1] == '-'))
+					pkg = lk_xstrndup(tab + 1, (size_t)(nl - tab - 1));
+				break;
+			}
+		}
+	}
+	lk_buf_release(&b);
+	lk_buf_release(&head);
+	return pkg;
+}
+
+static void package_remember(const char *cache_dir, const char *path, const char *pkg, long long stamp)
+{
+	struct lk_buf b = LK_BUF_INIT, file = LK_BUF_INIT, head = LK_BUF_INIT, tmp = LK_BUF_INIT;
+	int fd;
+
+	if (!cache_dir || strchr(path, '\n') || strchr(path, '\t') || (mkdir(cache_dir, 0700) < 0 && errno != EEXIST))
+		return;
+	lk_buf_addf(&file, "%s/packages", cache_dir);
+	lk_buf_addf(&head, "linkscope-packages 1 %lld\n", stamp);
+	if (lk_buf_read_file(&b, file.buf, 16u << 20) < 0 || b.len < head.len || memcmp(b.buf, head.buf, head.len) ||
+	    (b.len && b.buf[b.len - 1] != '\n')) {
+		lk_buf_reset(&b);
+		lk_buf_addstr(&b, head.buf);
+	}
+	lk_buf_addf(&b, "%s\t%s\n", path, pkg ? pkg : "-");
+	lk_buf_addf(&tmp, "%s/.tmp-XXXXXX", cache_dir);
+	fd = mkstemp(tmp.buf);
+	if (fd >= 0) {
+		int ok = write(fd, b.buf, b.len) == (ssize_t)b.len;
+
+		ok = close(fd) == 0 && ok;
+		if (!ok || rename(tmp.buf, file.buf) < 0)
+			unlink(tmp.buf);
+	}
+	lk_buf_release(&b);
+	lk_buf_release(&file);
+	lk_buf_release(&head);
+	lk_buf_release(&tmp);
+}
+
+char *lk_provider_package(const char *path, const char *cache_dir)
+{
+	long long stamp = dpkg_stamp();
+	int known;
+	char *pkg;
+
+	if (!path)
+		return NULL;
+	pkg = package_cached(cache_dir, path, stamp, &known);
+	if (known)
+		return pkg;
+	pkg = package_scan(path);
+	package_remember(cache_dir, path, pkg, stamp);
+	return pkg;
+}
+
+static char *package_scan(const char *path)
 {
 	char real[PATH_MAX];
 	const char *candidates[3];
@@ -780,8 +911,6 @@ char *lk_provider_package(const char *path)
 	char *pkg = NULL;
 	glob_t g;
 
-	if (!path)
-		return NULL;
 	/* The name itself first (libm.so of libc6-dev), then the file it leads to (libm.so.6 of libc6). */
 	candidates[nc++] = path;
 	/* usrmerge: dpkg may list /usr/lib/x as /lib/x. */

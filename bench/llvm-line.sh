@@ -9,7 +9,10 @@
 #   - linkscope report (the replay of GNU ld's resolution, and lld's),
 #   - linkscope show (the line model).
 # Targets: show well under a second (issue #3); the replay faster than mold
-# and under a tenth of GNU ld's peak memory (issue #4).
+# and under a tenth of GNU ld's peak memory (issue #4). Then the same line
+# linked with cc instead of g++, which GNU ld fails (the C++ runtime is
+# missing): its report, with the provider search and verified fixes, at
+# most twice the successful line's report, in paired runs (issue #10).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -80,3 +83,31 @@ awk -v r="$rp_s" -v m="$mold_s" -v rk="$rp_kb" -v lk="$ld_kb" -v s="$show_s" 'BE
 	if (m != "") printf "   replay / mold time: %.2f (target < 1: %s)\n", r / m, r < m ? "met" : "NOT met";
 	printf "   replay / GNU ld memory: %.3f (target < 0.1: %s)\n", rk / lk, rk < lk / 10 ? "met" : "NOT met";
 	printf "   show: %.2fs (target well under 1 s: %s)\n", s, s < 0.5 ? "met" : "NOT met" }'
+
+# The same line linked with cc: ld fails; the report must name libstdc++, verify the fixes, and
+# take at most twice the successful line's report (paired runs, the provider index cached).
+LINKSCOPE_DIR=$t/records-cc "$build/bin/linkscope-cc" -- cc "${line[@]}" -o app.cc >/dev/null 2>&1 || true
+bad=$(ls "$t"/records-cc/*.json | head -n 1)
+export XDG_CACHE_HOME=$t/cache
+/usr/bin/time -f '%e %M' -o "$t/first.time" "$build/bin/linkscope" report --format json "$bad" >"$t/bad.json"
+cat >"$t/summary.py" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+d = r["diagnostics"]
+fixes = [f for x in d for f in x["fixes"] if f["verified"]]
+provider = d[0]["provider"]["path"] if d and d[0].get("provider") else None
+print("%d diagnostic(s), %d symbols; provider %s; %d verified fix(es): %s" % (
+    len(d), sum(x.get("count", 1) for x in d), provider, len(fixes),
+    "; ".join(f["driver"] or " ".join(f["args"]) for f in fixes)))
+PY
+summary=$(/usr/bin/python3 "$t/summary.py" "$t/bad.json")
+cc -O2 -o "$t/pairtime" "$root/bench/pairtime.c"
+pairs=${LLVM_PAIRS:-11}
+pair=$("$t/pairtime" "$pairs" -- "$build/bin/linkscope" report --format json "$record" -- "$build/bin/linkscope" report --format json "$bad")
+read -r bad_kb <<<"$("$build/bin/linkscope" report --format json "$bad" >/dev/null; /usr/bin/time -f '%M' "$build/bin/linkscope" report --format json "$bad" 2>&1 >/dev/null | tail -n 1)"
+echo "== the same line linked with cc instead of g++ (ld fails), $pairs pairs: A = report of the g++ line, B = report of the cc line"
+echo "   $summary"
+echo "   first report of the cc line (empty provider cache): $(cut -d' ' -f1 "$t/first.time")s, $(cut -d' ' -f2 "$t/first.time") KiB; later: $bad_kb KiB"
+echo "   $pair"
+awk -v r="$(sed -n 's/.*ratio B\/A \([0-9.]*\).*/\1/p' <<<"$pair")" \
+	'BEGIN { printf "   failing / successful report: %.2f (target <= 2: %s)\n", r, r <= 2 ? "met" : "NOT met" }'

@@ -34,6 +34,7 @@ struct lk_provider_file {
 	long long size, mtime_ns;
 	long alias_of;		/* same file (inode) as this earlier file of the dir, or -1 */
 	char *names;		/* exported names, each NUL-terminated, back to back */
+	int names_borrowed;	/* names lie in one of the index's buffers */
 	size_t names_len, nnames;
 };
 
@@ -42,8 +43,10 @@ struct lk_provider_index {
 	struct { struct lk_provider_file *items; size_t nr, alloc; } files;
 	int machine;		/* the link's e_machine: other machines' files are no providers */
 	int static_only;	/* -Bstatic where a fix would go: shared objects are no providers */
+	char *cache_dir;	/* where the index was cached, or NULL */
 	size_t read, cached;	/* files read from ELF now, files taken from the cache */
 	struct lk_strvec notes;	/* cache problems, one line each (never fatal) */
+	struct { char **items; size_t nr, alloc; } buffers;	/* cache files read, owned */
 };
 
 /*
@@ -77,10 +80,11 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 char *lk_provider_path(const struct lk_provider_index *ix, long file);
 
 /*
- * The Debian package that ships `path` (from the file lists in /var/lib/dpkg/info,
- * read, never dpkg run), or NULL. malloc'd.
+ * The Debian package that ships `path` (from the file lists in
+ * /var/lib/dpkg/info, read, never dpkg run), or NULL. malloc'd. Answers
+ * are remembered in `cache_dir` (may be NULL) until a package changes.
  */
-char *lk_provider_package(const char *path);
+char *lk_provider_package(const char *path, const char *cache_dir);
 
 /*
  * The argument that adds `path` to `line` as the user would write it: -lNAME

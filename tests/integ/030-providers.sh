@@ -49,6 +49,18 @@ check_eq "corrupt cache: the same provider" "/usr/lib/x86_64-linux-gnu/libz.so" 
 head -c 100 /dev/urandom >"$(ls "$XDG_CACHE_HOME"/linkscope/*.idx | head -n 1)"
 check_eq "garbage cache: the same fix" "['-lz']" "$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["fixes"][0]["args"]')"
 
+# The package answers are remembered until dpkg's database changes; a stale or broken file is not used.
+printf 'linkscope-packages 1 0\n/usr/lib/x86_64-linux-gnu/libz.so\tforged\n' >"$XDG_CACHE_HOME/linkscope/packages"
+check_eq "a stale package cache is not used" "zlib1g-dev" "$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["provider"]["package"]')"
+head -c 300 /dev/urandom >"$XDG_CACHE_HOME/linkscope/packages"
+check_eq "a broken package cache is not used" "zlib1g-dev" "$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["provider"]["package"]')"
+
+# linkscope index: the same index, ahead of time
+out=$("$LINKSCOPE" index --cache-dir "$T/icache" /usr/lib/x86_64-linux-gnu)
+check_contains "index: the first build reads the libraries" "$out" "from the cache)"
+case $out in *"(0 read now"*) not_ok "index: first build reads" "$out" ;; *) ok "index: first build reads" ;; esac
+check_contains "index: the second comes from the cache" "$("$LINKSCOPE" index --cache-dir "$T/icache" /usr/lib/x86_64-linux-gnu)" "(0 read now"
+
 # --- libm: cos without -lm ---
 printf '#include <math.h>\nint main(int c, char **v) { (void)v; return (int)cos(c * 1.5); }\n' >m.c
 cc -c m.c -o mth.o
