@@ -607,21 +607,23 @@ char *lk_provider_cache_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct lk_buf b = LK_BUF_INIT;
+	struct stat st;
 
-	if (xdg && *xdg == '/')
-		lk_buf_addf(&b, "%s/linkscope", xdg);
-	else if (home && *home == '/')
-		lk_buf_addf(&b, "%s/.cache/linkscope", home);
-	else
-		return NULL;
-	if (xdg && *xdg == '/')
+	if (xdg && *xdg == '/') {
 		mkdir(xdg, 0700);
-	else {
-		struct lk_buf c = LK_BUF_INIT;
-
-		lk_buf_addf(&c, "%s/.cache", home);
-		mkdir(c.buf, 0700);
-		lk_buf_release(&c);
+		lk_buf_addf(&b, "%s/linkscope", xdg);
+	} else if (home && *home == '/') {
+		lk_buf_addf(&b, "%s/.cache", home);
+		mkdir(b.buf, 0700);
+		lk_buf_addstr(&b, "/linkscope");
+	} else {
+		return NULL;
+	}
+	mkdir(b.buf, 0700);
+	/* Someone else's, or open to others: its answers cannot be trusted, so it is not used. */
+	if (lstat(b.buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		lk_buf_release(&b);
+		return NULL;
 	}
 	return lk_buf_detach(&b);
 }

@@ -64,7 +64,11 @@ void lk_provider_index_release(struct lk_provider_index *ix);
 void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec *dirs,
 			    int machine, const char *cache_dir);
 
-/* $XDG_CACHE_HOME/linkscope, or $HOME/.cache/linkscope; NULL when neither is set. malloc'd. */
+/*
+ * $XDG_CACHE_HOME/linkscope, or $HOME/.cache/linkscope, made 0700 if
+ * missing; NULL when neither is set, or when the dir is not ours alone
+ * (another owner, a symlink, open to group or others). malloc'd.
+ */
 char *lk_provider_cache_dir(void);
 
 /*

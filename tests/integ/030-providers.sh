@@ -42,6 +42,13 @@ relink zlib cc z.o -o z -lz
 check "zlib: the index cache is private" test "$(stat -c %a "$XDG_CACHE_HOME/linkscope")" = 700
 check_eq "zlib: the cache files are 0600" "600" "$(stat -c %a "$XDG_CACHE_HOME"/linkscope/*.idx | sort -u)"
 
+# A cache dir open to others is not used (nor written).
+chmod 0777 "$XDG_CACHE_HOME/linkscope"
+before=$(ls -l --time-style=+%s.%N "$XDG_CACHE_HOME/linkscope" | md5sum)
+check_eq "a cache dir open to others: the same answer" "['-lz']" "$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["fixes"][0]["args"]')"
+check_eq "a cache dir open to others: left alone" "$before" "$(ls -l --time-style=+%s.%N "$XDG_CACHE_HOME/linkscope" | md5sum)"
+chmod 0700 "$XDG_CACHE_HOME/linkscope"
+
 # A corrupt cache is input too: ignored, rebuilt, the same answer.
 for f in "$XDG_CACHE_HOME"/linkscope/*.idx; do printf 'linkscope-provider-index 1\ndir /nope\nf x' >"$f"; done
 json2=$("$LINKSCOPE" report --format json last)
