@@ -510,7 +510,6 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 	struct dirindex cached = { { NULL, 0, 0 }, NULL }, now = { { NULL, 0, 0 }, NULL };
 	char *cpath = cache_dir ? cache_file(cache_dir, path) : NULL;
 	long *alias_of;
-	size_t first = ix->files.nr;
 	int changed = 0;
 
 	if (cpath && cache_load(cpath, path, &cached) < 0) {
@@ -589,7 +588,6 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 		e->name = e->names = NULL;
 		e->borrowed = 0;
 	}
-	(void)first;
 	free(alias_of);
 	if (cached.buf) {
 		LK_GROW(ix->buffers.items, ix->buffers.nr + 1, ix->buffers.alloc);
