@@ -152,7 +152,9 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 			lk_buf_addf(&b, "%s%s", i ? ", " : "", d->alternatives.items[i]);
 		if (d->alternatives.nr > 3)
 			lk_buf_addf(&b, " and %zu more", d->alternatives.nr - 3);
-		lk_buf_addf(&b, "; %s is chosen: %s", base(d->provider), rank_reason(dir->rank));
+		lk_buf_addf(&b, "; %s is chosen: %s", base(d->provider),
+			    strcmp(dir->why, "the build tree") ? rank_reason(dir->rank) :
+			    "it is in the build tree around the line's inputs");
 		if (ix->dirs.items[ix->files.items[alt0].dir].rank > dir->rank)
 			lk_buf_addstr(&b, ", which comes before the dirs of the others");
 		else if (ix->files.items[alt0].dir == f->dir && f->shared && !ix->files.items[alt0].shared)

@@ -164,6 +164,37 @@ run_capture ord "$SHIM" -L. -lhelper main.o -o prog
 check_eq "ordering: defined_in names the archive on the line" "$T/libhelper.a True" \
 	"$(field "$("$LINKSCOPE" report --format json last)" 'd[0]["defined_in"]["path"] + " " + str(d[0]["defined_in"]["on_line"])')"
 
+# --- a real CMake C++ project with its target_link_libraries line dropped: the library is in the build tree ---
+mkdir -p cm/lib cm/app
+cat >cm/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.21)
+project(dropped CXX)
+add_library(jsonish STATIC lib/value.cpp)
+add_executable(app app/main.cpp)
+# target_link_libraries(app PRIVATE jsonish) was dropped
+EOF
+cat >cm/lib/value.cpp <<'EOF'
+#include <string>
+namespace Json { struct Value { std::string s; Value(const char *c); std::string asString() const; };
+Value::Value(const char *c) : s(c) {} std::string Value::asString() const { return s; } }
+EOF
+cat >cm/app/main.cpp <<'EOF'
+#include <string>
+namespace Json { struct Value { std::string s; Value(const char *c); std::string asString() const; }; }
+int main() { Json::Value v("x"); return v.asString().size() == 1 ? 0 : 1; }
+EOF
+# The launcher form with "--": CMake passes the compiler as the launcher's first argument.
+cmake -S cm -B cmb "-DCMAKE_CXX_LINKER_LAUNCHER=$SHIM;--" >/dev/null 2>&1
+cmake --build cmb >"$T/cmake.out" 2>&1
+check "CMake: the link fails" grep -q "undefined reference to .Json::Value" "$T/cmake.out"
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "CMake: one diagnostic, the library in the build tree, not the system's libjsoncpp" "1 $T/cmb/libjsonish.a" \
+	"$(field "$json" 'len(d), d[0]["provider"]["path"]')"
+check_eq "CMake: the fix, verified" "['$T/cmb/libjsonish.a'] True" "$(field "$json" 'd[0]["fixes"][0]["args"], d[0]["fixes"][0]["verified"]')"
+check_contains "CMake: demangled Json:: names" "$("$LINKSCOPE" explain last-failed)" "Json::Value::Value(char const*)"
+check_contains "CMake: why it is chosen" "$("$LINKSCOPE" explain last-failed)" "libjsonish.a is chosen: it is in the build tree around the line's inputs"
+(cd cmb && relink cmake c++ CMakeFiles/app.dir/app/main.cpp.o -o app "$T/cmb/libjsonish.a")
+
 # --- aarch64 cross link: the provider only in the aarch64 sysroot ---
 printf '#include <math.h>\nint main(int c, char **v) { (void)v; return (int)sin(c * 0.5); }\n' >a64.c
 aarch64-linux-gnu-gcc -c a64.c -o a64.o
