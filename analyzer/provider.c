@@ -308,15 +308,14 @@ static int parse_ll(const char *s, char **end, long long *out)
  * "f NAME SIZE MTIME_NS KIND MACHINE COUNT\n" and COUNT lines of names.
  * Returns 0, or -1 (nothing kept) when it is missing or does not parse.
  */
-static int cache_load(const char *path, const char *dir, struct dirindex *out)
+static int cache_parse(struct lk_buf *bp, const char *dir, struct dirindex *out)
 {
-	struct lk_buf b = LK_BUF_INIT;
+	struct lk_buf b = *bp;
 	char *p, *end, *line;
 	size_t header = strlen(CACHE_MAGIC);
 	static char empty[1];	/* the names of an entry with none (never written to) */
 
-	if (lk_buf_read_file(&b, path, CACHE_MAX_BYTES) < 0)
-		return -1;
+	memset(bp, 0, sizeof(*bp));
 	p = b.buf;
 	if (b.len < header + 1 || memcmp(p, CACHE_MAGIC "\n", header + 1))
 		goto bad;
@@ -369,12 +368,35 @@ static int cache_load(const char *path, const char *dir, struct dirindex *out)
 		LK_GROW(out->e.items, out->e.nr + 1, out->e.alloc);
 		out->e.items[out->e.nr++] = e;
 	}
+	if ((size_t)(p - b.buf) != b.len)
+		goto bad;	/* a NUL byte before the end: the rest would go unread */
 	out->buf = lk_buf_detach(&b);
 	return 0;
 bad:
 	lk_buf_release(&b);
 	dirindex_release(out);
 	return -1;
+}
+
+static int cache_load(const char *path, const char *dir, struct dirindex *out)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	if (lk_buf_read_file(&b, path, CACHE_MAX_BYTES) < 0)
+		return -1;
+	return cache_parse(&b, dir, out);
+}
+
+long lk_provider_cache_parse(const char *text, size_t len, const char *dir)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	struct dirindex d = { { NULL, 0, 0 }, NULL };
+	long n;
+
+	lk_buf_add(&b, text, len);
+	n = cache_parse(&b, dir, &d) < 0 ? -1 : (long)d.e.nr;
+	dirindex_release(&d);
+	return n;
 }
 
 static int cache_save(const char *cache_dir, const char *path, const char *dir,

@@ -60,6 +60,9 @@ void lk_provider_index_build(struct lk_provider_index *ix, const struct lk_recor
 			     const struct lk_line *line, const char *cache_dir);
 void lk_provider_index_release(struct lk_provider_index *ix);
 
+/* Parse `text` as the cache file of `dir`: its entry count, or -1 when it is not used. For fuzzing. */
+long lk_provider_cache_parse(const char *text, size_t len, const char *dir);
+
 /* Index only the given dirs (all of rank `rank`): for the bench and tests. */
 void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec *dirs,
 			    int machine, const char *cache_dir);
