@@ -107,12 +107,13 @@ static void explain_references(const struct lk_replay *out, const struct lk_line
 		lk_buf_addf(&b, "%s", it && it->path ? it->path : "an input added by the driver");
 		if (it && it->position >= 0)
 			lk_buf_addf(&b, " at %ld", it->position);
-		lk_buf_addstr(&b, i ? " references some of them too" : " references ");
-		if (!i) {
-			list_symbols(&b, &d->symbols);
-			lk_buf_addf(&b, " (%zu symbol%s no input on the line defines)", d->symbols.nr,
-				    d->symbols.nr == 1 ? "" : "s");
-		}
+		if (i)
+			lk_buf_addstr(&b, " references some of them too");
+		else if (d->symbols.nr == 1)
+			lk_buf_addf(&b, " references %s, which no input on the line defines", d->symbol);
+		else
+			lk_buf_addf(&b, " references these %zu symbols, which no input on the line defines",
+				    d->symbols.nr);
 		say(d, &b);
 	}
 	if (items.nr > 3) {
