@@ -24,6 +24,8 @@
 #include "indexcmd.h"
 #include "show.h"
 #include "summary.h"
+#include "check.h"
+#include "fragility.h"
 #include "linkscope/prune.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -42,6 +44,9 @@ struct lk_options {
 	const char *since;	/* report --failed --since */
 	const char *max_size, *max_age;	/* prune */
 	int dry_run;		/* prune */
+	const char *baseline;	/* check */
+	struct lk_strvec accept;	/* check: KIND:SYMBOL */
+	const char *accept_file;	/* check */
 };
 
 static void usage(FILE *out)
@@ -56,6 +61,8 @@ static void usage(FILE *out)
 	      "       linkscope report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]\n"
 	      "       linkscope prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]\n"
 	      "       linkscope index [--cache-dir DIR] DIR...\n"
+	      "       linkscope check [--baseline RECORD] [--accept KIND:SYMBOL]... [--accept-file FILE]\n"
+	      "                       [--format text|json|markdown] [--dir DIR] RECORD\n"
 	      "       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
@@ -70,7 +77,7 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	opt->command = argv[1];
 	{
-		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", "prune", NULL };
+		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", "prune", "check", NULL };
 		const char *const *c = commands;
 
 		while (*c && strcmp(*c, opt->command))
@@ -102,6 +109,14 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		} else if (!strcmp(argv[i], "--replay-only") &&
 			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
 			opt->replay_only = 1;
+		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--baseline") && i + 1 < argc) {
+			opt->baseline = argv[++i];
+		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept") && i + 1 < argc) {
+			lk_strvec_push(&opt->accept, argv[++i]);
+		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept-file") && i + 1 < argc) {
+			opt->accept_file = argv[++i];
+		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--format") && i + 1 < argc) {
+			opt->format = argv[++i];
 		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--format") && i + 1 < argc) {
 			opt->format = argv[++i];
 		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--format=", 9)) {
@@ -131,8 +146,13 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!opt->dir)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
-	if (opt->failed && !opt->format)
+	if ((opt->failed || !strcmp(opt->command, "check")) && !opt->format)
 		opt->format = "text";
+	if (!strcmp(opt->command, "check") && strcmp(opt->format, "text") && strcmp(opt->format, "json") &&
+	    strcmp(opt->format, "markdown")) {
+		fprintf(stderr, "linkscope: 'check' takes --format text, json or markdown\n");
+		return -1;
+	}
 	if (opt->since && !opt->failed) {
 		fprintf(stderr, "linkscope: --since goes with 'report --failed'\n");
 		return -1;
@@ -385,20 +405,29 @@ static void write_reports(const struct lk_record *rec, const struct lk_line *lin
 
 /* explain, report and why: the replay of the record's line. */
 static int print_replay(const struct lk_options *opt, const struct lk_record *rec,
-			const struct lk_line *line, const struct lk_replay *rp)
+			struct lk_line *line, const struct lk_replay *rp)
 {
 	struct lk_report_options ropt = { opt->replay_only };
 	struct lk_strvec lines = LK_STRVEC_INIT;
+
+	struct lk_facts facts;
 
 	if (!strcmp(opt->command, "why")) {
 		lk_replay_why(rp, line, opt->symbol, &lines);
 		for (size_t i = 0; i < lines.nr; i++)
 			printf("%s\n", lines.items[i]);
 		lk_strvec_release(&lines);
+		/* What the success rests on, for this symbol. */
+		lk_fragility_find(rec, line, rp, &facts);
+		lk_fragility_print(stdout, &facts, opt->symbol);
+		lk_facts_release(&facts);
 		return 0;
 	}
 	if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
 		lk_report_text(stdout, rec, line, rp, &ropt);
+		lk_fragility_find(rec, line, rp, &facts);
+		lk_fragility_print(stdout, &facts, NULL);
+		lk_facts_release(&facts);
 		if (opt->write_reports)
 			write_reports(rec, line, rp, &ropt);
 		return 0;
@@ -470,6 +499,64 @@ static int cmd_report_failed(const struct lk_options *opt)
 	return bad ? 1 : 0;
 }
 
+/* One side of check: the record's line, replayed, and its facts. 0, or 1 after saying why. */
+static int check_side(const struct lk_options *opt, const char *which, struct lk_record *rec,
+		      struct lk_line *line, struct lk_facts *facts)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_replay rp;
+
+	if (load_line_of(opt, which, rec, line))
+		return 1;
+	if (lk_replay_run(rec, line, 0, &rp, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		lk_line_release(line);
+		lk_record_release(rec);
+		return 1;
+	}
+	lk_fragility_find(rec, line, &rp, facts);
+	lk_replay_release(&rp);
+	return 0;
+}
+
+static int cmd_check(struct lk_options *opt)
+{
+	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT };
+	struct lk_record rec, base;
+	struct lk_line line, bline;
+	struct lk_facts facts, bfacts;
+	struct lk_check_side cur, bside;
+	struct lk_err err = LK_ERR_INIT;
+	int rc;
+
+	copt.accept = opt->accept;
+	if (opt->accept_file && lk_check_read_accept_file(opt->accept_file, &copt.accept, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		opt->accept = copt.accept;
+		return 2;
+	}
+	opt->accept = copt.accept;
+	if (check_side(opt, opt->record, &rec, &line, &facts))
+		return 1;
+	cur = (struct lk_check_side){ rec.path, line.flavor, &facts };
+	if (opt->baseline && check_side(opt, opt->baseline, &base, &bline, &bfacts)) {
+		rc = 1;
+	} else {
+		if (opt->baseline)
+			bside = (struct lk_check_side){ base.path, bline.flavor, &bfacts };
+		rc = lk_check_print(stdout, &cur, opt->baseline ? &bside : NULL, &copt);
+		if (opt->baseline) {
+			lk_facts_release(&bfacts);
+			lk_line_release(&bline);
+			lk_record_release(&base);
+		}
+	}
+	lk_facts_release(&facts);
+	lk_line_release(&line);
+	lk_record_release(&rec);
+	return rc;
+}
+
 static int cmd_prune(const struct lk_options *opt)
 {
 	const char *size = opt->max_size ? opt->max_size : getenv("LINKSCOPE_MAX_SIZE");
@@ -514,6 +601,7 @@ int main(int argc, char **argv)
 	}
 	if (parse_options(argc, argv, &opt) < 0) {
 		free(opt.dir);
+		lk_strvec_release(&opt.accept);
 		return 2;
 	}
 	if (!strcmp(opt.command, "list")) {
@@ -524,6 +612,8 @@ int main(int argc, char **argv)
 		rc = cmd_diff(&opt);
 	} else if (!strcmp(opt.command, "prune")) {
 		rc = cmd_prune(&opt);
+	} else if (!strcmp(opt.command, "check")) {
+		rc = cmd_check(&opt);
 	} else if (opt.failed) {
 		rc = cmd_report_failed(&opt);
 	} else {
@@ -531,5 +621,6 @@ int main(int argc, char **argv)
 		rc = cmd_replay(&opt);
 	}
 	free(opt.dir);
+	lk_strvec_release(&opt.accept);
 	return rc;
 }

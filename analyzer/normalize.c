@@ -61,6 +61,41 @@ static size_t prefix_in(const char *p, const char *const *list, const char **hit
 	return 0;
 }
 
+/* rustc's codegen units: "<crate>-<hash>.<cgu>.<session>.rcgu.o"; the session part differs per build. */
+static char *codegen_units(char *s)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	const char *p = s, *hit;
+
+	while ((hit = strstr(p, ".rcgu.o"))) {
+		const char *dot = hit;
+
+		while (dot > p && dot[-1] != '.' && dot[-1] != '/')
+			dot--;
+		if (dot > p && dot[-1] == '.') {
+			lk_buf_add(&b, p, (size_t)(dot - p));
+			lk_buf_addch(&b, '*');
+		} else {
+			lk_buf_add(&b, p, (size_t)(hit - p));
+		}
+		lk_buf_addstr(&b, ".rcgu.o");
+		p = hit + 7;
+	}
+	lk_buf_addstr(&b, p);
+	free(s);
+	return lk_buf_detach(&b);
+}
+
+const char *lk_norm_original(const struct lk_record *rec, const char *path)
+{
+	const char *blob = strstr(path, "blobs/");
+
+	for (size_t i = 0; blob && i < rec->kept.nr; i++)
+		if (rec->kept.items[i].blob && !strcmp(rec->kept.items[i].blob, blob))
+			return rec->kept.items[i].path;
+	return path;
+}
+
 char *lk_norm_name(const char *s)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -90,7 +125,7 @@ char *lk_norm_name(const char *s)
 			lk_buf_addch(&b, *p++);
 		}
 	}
-	return lk_buf_detach(&b);
+	return codegen_units(lk_buf_detach(&b));
 }
 
 /* Replace `from` (a directory, at a path boundary) by `to` in `s`. */

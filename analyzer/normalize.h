@@ -27,12 +27,20 @@ char *lk_norm_arg(const struct lk_norm *n, const char *arg);
 
 /*
  * What differs in any name between builds, malloc'd: rustc's temporary
- * directory ("rustcAbC123" -> "rustc*"), hashes (a run of 8 or more hex
+ * directory ("rustcAbC123" -> "rustc*"), the session part of a codegen
+ * unit's name (x.cgu.0i8slao.rcgu.o -> x.cgu.*.rcgu.o), hashes (a run of 8 or more hex
  * digits with a digit in it, such as libfoo-5d1c0e7a.rlib -> libfoo-#.rlib),
  * and the architecture in triples and loader names (x86_64-linux-gnu,
  * aarch64-unknown-linux-gnu, ld-linux-aarch64.so.1 -> <arch>...).
  */
 char *lk_norm_name(const char *s);
+
+/*
+ * The path a line item had in the record when the line model reads a kept
+ * copy instead (blobs/<sha256> of a codegen unit rustc deleted), else
+ * `path` itself. Borrowed.
+ */
+const char *lk_norm_original(const struct lk_record *rec, const char *path);
 
 /* The last path component of `path` (borrowed). */
 const char *lk_norm_base(const char *path);

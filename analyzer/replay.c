@@ -80,6 +80,7 @@ struct sym {
 	unsigned ref_dynamic : 1;	/* a shared object in the link references it (weakly or not) */
 	unsigned gc_live : 1;	/* --gc-sections: a section that stays references it */
 	unsigned dropped_def : 1;	/* a shared object dropped by --as-needed defines it */
+	unsigned unref : 1;	/* a counterfactual leaves out its early references (lk_replay_edit) */
 	long def_input;
 	long first_live;	/* --gc-sections: the first input whose kept sections reference it */
 	const char *version;	/* in the table's arena */
@@ -199,6 +200,9 @@ struct rp {
 	int versioned_refs;	/* a regular object references a "sym@VER" */
 	struct lk_policy policy;
 	struct lk_gc *gc;	/* --gc-sections: the sections of the regular inputs, or NULL */
+	int rescanning;		/* in a group's rescan: members pulled now are marked so */
+	const struct lk_replay_edit *edit;	/* a counterfactual, or NULL */
+	int unref_active;	/* edit->unref applies until edit->unref_until_item is read */
 };
 
 static long add_input(struct rp *r, long item, const char *path, const char *member, int dso)
@@ -213,6 +217,7 @@ static long add_input(struct rp *r, long item, const char *path, const char *mem
 	in->member = member ? lk_xstrdup(member) : NULL;
 	in->dso = dso;
 	in->needed_by = -1;
+	in->rescanned = r->rescanning && member;
 	return (long)r->out->inputs.nr++;
 }
 
@@ -278,6 +283,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			}
 			continue;
 		}
+		if (r->unref_active && s->unref)
+			continue;
 		{
 			struct ref *ref = lk_arena_alloc(&r->tab.arena, sizeof(*ref));
 
@@ -515,6 +522,7 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 	struct lk_elf_syms syms = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	const char *soname = info->soname ? info->soname : base(path);
+	struct lk_strvec kept_for = LK_STRVEC_INIT;
 	long input;
 	int needed = !as_needed;
 
@@ -539,11 +547,24 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 		if (!needed && (s = versioned_ref(r, y)))
 			needed = s->ref_regular_strong;
 	}
+	if (needed && as_needed && !r->lld) {
+		/* Every symbol that makes it needed here, for fragility.c. */
+		for (size_t i = 0; i < syms.nr; i++) {
+			const struct lk_elf_sym *y = &syms.items[i];
+			struct sym *s = y->defined && !y->hidden_version ? lookup(&r->tab, y->name) : NULL;
+
+			if (s && !s->defined && (s->ref_regular_strong || (s->ref_dynamic_strong && !on_needed_list(r, soname))))
+				lk_strvec_push(&kept_for, y->name);
+		}
+	}
 	if (!needed && reload) {
 		lk_elf_syms_release(&syms);
 		return 0;
 	}
+	if (!needed)
+		lk_strvec_release(&kept_for);
 	input = add_input(r, item, path, NULL, 1);
+	r->out->inputs.items[input].kept_for = kept_for;
 	r->out->inputs.items[input].needed_only = needed_only;
 	r->out->inputs.items[input].needed_by = by;
 	if (!needed) {
@@ -605,9 +626,17 @@ static int read_dso(struct rp *r, long item, const char *path, const struct lk_e
 
 static void read_children(struct rp *r, long item);
 
+static int copy_dt_needed(const struct rp *r, const struct lk_line_item *it)
+{
+	return (it->state & LK_ST_COPY_DT_NEEDED) && !(r->edit && r->edit->no_copy_dt_needed);
+}
+
 static void read_item(struct rp *r, long item)
 {
 	const struct lk_line_item *it = &r->line->items.items[item];
+
+	if (r->edit && item == r->edit->unref_until_item)
+		r->unref_active = 0;
 
 	if (it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB)
 		return;
@@ -621,7 +650,7 @@ static void read_item(struct rp *r, long item)
 		break;
 	case LK_FILE_SHARED:
 		read_dso(r, item, it->path, &it->info, (it->state & LK_ST_AS_NEEDED) != 0, 0, -1,
-			 (it->state & LK_ST_COPY_DT_NEEDED) != 0, 0);
+			 copy_dt_needed(r, it), 0);
 		break;
 	case LK_FILE_TEXT:
 		read_children(r, item);
@@ -642,8 +671,9 @@ static void read_item(struct rp *r, long item)
  */
 static void rescan_group(struct rp *r, const long *members, size_t n)
 {
-	int pulled = 1;
+	int pulled = 1, outer = r->rescanning;
 
+	r->rescanning = 1;
 	while (pulled) {
 		pulled = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -653,9 +683,10 @@ static void rescan_group(struct rp *r, const long *members, size_t n)
 				pulled += scan_archive(r, members[i]);
 			else if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
 				pulled += read_dso(r, members[i], it->path, &it->info, 1, 0, -1,
-						   (it->state & LK_ST_COPY_DT_NEEDED) != 0, 1);
+						   copy_dt_needed(r, it), 1);
 		}
 	}
+	r->rescanning = outer;
 }
 
 static void read_children(struct rp *r, long item)
@@ -727,7 +758,10 @@ static void read_line(struct rp *r)
 		if (it->parent >= 0 || is_extra(r, i) ||
 		    (r->skip_position >= 0 && it->position == r->skip_position))
 			continue;
-		if (it->kind == LK_ITEM_GROUP_START) {
+		if ((it->kind == LK_ITEM_GROUP_START || it->kind == LK_ITEM_GROUP_END) &&
+		    r->edit && r->edit->no_groups) {
+			continue;
+		} else if (it->kind == LK_ITEM_GROUP_START) {
 			in_group = 1;
 			group.nr = 0;
 		} else if (it->kind == LK_ITEM_GROUP_END && in_group) {
@@ -1152,6 +1186,9 @@ static void explain_multiple(struct rp *r, struct lk_diag *d)
 
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
 		       long skip, int lld, int checkpoint, struct lk_replay *out);
+static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
+			    long skip, int lld, int checkpoint, const struct lk_replay_edit *edit,
+			    struct lk_replay *out);
 
 unsigned lk_replay_state_at_end(const struct lk_line *line)
 {
@@ -1297,9 +1334,22 @@ static void propose_fixes(const struct lk_record *rec, struct lk_line *line, str
 static int replay_core(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
 		       long skip, int lld, int checkpoint, struct lk_replay *out)
 {
+	return replay_core_edit(rec, line, extra, extra_nr, skip, lld, checkpoint, NULL, out);
+}
+
+static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, long extra, size_t extra_nr,
+			    long skip, int lld, int checkpoint, const struct lk_replay_edit *edit,
+			    struct lk_replay *out)
+{
 	struct rp r;
 
 	memset(&r, 0, sizeof(r));
+	r.edit = edit;
+	if (edit && edit->unref) {
+		for (size_t i = 0; i < edit->unref->nr; i++)
+			intern(&r.tab, edit->unref->items[i])->unref = 1;
+		r.unref_active = 1;
+	}
 	r.rec = rec;
 	r.line = line;
 	r.out = out;
@@ -1484,6 +1534,43 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 	return 0;
 }
 
+void lk_replay_edited(const struct lk_record *rec, struct lk_line *line,
+		      const struct lk_replay_edit *edit, struct lk_replay *out)
+{
+	memset(out, 0, sizeof(*out));
+	replay_core_edit(rec, line, -1, 0, edit->skip_position, 0, 0, edit, out);
+}
+
+void lk_replay_each_symbol(const struct lk_replay *r,
+			   void (*fn)(void *ctx, const struct lk_symbol_view *s), void *ctx)
+{
+	const struct table *t = r->symtab;
+
+	for (size_t i = 0; t && i < t->cap; i++) {
+		const struct sym *s = t->slots[i].sym;
+		struct lk_symbol_view v;
+
+		if (!s)
+			continue;
+		v.name = s->name;
+		v.defined = s->defined;
+		v.dynamic = s->dynamic;
+		v.def_input = s->defined ? s->def_input : -1;
+		v.first_ref = s->first_ref;
+		fn(ctx, &v);
+	}
+}
+
+void lk_replay_refs(const struct lk_replay *r, const char *name, struct lk_input_list *out)
+{
+	struct sym *s = r->symtab ? lookup(r->symtab, name) : NULL;
+
+	for (const struct ref *ref = s ? s->refs : NULL; ref; ref = ref->next) {
+		LK_GROW(out->items, out->nr + 1, out->alloc);
+		out->items[out->nr++] = ref->input;
+	}
+}
+
 int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
 		      const char *append, long skip_position)
 {
@@ -1537,6 +1624,7 @@ void lk_replay_release(struct lk_replay *r)
 		free(r->inputs.items[i].member);
 		free(r->inputs.items[i].path);
 		free(r->inputs.items[i].pulled_for);
+		lk_strvec_release(&r->inputs.items[i].kept_for);
 	}
 	free(r->inputs.items);
 	for (size_t i = 0; i < r->diags.nr; i++)

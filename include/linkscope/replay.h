@@ -20,6 +20,8 @@ struct lk_rinput {
 	int dropped;		/* --as-needed and nothing needed it: its symbols were undone */
 	long needed_by;		/* rinput whose DT_NEEDED brought it, or -1 */
 	char *pulled_for;	/* archive member: the symbol it was pulled in for */
+	int rescanned;		/* archive member: pulled when ld rescanned its group, not on its first reading */
+	struct lk_strvec kept_for;	/* --as-needed shared object: the symbols that made it needed */
 };
 
 enum lk_diag_kind {
@@ -43,6 +45,12 @@ struct lk_fix {
 	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
 	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
 	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
+};
+
+/* Indexes of rinputs. */
+struct lk_input_list {
+	long *items;
+	size_t nr, alloc;
 };
 
 struct lk_diag {
@@ -118,6 +126,35 @@ unsigned lk_replay_state_at_end(const struct lk_line *line);
 
 /* Free what a diagnostic owns. */
 void lk_diag_release(struct lk_diag *d);
+
+/*
+ * A counterfactual for fragility.c: the line replayed (GNU ld's rules)
+ * with one thing taken away. Fields at 0 / NULL / -1 take nothing away.
+ */
+struct lk_replay_edit {
+	long skip_position;		/* top-level items from this driver position are not read, or -1 */
+	int no_groups;			/* --start-group/--end-group of the line read as nothing */
+	int no_copy_dt_needed;		/* --copy-dt-needed-entries read as nothing */
+	const struct lk_strvec *unref;	/* references to these symbols ... */
+	long unref_until_item;		/* ... from inputs read before this line item are left out */
+};
+void lk_replay_edited(const struct lk_record *rec, struct lk_line *line,
+		      const struct lk_replay_edit *edit, struct lk_replay *out);
+
+/* One symbol of the replay's final table. */
+struct lk_symbol_view {
+	const char *name;	/* borrowed from the replay */
+	int defined, dynamic;
+	long def_input;		/* rinput, or -1 */
+	long first_ref;		/* first regular input with a strong reference, or -1 */
+};
+
+/* Call `fn` for every symbol of `r`'s table (in no particular order). */
+void lk_replay_each_symbol(const struct lk_replay *r,
+			   void (*fn)(void *ctx, const struct lk_symbol_view *s), void *ctx);
+/* The regular inputs referencing `name`, in reading order, into `out` (appended). */
+void lk_replay_refs(const struct lk_replay *r, const char *name,
+		    struct lk_input_list *out);
 
 /* Every reason the replay has about `symbol`, one line each, in reading order. */
 void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,

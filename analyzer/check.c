@@ -1,0 +1,262 @@
+/*
+ * Facts -> a verdict for CI (see check.h). The output is a function of the
+ * two records' replays only (no time, no machine state beyond the inputs),
+ * in a fixed order, so two runs over the same records print the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "check.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/vec.h"
+
+struct verdict {
+	int predicted;			/* the link succeeds under its own linker's rules */
+	size_t errors, warnings, accepted;
+	struct lk_strvec drift;		/* one sentence each */
+};
+
+static int lld_rules(const char *flavor)
+{
+	return !strcmp(flavor, "lld") || !strcmp(flavor, "mold");
+}
+
+static const char *outcome(int ok)
+{
+	return ok ? "links" : "fails";
+}
+
+/* "kind:symbol" matches the fact's key, or "kind:*" its kind. */
+static int accepted(const struct lk_fact *f, const struct lk_strvec *accept)
+{
+	char *key = lk_fact_key(f);
+	const char *kind = lk_fact_kind_name(f->kind);
+	int hit = 0;
+
+	for (size_t i = 0; i < accept->nr && !hit; i++) {
+		const char *a = accept->items[i];
+		size_t n = strlen(kind);
+
+		hit = !strcmp(a, key) || (!strncmp(a, kind, n) && !strcmp(a + n, ":*")) ||
+		      (!strncmp(a, kind, n) && a[n] == ':' && !strcmp(a + n + 1, f->subject));
+	}
+	free(key);
+	return hit;
+}
+
+static int has_key(const struct lk_facts *facts, const char *key)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < facts->nr && !found; i++) {
+		char *k = lk_fact_key(&facts->items[i]);
+
+		found = !strcmp(k, key);
+		free(k);
+	}
+	return found;
+}
+
+static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
+		  const struct lk_check_options *opt, struct verdict *v)
+{
+	struct lk_facts *f = cur->facts;
+	struct lk_buf b = LK_BUF_INIT;
+
+	memset(v, 0, sizeof(*v));
+	v->predicted = lld_rules(cur->flavor) ? f->lld_success : f->success;
+	for (size_t i = 0; i < f->nr; i++) {
+		enum lk_severity sev = lk_fact_severity(f->items[i].kind);
+
+		f->items[i].accepted = accepted(&f->items[i], &opt->accept);
+		if (f->items[i].accepted)
+			v->accepted++;
+		else if (sev == LK_SEV_ERROR)
+			v->errors++;
+		else if (sev == LK_SEV_WARNING)
+			v->warnings++;
+	}
+	if (!base)
+		return;
+	if (base->facts->success != f->success) {
+		lk_buf_addf(&b, "the outcome under GNU ld's rules changed: the baseline %s, this line %s",
+			    outcome(base->facts->success), outcome(f->success));
+		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
+	}
+	if (base->facts->lld_success != f->lld_success) {
+		lk_buf_addf(&b, "the outcome under lld's rules changed: the baseline %s, this line %s",
+			    outcome(base->facts->lld_success), outcome(f->lld_success));
+		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
+	}
+	for (size_t i = 0; i < f->nr; i++) {
+		char *key = lk_fact_key(&f->items[i]);
+
+		/* A redundant -lc is nothing the link rests on; every other fact is. */
+		if (f->items[i].kind != LK_FACT_LC_REDUNDANT && !f->items[i].accepted &&
+		    !has_key(base->facts, key)) {
+			lk_buf_addf(&b, "newly load bearing: %s (%s)", key, f->items[i].text);
+			lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
+		}
+		free(key);
+	}
+	lk_buf_release(&b);
+}
+
+static const char *result_word(const struct verdict *v)
+{
+	if (!v->predicted)
+		return "fails";
+	if (v->errors || v->warnings)
+		return "by-accident";
+	if (v->drift.nr)
+		return "drifted";
+	return "ok";
+}
+
+static void print_text(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
+		       const struct verdict *v)
+{
+	const struct lk_facts *f = cur->facts;
+
+	fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
+		outcome(f->success), outcome(f->lld_success), cur->flavor);
+	for (size_t i = 0; i < f->nr; i++) {
+		const struct lk_fact *x = &f->items[i];
+		char *key = lk_fact_key(x);
+
+		fprintf(out, "  %-8s %s\n           %s\n", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)),
+			key, x->text);
+		if (x->replay)
+			fprintf(out, "           %s\n", x->replay);
+		free(key);
+	}
+	if (base)
+		fprintf(out, "baseline %s: %s under GNU ld's rules, %s under lld's\n", base->path,
+			outcome(base->facts->success), outcome(base->facts->lld_success));
+	for (size_t i = 0; i < v->drift.nr; i++)
+		fprintf(out, "  drift    %s\n", v->drift.items[i]);
+	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(v),
+		v->errors, v->errors == 1 ? "" : "s", v->warnings, v->warnings == 1 ? "" : "s", v->accepted);
+	if (base)
+		fprintf(out, ", %zu drift", v->drift.nr);
+	fprintf(out, ")\n");
+	if (!v->predicted)
+		fprintf(out, "the link fails under the rules of its own linker (%s): see linkscope explain\n", cur->flavor);
+}
+
+static void print_markdown(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
+			   const struct verdict *v)
+{
+	const struct lk_facts *f = cur->facts;
+
+	fprintf(out, "## linkscope check: %s\n\n`%s`: %s under GNU ld's rules, %s under lld's (its linker: %s).\n",
+		result_word(v), cur->path, outcome(f->success), outcome(f->lld_success), cur->flavor);
+	if (f->nr)
+		fprintf(out, "\n| severity | fact | what the success rests on | checked by replay |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < f->nr; i++) {
+		const struct lk_fact *x = &f->items[i];
+		char *key = lk_fact_key(x);
+
+		fprintf(out, "| %s | `%s` | %s | %s |\n", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)),
+			key, x->text, x->replay ? x->replay : "");
+		free(key);
+	}
+	if (base)
+		fprintf(out, "\nBaseline `%s`: %s under GNU ld's rules, %s under lld's.\n", base->path,
+			outcome(base->facts->success), outcome(base->facts->lld_success));
+	for (size_t i = 0; i < v->drift.nr; i++)
+		fprintf(out, "%s- **drift:** %s\n", i ? "" : "\n", v->drift.items[i]);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static int print_json(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
+		      const struct verdict *v, int status)
+{
+	json_t *facts = json_array(), *drift = json_array(), *root;
+	const struct lk_facts *f = cur->facts;
+	int rc;
+
+	for (size_t i = 0; i < f->nr; i++) {
+		const struct lk_fact *x = &f->items[i];
+		char *key = lk_fact_key(x);
+
+		json_array_append_new(facts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b}", "kind",
+						       lk_fact_kind_name(x->kind), "severity",
+						       lk_severity_name(lk_fact_severity(x->kind)), "subject", x->subject,
+						       "key", key, "text", x->text, "replay", jstr(x->replay),
+						       "verified", x->verified, "accepted", x->accepted));
+		free(key);
+	}
+	for (size_t i = 0; i < v->drift.nr; i++)
+		json_array_append_new(drift, json_string(v->drift.items[i]));
+	root = json_pack("{s:s, s:s, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i}", "schema", "linkscope-check/1",
+			 "record", cur->path, "baseline", base ? json_string(base->path) : json_null(),
+			 "linker", cur->flavor,
+			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
+			 "baseline_outcome", base ? json_pack("{s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
+							     "lld", base->facts->lld_success ? "success" : "failure") : json_null(),
+			 "facts", facts, "drift", drift, "result", result_word(v), "exit_status", status);
+	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_side *base,
+		   const struct lk_check_options *opt)
+{
+	struct verdict v;
+	int status;
+
+	judge(cur, base, opt, &v);
+	status = !v.predicted || v.errors || v.warnings || v.drift.nr ? 1 : 0;
+	if (!strcmp(opt->format, "json"))
+		print_json(out, cur, base, &v, status);
+	else if (!strcmp(opt->format, "markdown"))
+		print_markdown(out, cur, base, &v);
+	else
+		print_text(out, cur, base, &v);
+	lk_strvec_release(&v.drift);
+	return status;
+}
+
+int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err)
+{
+	struct lk_buf text = LK_BUF_INIT;
+	char *line, *next;
+
+	if (lk_buf_read_file(&text, path, 1 << 20) < 0) {
+		lk_buf_release(&text);
+		return lk_err_errno(err, "cannot read accept file '%s'", path);
+	}
+	for (line = text.buf; line && *line; line = next) {
+		char *end;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		end = line + strlen(line);
+		while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+			*--end = '\0';
+		if (!*line || *line == '#')
+			continue;
+		if (!strchr(line, ':')) {
+			lk_err_set(err, LK_E_FORMAT, "'%s': '%s' is not KIND:SYMBOL", path, line);
+			lk_buf_release(&text);
+			return -1;
+		}
+		lk_strvec_push(accept, line);
+	}
+	lk_buf_release(&text);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * `linkscope check RECORD [--baseline RECORD]`: exit 1 when a link
+ * succeeds only by accident (fragility.c's facts of severity warning or
+ * error, not accepted), when it fails under the rules of its own linker,
+ * or, with a baseline, when something newly became load bearing or the
+ * outcome under GNU ld or lld changed; 0 otherwise.
+ */
+#ifndef ANALYZER_CHECK_H
+#define ANALYZER_CHECK_H
+
+#include <stdio.h>
+
+#include "fragility.h"
+#include "linkscope/err.h"
+#include "linkscope/strvec.h"
+
+struct lk_check_options {
+	const char *format;		/* "text", "json", "markdown" */
+	struct lk_strvec accept;	/* "KIND:SYMBOL" ("KIND:*" for all of a kind) */
+};
+
+/* One side of the check: a record, its linker's flavour and the facts of its replay. */
+struct lk_check_side {
+	const char *path;
+	const char *flavor;		/* the line's linker: "bfd", "lld", ... */
+	struct lk_facts *facts;		/* accepted flags are set by lk_check_print */
+};
+
+/* Print the verdict on `cur` (and its drift from `base`, or NULL); returns the exit status, 0 or 1. */
+int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_side *base,
+		   const struct lk_check_options *opt);
+
+/* Add the KIND:SYMBOL lines of `path` (# comments, blank lines) to `accept`. 0, or -1 with `err`. */
+int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err);
+
+#endif
