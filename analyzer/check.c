@@ -148,6 +148,19 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 		fprintf(out, "the link fails under the rules of its own linker (%s): see linkscope explain\n", cur->flavor);
 }
 
+/* A Markdown table cell: "|" would end it, a newline the row. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
 static void print_markdown(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
 			   const struct verdict *v)
 {
@@ -161,8 +174,11 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
 
-		fprintf(out, "| %s | `%s` | %s | %s |\n", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)),
-			key, x->text, x->replay ? x->replay : "");
+		fprintf(out, "| %s | `%s` | ", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)), key);
+		md_cell(out, x->text);
+		fputs(" | ", out);
+		md_cell(out, x->replay);
+		fputs(" |\n", out);
 		free(key);
 	}
 	if (base)

@@ -387,6 +387,49 @@ static void past_the_argv(FILE *out, struct dline *a, struct dline *b, int ok_a)
 	lk_replay_release(&rb);
 }
 
+/* The crate a codegen unit belongs to: "lk_plain-d2b00e51bd656611" of ".../lk_plain-d2b00e51bd656611.x.y.rcgu.o". */
+static size_t cgu_crate(const char *arg, const char **crate)
+{
+	const char *base = lk_norm_base(arg), *dot = strchr(base, '.');
+	size_t n = strlen(arg);
+
+	if (!dot || n < 7 || strcmp(arg + n - 7, ".rcgu.o"))
+		return 0;
+	*crate = base;
+	return (size_t)(dot - base);
+}
+
+/*
+ * The arguments of `d` with no partner, one a line; a run of codegen
+ * units of one crate (a test binary has dozens) is one line.
+ */
+static size_t print_unmatched(FILE *out, const struct dline *d, char sign, char side)
+{
+	const struct lk_record *rec = d->rec;
+	size_t shown = 0;
+
+	for (size_t i = 1; i < d->nr; i++) {
+		const char *crate = NULL, *next = NULL;
+		size_t len, j = i;
+
+		if (d->matched[i])
+			continue;
+		shown++;
+		len = cgu_crate(rec->args.items[i].text, &crate);
+		while (len && j + 1 < d->nr && !d->matched[j + 1] &&
+		       cgu_crate(rec->args.items[j + 1].text, &next) == len && !strncmp(next, crate, len))
+			j++;
+		if (j > i + 1) {
+			fprintf(out, "%c %c %3zu..%zu  %-16s %zu codegen units of %.*s\n", sign, side, i, j,
+				lk_prov_name(rec->prov[i]), j - i + 1, (int)len, crate);
+			i = j;
+			continue;
+		}
+		fprintf(out, "%c %c %3zu  %-16s %s\n", sign, side, i, lk_prov_name(rec->prov[i]), rec->args.items[i].text);
+	}
+	return shown;
+}
+
 void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 		   const struct lk_record *rb, struct lk_line *lb)
 {
@@ -417,12 +460,8 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	}
 	if (strcmp(ra->args.items[0].text, rb->args.items[0].text))
 		fprintf(out, "  driver: A %s, B %s\n", ra->args.items[0].text, rb->args.items[0].text);
-	for (size_t i = 1; i < a.nr; i++)
-		if (!a.matched[i] && ++shown)
-			fprintf(out, "- A %3zu  %-16s %s\n", i, lk_prov_name(ra->prov[i]), ra->args.items[i].text);
-	for (size_t j = 1; j < b.nr; j++)
-		if (!b.matched[j] && ++shown)
-			fprintf(out, "+ B %3zu  %-16s %s\n", j, lk_prov_name(rb->prov[j]), rb->args.items[j].text);
+	shown += print_unmatched(out, &a, '-', 'A');
+	shown += print_unmatched(out, &b, '+', 'B');
 	if (!shown)
 		fprintf(out, "no difference in the arguments\n");
 	print_driver_part(out, &a, &b);

@@ -227,6 +227,19 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 	lk_buf_release(&t);
 }
 
+/* A Markdown table cell: "|" would end it, a newline the row. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
 static void print_markdown(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	struct lk_buf t = LK_BUF_INIT;
@@ -249,14 +262,19 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 			fprintf(out, "- %s\n", c->explanation.items[k]);
 		if (c->fixes.nr)
 			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
-		for (size_t k = 0; k < c->fixes.nr; k++)
-			fprintf(out, "| %s | %s |\n", c->fixes.items[k].description, c->fixes.items[k].verified ? "yes" : "no");
+		for (size_t k = 0; k < c->fixes.nr; k++) {
+			fputs("| ", out);
+			md_cell(out, c->fixes.items[k].description);
+			fprintf(out, " | %s |\n", c->fixes.items[k].verified ? "yes" : "no");
+		}
 		fprintf(out, "\n<details><summary>links (%zu)</summary>\n\n| output | exit | referenced by | record |\n|---|---|---|---|\n",
 			c->links.nr);
 		for (size_t k = 0; k < c->links.nr; k++)
-			fprintf(out, "| `%s` | %d | %s | `%s` |\n", c->links.items[k].output, c->links.items[k].exit_status,
-				c->links.items[k].referenced_by ? c->links.items[k].referenced_by : "",
-				c->links.items[k].record);
+		{
+			fprintf(out, "| `%s` | %d | ", c->links.items[k].output, c->links.items[k].exit_status);
+			md_cell(out, c->links.items[k].referenced_by);
+			fprintf(out, " | `%s` |\n", c->links.items[k].record);
+		}
 		fprintf(out, "\n</details>\n");
 	}
 	lk_buf_release(&t);

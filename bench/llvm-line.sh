@@ -71,6 +71,10 @@ else
 fi
 read -r rp_s rp_kb <<<"$(measure replay "$build/bin/linkscope" report --format json "$record")"
 read -r show_s show_kb <<<"$(measure show "$build/bin/linkscope" show "$record")"
+# check: the replay and every counterfactual replay its facts need (issue #11).
+read -r check_s check_kb <<<"$(measure check "$build/bin/linkscope" check "$record")"
+facts=$("$build/bin/linkscope" check --format json "$record" | /usr/bin/python3 -c \
+	'import json,sys; r=json.load(sys.stdin); print(len(r["facts"]), "facts,", r["result"])' || true)
 predicted=$("$build/bin/linkscope" report --format json "$record" | /usr/bin/python3 -c \
 	'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], "agrees" if r["linker"]["agrees_with_replay"] else "DISAGREES")')
 
@@ -79,6 +83,7 @@ printf '   GNU ld link        %6ss  %8s KiB\n' "$ld_s" "$ld_kb"
 [ -n "$mold_s" ] && printf '   mold link          %6ss  (mold forks; its memory is not measured here)\n' "$mold_s"
 printf '   linkscope report   %6ss  %8s KiB   (replay predicts %s)\n' "$rp_s" "$rp_kb" "$predicted"
 printf '   linkscope show     %6ss  %8s KiB\n' "$show_s" "$show_kb"
+printf '   linkscope check    %6ss  %8s KiB   (%s)\n' "$check_s" "$check_kb" "$facts"
 awk -v r="$rp_s" -v m="$mold_s" -v rk="$rp_kb" -v lk="$ld_kb" -v s="$show_s" 'BEGIN {
 	if (m != "") printf "   replay / mold time: %.2f (target < 1: %s)\n", r / m, r < m ? "met" : "NOT met";
 	printf "   replay / GNU ld memory: %.3f (target < 0.1: %s)\n", rk / lk, rk < lk / 10 ? "met" : "NOT met";
