@@ -7,6 +7,8 @@
 # analogues: __tls_get_addr kept by Rust's std, a member found by the
 # group's rescan, and a line that links with rust-lld only.
 . "$(dirname "$0")/lib.sh"
+# Successful links too need the driver's view of the line (crt files, default libraries).
+export LINKSCOPE_EXPAND=always
 
 read -r -a line <<<"$("$ROOT/testdata/iree-case/build.sh")"
 # main_sp.o: the same main.c with the stack protector: it references __stack_chk_guard itself.

@@ -6,6 +6,8 @@
 # the same case differ by the architecture only, and the reference that
 # decides is named.
 . "$(dirname "$0")/lib.sh"
+# Successful links too need the driver's view of the line (crt files, default libraries).
+export LINKSCOPE_EXPAND=always
 
 # The case with absolute paths (as cargo writes them), built in two directories.
 build_case() {
