@@ -69,6 +69,11 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 
 	memset(v, 0, sizeof(*v));
 	v->predicted = lld_rules(cur->flavor) ? f->lld_success : f->success;
+	if (f->unknown) {
+		/* An honest "unknown", not a false alarm: no verdict, no drift. */
+		v->predicted = 1;
+		return;
+	}
 	for (size_t i = 0; i < f->nr; i++) {
 		enum lk_severity sev = lk_fact_severity(f->items[i].kind);
 
@@ -80,7 +85,7 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 		else if (sev == LK_SEV_WARNING)
 			v->warnings++;
 	}
-	if (!base)
+	if (!base || base->facts->unknown)
 		return;
 	if (base->facts->success != f->success) {
 		lk_buf_addf(&b, "the outcome under GNU ld's rules changed: the baseline %s, this line %s",
@@ -106,8 +111,10 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 	lk_buf_release(&b);
 }
 
-static const char *result_word(const struct verdict *v)
+static const char *result_word(const struct lk_facts *f, const struct verdict *v)
 {
+	if (f->unknown)
+		return "unknown";
 	if (!v->predicted)
 		return "fails";
 	if (v->errors || v->warnings)
@@ -139,13 +146,15 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 			outcome(base->facts->success), outcome(base->facts->lld_success));
 	for (size_t i = 0; i < v->drift.nr; i++)
 		fprintf(out, "  drift    %s\n", v->drift.items[i]);
-	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(v),
+	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(cur->facts, v),
 		v->errors, v->errors == 1 ? "" : "s", v->warnings, v->warnings == 1 ? "" : "s", v->accepted);
 	if (base)
 		fprintf(out, ", %zu drift", v->drift.nr);
 	fprintf(out, ")\n");
 	if (!v->predicted)
 		fprintf(out, "the link fails under the rules of its own linker (%s): see linkscope explain\n", cur->flavor);
+	if (f->unknown)
+		fprintf(out, "unknown: %s\n", f->unknown);
 }
 
 /* A Markdown table cell: "|" would end it, a newline the row. */
@@ -167,7 +176,7 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 	const struct lk_facts *f = cur->facts;
 
 	fprintf(out, "## linkscope check: %s\n\n`%s`: %s under GNU ld's rules, %s under lld's (its linker: %s).\n",
-		result_word(v), cur->path, outcome(f->success), outcome(f->lld_success), cur->flavor);
+		result_word(cur->facts, v), cur->path, outcome(f->success), outcome(f->lld_success), cur->flavor);
 	if (f->nr)
 		fprintf(out, "\n| severity | fact | what the success rests on | checked by replay |\n|---|---|---|---|\n");
 	for (size_t i = 0; i < f->nr; i++) {
@@ -213,13 +222,14 @@ static int print_json(FILE *out, const struct lk_check_side *cur, const struct l
 	}
 	for (size_t i = 0; i < v->drift.nr; i++)
 		json_array_append_new(drift, json_string(v->drift.items[i]));
-	root = json_pack("{s:s, s:s, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i}", "schema", "linkscope-check/1",
+	root = json_pack("{s:s, s:s, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
 			 "record", cur->path, "baseline", base ? json_string(base->path) : json_null(),
 			 "linker", cur->flavor,
 			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
 			 "baseline_outcome", base ? json_pack("{s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
 							     "lld", base->facts->lld_success ? "success" : "failure") : json_null(),
-			 "facts", facts, "drift", drift, "result", result_word(v), "exit_status", status);
+			 "facts", facts, "drift", drift, "result", result_word(cur->facts, v), "exit_status", status,
+			 "unknown", jstr(f->unknown));
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

@@ -526,6 +526,7 @@ void lk_facts_release(struct lk_facts *f)
 		free(f->items[i].replay);
 	}
 	free(f->items);
+	free(f->unknown);
 	memset(f, 0, sizeof(*f));
 }
 

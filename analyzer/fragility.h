@@ -40,6 +40,7 @@ struct lk_facts {
 	struct lk_fact *items;
 	size_t nr, alloc;
 	int success, lld_success;	/* the replay's outcomes under GNU ld's and lld's rules */
+	char *unknown;			/* the replay's failure is no prediction: why (then there are no facts) */
 };
 
 const char *lk_fact_kind_name(enum lk_fact_kind kind);
