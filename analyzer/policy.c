@@ -10,7 +10,10 @@
  * - --warn-unresolved-symbols makes them warnings (the link succeeds);
  * - --gc-sections / --no-gc-sections, the last one wins; its roots: the
  *   entry symbol (-e, default _start), -u, --require-defined and
- *   --export-dynamic-symbol names, and with -E every exported symbol.
+ *   --export-dynamic-symbol names, and with -E every exported symbol;
+ * - -u and --require-defined make a symbol undefined before any input is
+ *   read (so archives pull members for it); --require-defined fails the
+ *   link when it stays undefined.
  */
 #include <string.h>
 
@@ -110,8 +113,14 @@ void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 			p->static_link = 1;
 		} else if ((v = value_of(it, "--entry", 0)) || (v = value_of(it, "-e", 0))) {
 			p->entry = v;
-		} else if ((v = value_of(it, "--undefined", 0)) || (v = value_of(it, "--require-defined", 0)) ||
-			   (v = value_of(it, "--export-dynamic-symbol", 0)) || (v = value_of(it, "-u", 0))) {
+		} else if ((v = value_of(it, "--require-defined", 0))) {
+			lk_strvec_push(&p->roots, v);
+			lk_strvec_push(&p->undefined, v);
+			lk_strvec_push(&p->required, v);
+		} else if ((v = value_of(it, "--undefined", 0)) || (v = value_of(it, "-u", 0))) {
+			lk_strvec_push(&p->roots, v);
+			lk_strvec_push(&p->undefined, v);
+		} else if ((v = value_of(it, "--export-dynamic-symbol", 0))) {
 			lk_strvec_push(&p->roots, v);
 		}
 	}
@@ -122,5 +131,7 @@ void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 void lk_policy_release(struct lk_policy *p)
 {
 	lk_strvec_release(&p->roots);
+	lk_strvec_release(&p->undefined);
+	lk_strvec_release(&p->required);
 	memset(p, 0, sizeof(*p));
 }

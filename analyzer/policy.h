@@ -17,7 +17,9 @@ struct lk_policy {
 	int export_dynamic;	/* -E / --export-dynamic */
 	int static_link;	/* -static (no dynamic sections unless -pie: -static-pie) */
 	const char *entry;	/* -e / --entry (borrowed from the line), or "_start" */
-	struct lk_strvec roots;	/* -u, --require-defined, --export-dynamic-symbol names */
+	struct lk_strvec roots;	/* -u, --require-defined, --export-dynamic-symbol names: gc roots */
+	struct lk_strvec undefined;	/* -u, --undefined, --require-defined: undefined before any input */
+	struct lk_strvec required;	/* --require-defined: must be defined at the end */
 };
 
 /* Read the rules from `line`'s options, in order, as ld/lexsup.c does. */

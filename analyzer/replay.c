@@ -665,10 +665,30 @@ static void read_item(struct rp *r, long item)
 }
 
 /*
- * Rescan a group until a whole pass adds nothing: its archives, and its
- * --as-needed shared objects dropped so far (ldlang.c: "Likewise reload
- * --as-needed shared libs").
+ * One rescan of an item of a group: an archive, an --as-needed shared
+ * object dropped so far (ldlang.c: "Likewise reload --as-needed shared
+ * libs"), or a linker script, whose inputs (as -lc's and -lm's GROUP and
+ * AS_NEEDED ones) ld walks again as statements of the outer group.
+ * Returns how many inputs joined the link.
  */
+static int rescan_item(struct rp *r, long item)
+{
+	const struct lk_line_item *it = &r->line->items.items[item];
+	int pulled = 0;
+
+	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
+		return scan_archive(r, item);
+	if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
+		return read_dso(r, item, it->path, &it->info, 1, 0, -1, copy_dt_needed(r, it), 1);
+	if (it->info.kind != LK_FILE_TEXT)
+		return 0;
+	for (size_t k = 0; k < r->line->items.nr; k++)
+		if (r->line->items.items[k].parent == item)
+			pulled += rescan_item(r, (long)k);
+	return pulled;
+}
+
+/* Rescan a group until a whole pass adds nothing. */
 static void rescan_group(struct rp *r, const long *members, size_t n)
 {
 	int pulled = 1, outer = r->rescanning;
@@ -676,15 +696,8 @@ static void rescan_group(struct rp *r, const long *members, size_t n)
 	r->rescanning = 1;
 	while (pulled) {
 		pulled = 0;
-		for (size_t i = 0; i < n; i++) {
-			const struct lk_line_item *it = &r->line->items.items[members[i]];
-
-			if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
-				pulled += scan_archive(r, members[i]);
-			else if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
-				pulled += read_dso(r, members[i], it->path, &it->info, 1, 0, -1,
-						   copy_dt_needed(r, it), 1);
-		}
+		for (size_t i = 0; i < n; i++)
+			pulled += rescan_item(r, members[i]);
 	}
 	r->rescanning = outer;
 }
@@ -905,6 +918,22 @@ static int linker_defined(const char *name)
 }
 
 /*
+ * __start_X / __stop_X exist only when an input has a section X; the
+ * section names are read under --gc-sections only (else ld is assumed to
+ * define them).
+ */
+static int start_stop_missing(const struct rp *r, const char *name)
+{
+	if (!r->gc)
+		return 0;
+	if (!strncmp(name, "__start_", 8))
+		return !lk_gc_has_section(r->gc, name + 8);
+	if (!strncmp(name, "__stop_", 7))
+		return !lk_gc_has_section(r->gc, name + 7);
+	return 0;
+}
+
+/*
  * ld's two checks at the end (lk_policy says which are on): a relocation
  * against a symbol left undefined (not only weakly) fails the link when it
  * sits in a section that stays; a shared object's strong reference fails it
@@ -916,13 +945,22 @@ static void final_checks(struct rp *r)
 	const struct lk_policy *p = &r->policy;
 	int static_exe = p->static_link && !r->line->shared;
 
+	for (size_t i = 0; i < p->required.nr; i++) {
+		struct sym *s = lookup(&r->tab, p->required.items[i]);
+
+		/* ld: "required symbol `x' not defined". */
+		if (s && !s->defined && !s->missing_reported) {
+			s->missing_reported = 1;
+			new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
+	}
 	if (p->warn_unresolved)
 		return;
 	for (size_t i = 0; i < r->tab.cap; i++) {
 		struct sym *s = r->tab.slots[i].sym;
 		int referenced, strong;
 
-		if (!s || s->defined || linker_defined(s->name))
+		if (!s || s->defined || s->missing_reported || (linker_defined(s->name) && !start_stop_missing(r, s->name)))
 			continue;
 		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
 		if (static_exe && !strcmp(s->name, "__tls_get_addr"))
@@ -1370,6 +1408,8 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 		     (!strcmp(line->items.items[i].word, "-z") && line->items.items[i].value &&
 		      !strcmp(line->items.items[i].value, "muldefs"))))
 			r.no_multiple = 1;
+	for (size_t i = 0; i < r.policy.undefined.nr; i++)
+		intern(&r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
 	read_line(&r);
 	if (!lld)
 		load_needed(&r);
