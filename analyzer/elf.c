@@ -288,7 +288,7 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 	}
 }
 
-static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *s,
+static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, const GElf_Sym *s,
 		     const char *version, int hidden, int in_group)
 {
 	struct lk_elf_sym *y;
@@ -302,6 +302,10 @@ static void push_sym(struct lk_elf_syms *out, const char *name, const GElf_Sym *
 	y->common = s->st_shndx == SHN_COMMON;
 	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
 	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
+	y->index = (uint32_t)index;
+	y->section = s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE ? s->st_shndx : 0;
+	y->local_vis = GELF_ST_VISIBILITY(s->st_other) == STV_HIDDEN ||
+		       GELF_ST_VISIBILITY(s->st_other) == STV_INTERNAL;
 	/* elflink.c is_global_data_symbol_definition: what lets a common pull an archive member. */
 	y->data_def = GELF_ST_BIND(s->st_info) == STB_GLOBAL && GELF_ST_TYPE(s->st_info) != STT_FUNC &&
 		      s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
@@ -378,7 +382,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 			if (idx == 0)
 				continue;	/* local to the DSO */
 		}
-		push_sym(out, name, &s, version, hidden,
+		push_sym(out, i, name, &s, version, hidden,
 			 s.st_shndx < grouped.nr && grouped.items[s.st_shndx]);
 	}
 	free(vers.names);
@@ -388,9 +392,39 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 
 int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *err)
 {
+	return lk_elf_read_syms_gc(path, out, NULL, err);
+}
+
+static int read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *err);
+
+/* The symbols, and with `gc` the sections and relocations, read through one open ELF. */
+static int read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *out,
+			    struct lk_elf_gc *gc, struct lk_err *err)
+{
+	int rc = read_elf_syms(e, path, out, err);
+
+	if (!gc) {
+		elf_end(e);
+		return rc;
+	}
+	memset(gc, 0, sizeof(*gc));
+	gc->elf = e;	/* open until lk_elf_gc_release(): the names are borrowed */
+	gc->fd = fd;
+	if (rc == 0 && read_gc(e, path, gc, err) < 0)
+		rc = -1;
+	if (rc < 0)
+		lk_elf_gc_release(gc);
+	return rc;
+}
+
+int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf_gc *gc,
+			struct lk_err *err)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 	Elf *e;
 
+	if (gc)
+		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	elf_version(EV_CURRENT);
@@ -401,9 +435,9 @@ int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *e
 		close(fd);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
 	}
-	rc = read_elf_syms(e, path, out, err);
-	elf_end(e);
-	close(fd);
+	rc = read_syms_and_gc(e, gc ? fd : -1, path, out, gc, err);
+	if (!gc)
+		close(fd);
 	return rc;
 }
 
@@ -454,11 +488,19 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 			  struct lk_elf_syms *out, struct lk_err *err)
 {
+	return lk_elf_archive_member_gc(ar, offset, name, out, NULL, err);
+}
+
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
+			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err)
+{
 	Elf *e = ar->elf, *m;
 	Elf_Arhdr *h;
 	int rc = 0;
 
 	*name = NULL;
+	if (gc)
+		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
 	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
 				  ar->path, offset, elf_errmsg(-1));
@@ -468,8 +510,9 @@ int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 		struct lk_buf where = LK_BUF_INIT;
 
 		lk_buf_addf(&where, "%s(%s)", ar->path, *name);
-		rc = read_elf_syms(m, where.buf, out, err);
+		rc = read_syms_and_gc(m, -1, where.buf, out, gc, err);
 		lk_buf_release(&where);
+		return rc;
 	}
 	elf_end(m);
 	return rc;
@@ -499,8 +542,7 @@ struct eh_record {
 
 struct eh_reloc {
 	size_t offset;
-	size_t to;
-	const char *symbol;
+	uint32_t to, symbol;
 };
 
 struct eh_frame {
@@ -548,13 +590,13 @@ static long eh_record_at(const struct eh_frame *eh, size_t offset)
 	return -1;
 }
 
-static void add_edge(struct lk_elf_gc *gc, size_t from, size_t to, const char *symbol)
+static void add_edge(struct lk_elf_gc *gc, size_t from, uint32_t to, uint32_t symbol)
 {
 	struct lk_elf_gc_edge *e;
 
 	LK_GROW(gc->edges.items, gc->edges.nr + 1, gc->edges.alloc);
 	e = &gc->edges.items[gc->edges.nr++];
-	e->from = from;
+	e->from = (uint32_t)from;
 	e->to = to;
 	e->symbol = symbol;
 }
@@ -602,8 +644,8 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 		GElf_Rela rela;
 		GElf_Rel rel;
 		GElf_Sym s;
-		size_t symi, to = 0, offset;
-		const char *name = NULL;
+		size_t symi, offset;
+		uint32_t to = 0, global = 0;
 
 		if (shdr->sh_type == SHT_RELA) {
 			if (!gelf_getrela(data, (int)i, &rela))
@@ -623,9 +665,14 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 				continue;
 			to = s.st_shndx;
 		} else {
-			name = elf_strptr(e, strtab, s.st_name);
-			if (!name || !*name)
-				continue;
+			if (!gc->names[symi]) {
+				const char *name = elf_strptr(e, strtab, s.st_name);
+
+				if (!name || !*name)
+					continue;
+				gc->names[symi] = name;
+			}
+			global = (uint32_t)symi;
 		}
 		if (eh) {
 			struct eh_reloc *x;
@@ -634,9 +681,9 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 			x = &eh->relocs.items[eh->relocs.nr++];
 			x->offset = offset;
 			x->to = to;
-			x->symbol = name;
+			x->symbol = global;
 		} else {
-			add_edge(gc, from, to, name);
+			add_edge(gc, from, to, global);
 		}
 	}
 }
@@ -655,8 +702,10 @@ static void read_group(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, size_t ndx, 
 	w = data->d_buf;
 	n = data->d_size / 4;
 	gc->sections[ndx].comdat = (w[0] & GRP_COMDAT) != 0;
-	if (syms && gelf_getsym(syms, (int)shdr->sh_info, &s))
+	if (syms && gelf_getsym(syms, (int)shdr->sh_info, &s)) {
 		gc->sections[ndx].signature = elf_strptr(e, strtab, s.st_name);
+		gc->sections[ndx].signature_index = (uint32_t)shdr->sh_info;
+	}
 	for (size_t i = 1; i < n; i++)
 		if (w[i] < gc->nsections)
 			gc->sections[w[i]].group = (long)ndx;
@@ -709,6 +758,8 @@ static int read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
 	nsyms = symshdr.sh_size / symshdr.sh_entsize;
 	strtab = symshdr.sh_link;
+	gc->names = lk_xcalloc(nsyms + 1, sizeof(*gc->names));
+	gc->nnames = nsyms;
 	if (eh_ndx)
 		parse_eh_frame(elf_getscn(e, eh_ndx), &eh);
 	scn = NULL;
@@ -724,80 +775,14 @@ static int read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err
 	eh_frame_edges(gc, &eh);
 	free(eh.recs.items);
 	free(eh.relocs.items);
-	for (size_t i = symshdr.sh_info ? symshdr.sh_info : 1; i < nsyms; i++) {
-		GElf_Sym s;
-		struct lk_elf_gc_def *d;
-		const char *name;
-
-		if (!gelf_getsym(syms, (int)i, &s))
-			break;
-		if (GELF_ST_BIND(s.st_info) == STB_LOCAL || s.st_shndx == SHN_UNDEF)
-			continue;
-		name = elf_strptr(e, strtab, s.st_name);
-		if (!name || !*name)
-			continue;
-		LK_GROW(gc->defs.items, gc->defs.nr + 1, gc->defs.alloc);
-		d = &gc->defs.items[gc->defs.nr++];
-		d->name = name;
-		d->section = s.st_shndx < SHN_LORESERVE && s.st_shndx < shnum ? s.st_shndx : 0;
-		d->hidden = GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN ||
-			    GELF_ST_VISIBILITY(s.st_other) == STV_INTERNAL;
-	}
 	return 0;
-}
-
-int lk_elf_read_gc(const char *path, struct lk_elf_gc *out, struct lk_err *err)
-{
-	Elf *e;
-
-	memset(out, 0, sizeof(*out));
-	out->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (out->fd < 0)
-		return lk_err_errno(err, "cannot open '%s'", path);
-	elf_version(EV_CURRENT);
-	e = elf_begin(out->fd, ELF_C_READ_MMAP, NULL);
-	out->elf = e;
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		lk_elf_gc_release(out);
-		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
-	}
-	if (read_gc(e, path, out, err) < 0) {
-		lk_elf_gc_release(out);
-		return -1;
-	}
-	return 0;
-}
-
-int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, struct lk_elf_gc *out,
-			     struct lk_err *err)
-{
-	Elf *m;
-	struct lk_buf where = LK_BUF_INIT;
-	Elf_Arhdr *h;
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->fd = -1;
-	if (elf_rand(ar->elf, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, ar->elf)))
-		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
-				  ar->path, offset, elf_errmsg(-1));
-	out->elf = m;
-	if (elf_kind(m) != ELF_K_ELF)
-		return 0;
-	h = elf_getarhdr(m);
-	lk_buf_addf(&where, "%s(%s)", ar->path, h && h->ar_name ? h->ar_name : "?");
-	rc = read_gc(m, where.buf, out, err);
-	lk_buf_release(&where);
-	if (rc < 0)
-		lk_elf_gc_release(out);
-	return rc;
 }
 
 void lk_elf_gc_release(struct lk_elf_gc *gc)
 {
 	free(gc->sections);
 	free(gc->edges.items);
-	free(gc->defs.items);
+	free(gc->names);
 	if (gc->elf)
 		elf_end(gc->elf);
 	if (gc->fd >= 0)

@@ -34,33 +34,41 @@
 #include "linkscope/banned.h"
 #include "linkscope/vec.h"
 
+/* Compact: a line like llvm's has millions of sections and relocations. */
 struct gsec {
-	unsigned keep : 1, marked : 1, duplicate : 1, alloc : 1, note : 1, counted : 1;
-	long group, linked_to;
 	uint32_t first_edge, nedges;
-	uint32_t first_member, nmembers;	/* a group section: its members in `members` */
-	const char *start_stop;	/* the name, when __start_NAME could refer to it */
+	int32_t group;		/* index in the input's groups, or -1 */
+	unsigned keep : 1, marked : 1, duplicate : 1, alloc : 1, note : 1, counted : 1, is_group : 1;
+	unsigned linked : 1;	/* SHF_LINK_ORDER: in the input's links */
 };
 
-struct gedge {
-	void *sym;		/* NULL: `to` is a local section */
-	uint32_t to;
-	uint32_t start_stop;	/* sym is __start_X or __stop_X */
+/* An edge: a local section, or (GLOBAL set) an index in the input's syms. */
+#define GLOBAL 0x80000000u
+
+struct ggroup {
+	uint32_t section;	/* the SHT_GROUP section */
+	uint32_t first, n;	/* its members in `members` */
 };
 
-struct gdef {
-	void *sym;
+struct glink {
+	uint32_t section, to;	/* SHF_LINK_ORDER: `section` stays when `to` does */
+};
+
+struct gname {
 	uint32_t section;
-	uint32_t hidden;
+	const char *name;	/* a section named like a C identifier (for __start_/__stop_) */
 };
 
 struct gin {
 	long input;
-	uint32_t nsec, nedges, ndefs;
+	uint32_t nsec, nsyms, ngroups, nnames, nlinks;
 	struct gsec *secs;
-	struct gedge *edges;
-	struct gdef *defs;	/* sorted by sym */
+	uint32_t *edges;
+	void **syms;		/* the global symbols this input references, each once */
+	struct ggroup *groups;
 	uint32_t *members;
+	struct gname *names;
+	struct glink *links;
 };
 
 struct work {
@@ -87,6 +95,8 @@ static int keep_name(const char *n)
 	};
 	static const char *const prefix[] = { ".init_array.", ".fini_array.", ".ctors.", ".dtors.", NULL };
 
+	if (n[0] != '.' || !strchr("ifpcdjge", n[1]) || !n[1])
+		return 0;	/* most sections: .text.*, .rodata.*, .bss.* */
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(n, *e))
 			return 1;
@@ -125,8 +135,11 @@ static uint64_t hash_str(const char *s)
 	return h ^ (h >> 29);
 }
 
-/* 1 when `sig` was loaded before; else it is recorded now. */
-static int comdat_seen(struct lk_gc *gc, const char *sig)
+/*
+ * 1 when `sig` was loaded before; else it is recorded now. `stable`: sig
+ * outlives the collector (a name in the replay's table), else it is copied.
+ */
+static int comdat_seen(struct lk_gc *gc, const char *sig, int stable)
 {
 	size_t i;
 
@@ -150,55 +163,135 @@ static int comdat_seen(struct lk_gc *gc, const char *sig)
 	for (i = hash_str(sig) & (gc->comdats.cap - 1); gc->comdats.slots[i]; i = (i + 1) & (gc->comdats.cap - 1))
 		if (!strcmp(gc->comdats.slots[i], sig))
 			return 1;
-	gc->comdats.slots[i] = lk_arena_strdup(&gc->arena, sig);
+	gc->comdats.slots[i] = stable ? sig : lk_arena_strdup(&gc->arena, sig);
 	gc->comdats.nr++;
 	return 0;
 }
 
-static int cmp_edge(const void *a, const void *b)
+static void add_groups(struct lk_gc *gc, struct gin *in, const struct lk_elf_gc *s,
+		       void *const *syms, size_t nsyms)
 {
-	const struct lk_elf_gc_edge *x = a, *y = b;
-
-	return x->from < y->from ? -1 : x->from > y->from;
-}
-
-static int cmp_def(const void *a, const void *b)
-{
-	const struct gdef *x = a, *y = b;
-
-	return x->sym < y->sym ? -1 : x->sym > y->sym;
-}
-
-static void add_groups(struct lk_gc *gc, struct gin *in, const struct lk_elf_gc *s)
-{
+	int32_t *index = lk_xmalloc((s->nsections + 1) * sizeof(*index));	/* group section -> its group */
 	uint32_t n = 0;
 
-	for (size_t i = 0; i < s->nsections; i++)
-		n += s->sections[i].group >= 0;
+	for (size_t g = 0; g < s->nsections; g++) {
+		index[g] = -1;
+		if (s->sections[g].signature || s->sections[g].comdat)
+			index[g] = (int32_t)in->ngroups++;
+	}
+	in->groups = lk_arena_alloc(&gc->arena, (in->ngroups + 1) * sizeof(*in->groups));
+	for (size_t i = 0; i < s->nsections; i++) {
+		long g = s->sections[i].group;
+
+		if (g >= 0 && (size_t)g < s->nsections && index[g] >= 0) {
+			in->groups[index[g]].n++;
+			n++;
+		}
+	}
 	in->members = lk_arena_alloc(&gc->arena, (n + 1) * sizeof(*in->members));
 	n = 0;
 	for (size_t g = 0; g < s->nsections; g++) {
-		int discard;
-
-		if (!s->sections[g].signature && !s->sections[g].comdat)
+		if (index[g] < 0)
 			continue;
-		in->secs[g].first_member = n;
-		for (size_t i = 0; i < s->nsections; i++)
-			if (s->sections[i].group == (long)g)
-				in->members[n++] = (uint32_t)i;
-		in->secs[g].nmembers = n - in->secs[g].first_member;
-		discard = s->sections[g].comdat && s->sections[g].signature &&
-			  comdat_seen(gc, s->sections[g].signature);
-		for (uint32_t k = 0; k < in->secs[g].nmembers && discard; k++)
-			in->secs[in->members[in->secs[g].first_member + k]].duplicate = 1;
+		in->groups[index[g]].section = (uint32_t)g;
+		in->groups[index[g]].first = n;
+		n += in->groups[index[g]].n;
+		in->groups[index[g]].n = 0;
+		in->secs[g].is_group = 1;
+		in->secs[g].group = index[g];	/* a group section: its own group */
 	}
+	for (size_t i = 0; i < s->nsections; i++) {
+		long g = s->sections[i].group;
+		struct ggroup *grp;
+
+		if (g < 0 || (size_t)g >= s->nsections || index[g] < 0)
+			continue;
+		grp = &in->groups[index[g]];
+		in->members[grp->first + grp->n++] = (uint32_t)i;
+		in->secs[i].group = index[g];
+	}
+	for (size_t g = 0; g < s->nsections; g++) {
+		const struct lk_elf_gc_section *x = &s->sections[g];
+		/* A global signature is a name in the replay's table: no copy (C++ has thousands). */
+		void *sym = x->signature_index < nsyms ? syms[x->signature_index] : NULL;
+		const struct ggroup *grp;
+
+		if (index[g] < 0 || !x->comdat || !x->signature ||
+		    !comdat_seen(gc, sym ? gc->host.name(gc->host.ctx, sym) : x->signature, sym != NULL))
+			continue;
+		grp = &in->groups[index[g]];
+		for (uint32_t k = 0; k < grp->n; k++)
+			in->secs[in->members[grp->first + k]].duplicate = 1;
+	}
+	free(index);
 }
 
-void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s)
+/*
+ * The edges by section (a counting sort: relocations come grouped by
+ * section already, .eh_frame's FDE edges do not), each target once per
+ * section, globals as indexes in in->syms.
+ */
+static void add_edges(struct lk_gc *gc, struct gin *in, const struct lk_elf_gc *s,
+		      void *const *syms, size_t nsyms)
+{
+	size_t nn = (s->nnames > nsyms ? s->nnames : nsyms) + 1;
+	/* symbol index -> index in in->syms + 1, for the globals the replay knows */
+	uint32_t *compact = lk_xcalloc(nn, sizeof(*compact));
+	/* the last section that needed a symbol / a local section, + 1: drops repeats */
+	uint32_t *sym_seen = lk_xcalloc(nn, sizeof(*sym_seen));
+	uint32_t *sec_seen = lk_xcalloc(s->nsections + 1, sizeof(*sec_seen));
+	uint32_t *fill = lk_xcalloc(s->nsections + 1, sizeof(*fill));
+	size_t total = 0;
+
+	for (size_t i = 0; i < s->edges.nr; i++) {
+		const struct lk_elf_gc_edge *x = &s->edges.items[i];
+
+		if (x->symbol < nsyms && syms[x->symbol] && !compact[x->symbol])
+			compact[x->symbol] = ++in->nsyms;
+	}
+	in->syms = lk_arena_alloc(&gc->arena, (in->nsyms + 1) * sizeof(*in->syms));
+	for (size_t i = 1; i < nsyms; i++)
+		if (compact[i])
+			in->syms[compact[i] - 1] = syms[i];
+	/* Count the distinct edges of each section, then place them. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < s->edges.nr; i++) {
+			const struct lk_elf_gc_edge *x = &s->edges.items[i];
+			uint32_t *seen, e;
+
+			if (x->from >= s->nsections || (!x->symbol && x->to >= s->nsections) ||
+			    (x->symbol && !compact[x->symbol]))
+				continue;
+			seen = x->symbol ? &sym_seen[x->symbol] : &sec_seen[x->to];
+			if (*seen == x->from + 1)
+				continue;
+			*seen = x->from + 1;
+			e = x->symbol ? GLOBAL | (compact[x->symbol] - 1) : x->to;
+			if (!pass)
+				in->secs[x->from].nedges++;
+			else
+				in->edges[in->secs[x->from].first_edge + fill[x->from]++] = e;
+		}
+		if (pass)
+			break;
+		for (size_t k = 0; k < s->nsections; k++) {
+			in->secs[k].first_edge = (uint32_t)total;
+			total += in->secs[k].nedges;
+		}
+		in->edges = lk_arena_alloc(&gc->arena, (total + 1) * sizeof(*in->edges));
+		memset(sym_seen, 0, nn * sizeof(*sym_seen));
+		memset(sec_seen, 0, (s->nsections + 1) * sizeof(*sec_seen));
+	}
+	free(compact);
+	free(sym_seen);
+	free(sec_seen);
+	free(fill);
+}
+
+void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s,
+	       void *const *syms, size_t nsyms)
 {
 	struct gin *in;
-	struct lk_elf_gc_edge *edges;
-	size_t ne = 0;
 
 	LK_GROW(gc->ins.items, gc->ins.nr + 1, gc->ins.alloc);
 	in = &gc->ins.items[gc->ins.nr++];
@@ -213,50 +306,31 @@ void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s)
 		g->alloc = x->alloc;
 		g->note = x->note;
 		g->counted = x->counted && !x->empty;
-		g->group = x->group;
-		g->linked_to = x->linked_to;
+		g->group = -1;
+		g->linked = x->linked_to > 0 && (size_t)x->linked_to < s->nsections;
+		in->nlinks += g->linked;
 		g->keep = x->retain || (x->name && keep_name(x->name)) ||
 			  (x->note && x->group < 0 && x->linked_to < 0);
-		if (x->name && c_identifier(x->name))
-			g->start_stop = lk_arena_strdup(&gc->arena, x->name);
+		in->nnames += x->name && c_identifier(x->name);
 	}
-	add_groups(gc, in, s);
-	/* Edges by section, each target once per section. */
-	edges = lk_xmalloc((s->edges.nr + 1) * sizeof(*edges));
-	if (s->edges.nr)	/* an object without relocations has no edge array at all */
-		memcpy(edges, s->edges.items, s->edges.nr * sizeof(*edges));
-	qsort(edges, s->edges.nr, sizeof(*edges), cmp_edge);
-	in->edges = lk_arena_alloc(&gc->arena, (s->edges.nr + 1) * sizeof(*in->edges));
-	for (size_t i = 0; i < s->edges.nr; i++) {
-		const struct lk_elf_gc_edge *x = &edges[i];
-		struct gedge e = { NULL, (uint32_t)x->to, 0 };
-		struct gsec *from;
-
-		if (x->from >= s->nsections || (!x->symbol && x->to >= s->nsections))
+	in->links = lk_arena_alloc(&gc->arena, (in->nlinks + 1) * sizeof(*in->links));
+	in->nlinks = 0;
+	for (size_t i = 0; i < s->nsections; i++) {
+		if (!in->secs[i].linked)
 			continue;
-		if (x->symbol) {
-			e.sym = gc->host.intern(gc->host.ctx, x->symbol);
-			e.to = 0;
-			e.start_stop = !strncmp(x->symbol, "__start_", 8) || !strncmp(x->symbol, "__stop_", 7);
-		}
-		from = &in->secs[x->from];
-		if (!from->nedges)
-			from->first_edge = (uint32_t)ne;
-		else if (in->edges[ne - 1].sym == e.sym && in->edges[ne - 1].to == e.to)
+		in->links[in->nlinks].section = (uint32_t)i;
+		in->links[in->nlinks++].to = (uint32_t)s->sections[i].linked_to;
+	}
+	in->names = lk_arena_alloc(&gc->arena, (in->nnames + 1) * sizeof(*in->names));
+	in->nnames = 0;
+	for (size_t i = 0; i < s->nsections; i++) {
+		if (!s->sections[i].name || !c_identifier(s->sections[i].name))
 			continue;
-		in->edges[ne++] = e;
-		from->nedges++;
+		in->names[in->nnames].section = (uint32_t)i;
+		in->names[in->nnames++].name = lk_arena_strdup(&gc->arena, s->sections[i].name);
 	}
-	in->nedges = (uint32_t)ne;
-	free(edges);
-	in->defs = lk_arena_alloc(&gc->arena, (s->defs.nr + 1) * sizeof(*in->defs));
-	for (size_t i = 0; i < s->defs.nr; i++) {
-		in->defs[in->ndefs].sym = gc->host.intern(gc->host.ctx, s->defs.items[i].name);
-		in->defs[in->ndefs].section = (uint32_t)s->defs.items[i].section;
-		in->defs[in->ndefs].hidden = s->defs.items[i].hidden;
-		in->ndefs++;
-	}
-	qsort(in->defs, in->ndefs, sizeof(*in->defs), cmp_def);
+	add_groups(gc, in, s, syms, nsyms);
+	add_edges(gc, in, s, syms, nsyms);
 }
 
 static struct gin *find_input(struct lk_gc *gc, long input, size_t *index)
@@ -278,23 +352,6 @@ static struct gin *find_input(struct lk_gc *gc, long input, size_t *index)
 	return NULL;
 }
 
-static uint32_t def_section(const struct gin *in, void *sym)
-{
-	size_t lo = 0, hi = in->ndefs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (in->defs[mid].sym == sym)
-			return in->defs[mid].section;
-		if ((uintptr_t)in->defs[mid].sym < (uintptr_t)sym)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
 static void mark(struct lk_gc *gc, size_t in, uint32_t sec)
 {
 	struct gsec *s;
@@ -313,28 +370,40 @@ static void mark(struct lk_gc *gc, size_t in, uint32_t sec)
 /* The section of the winning definition of `sym`, marked. */
 static void mark_symbol(struct lk_gc *gc, void *sym)
 {
-	long d = gc->host.definer(gc->host.ctx, sym);
-	size_t k;
-	struct gin *in;
+	uint32_t section = 0;
+	long d = gc->host.definer(gc->host.ctx, sym, &section);
 
-	if (d >= 0 && (in = find_input(gc, d, &k)))
-		mark(gc, k, def_section(in, sym));
+	if (d >= 0)
+		lk_gc_keep(gc, d, section);
 }
 
 /* A reference to the linker's __start_X / __stop_X keeps every input section named X. */
-static void mark_start_stop(struct lk_gc *gc, void *sym)
+static void mark_start_stop(struct lk_gc *gc, const char *x)
 {
-	const char *name = gc->host.name(gc->host.ctx, sym);
-	const char *x = name + (name[2] == 's' && name[3] == 't' && name[4] == 'a' ? 8 : 7);
-
 	for (size_t i = 0; i < gc->start_stop_done.nr; i++)
 		if (!strcmp(gc->start_stop_done.items[i], x))
 			return;
 	lk_strvec_push(&gc->start_stop_done, x);
 	for (size_t i = 0; i < gc->ins.nr; i++)
-		for (uint32_t s = 1; s < gc->ins.items[i].nsec; s++)
-			if (gc->ins.items[i].secs[s].start_stop && !strcmp(gc->ins.items[i].secs[s].start_stop, x))
-				mark(gc, i, s);
+		for (uint32_t k = 0; k < gc->ins.items[i].nnames; k++)
+			if (!strcmp(gc->ins.items[i].names[k].name, x))
+				mark(gc, i, gc->ins.items[i].names[k].section);
+}
+
+static void follow(struct lk_gc *gc, void *sym)
+{
+	const char *name;
+	uint32_t section;
+
+	if (gc->host.definer(gc->host.ctx, sym, &section) >= 0) {
+		mark_symbol(gc, sym);
+		return;
+	}
+	name = gc->host.name(gc->host.ctx, sym);
+	if (!strncmp(name, "__start_", 8))
+		mark_start_stop(gc, name + 8);
+	else if (!strncmp(name, "__stop_", 7))
+		mark_start_stop(gc, name + 7);
 }
 
 static void propagate(struct lk_gc *gc)
@@ -344,46 +413,38 @@ static void propagate(struct lk_gc *gc)
 		const struct gin *in = &gc->ins.items[w.in];
 		const struct gsec *s = &in->secs[w.sec];
 
-		if (s->group >= 0 && (uint32_t)s->group < in->nsec) {
-			const struct gsec *g = &in->secs[s->group];
+		if (s->group >= 0) {
+			const struct ggroup *g = &in->groups[s->group];
 
-			for (uint32_t k = 0; k < g->nmembers; k++)
-				mark(gc, w.in, in->members[g->first_member + k]);
+			for (uint32_t k = 0; k < g->n; k++)
+				mark(gc, w.in, in->members[g->first + k]);
 		}
 		for (uint32_t k = 0; k < s->nedges; k++) {
-			const struct gedge *e = &in->edges[s->first_edge + k];
+			uint32_t e = in->edges[s->first_edge + k];
 
-			if (!e->sym)
-				mark(gc, w.in, e->to);
-			else if (e->start_stop && gc->host.definer(gc->host.ctx, e->sym) < 0)
-				mark_start_stop(gc, e->sym);
+			if (e & GLOBAL)
+				follow(gc, in->syms[e & ~GLOBAL]);
 			else
-				mark_symbol(gc, e->sym);
+				mark(gc, w.in, e);
 		}
 	}
 }
 
-static void mark_roots(struct lk_gc *gc, const struct lk_gc_roots *roots)
+void lk_gc_keep(struct lk_gc *gc, long input, uint32_t section)
 {
-	mark_symbol(gc, gc->host.intern(gc->host.ctx, roots->entry));
-	for (size_t i = 0; roots->symbols && i < roots->symbols->nr; i++)
-		mark_symbol(gc, gc->host.intern(gc->host.ctx, roots->symbols->items[i]));
-	for (size_t i = 0; i < gc->ins.nr; i++) {
-		struct gin *in = &gc->ins.items[i];
+	size_t k;
 
-		for (uint32_t s = 1; s < in->nsec; s++)
-			if (in->secs[s].keep)
+	if (find_input(gc, input, &k))
+		mark(gc, k, section);
+}
+
+/* The KEEP sections of the default script, notes outside groups, SHF_GNU_RETAIN. */
+static void mark_kept(struct lk_gc *gc)
+{
+	for (size_t i = 0; i < gc->ins.nr; i++)
+		for (uint32_t s = 1; s < gc->ins.items[i].nsec; s++)
+			if (gc->ins.items[i].secs[s].keep)
 				mark(gc, i, s);
-		for (uint32_t d = 0; d < in->ndefs && roots->dynamic; d++) {
-			const struct gdef *def = &in->defs[d];
-
-			if (def->hidden || !def->section ||
-			    gc->host.definer(gc->host.ctx, def->sym) != in->input)
-				continue;
-			if (roots->export_all || gc->host.dynamic_ref(gc->host.ctx, def->sym))
-				mark(gc, i, def->section);
-		}
-	}
 }
 
 /* SHF_LINK_ORDER sections follow the section they are linked to. */
@@ -396,10 +457,10 @@ static void mark_linked(struct lk_gc *gc)
 		for (size_t i = 0; i < gc->ins.nr; i++) {
 			struct gin *in = &gc->ins.items[i];
 
-			for (uint32_t s = 1; s < in->nsec; s++) {
-				long to = in->secs[s].linked_to;
+			for (uint32_t k = 0; k < in->nlinks; k++) {
+				uint32_t s = in->links[k].section;
 
-				if (!in->secs[s].marked && to > 0 && (uint32_t)to < in->nsec && in->secs[to].marked) {
+				if (!in->secs[s].marked && in->secs[in->links[k].to].marked) {
 					mark(gc, i, s);
 					propagate(gc);
 					changed = 1;
@@ -420,25 +481,29 @@ static void report_live(struct lk_gc *gc)
 		for (uint32_t s = 1; s < in->nsec; s++) {
 			const struct gsec *g = &in->secs[s];
 			/* Debug and other non-allocated sections stay with a file that keeps code or data. */
-			int kept = g->marked || (some_kept && !g->alloc && g->group < 0 && g->linked_to < 0);
+			int kept = g->marked || (some_kept && !g->alloc && g->group < 0 && !g->linked);
 
 			if (g->counted) {
+				const struct ggroup *grp = g->is_group ? &in->groups[g->group] : NULL;
 				/* A group section goes with its first member (elf_gc_sweep). */
-				int stays = g->nmembers ? in->secs[in->members[g->first_member]].marked : kept;
+				int stays = grp ? grp->n && in->secs[in->members[grp->first]].marked : kept;
 
 				gc->total++;
 				gc->removed += !stays;
 			}
-			for (uint32_t k = 0; kept && !g->duplicate && k < g->nedges; k++)
-				if (in->edges[g->first_edge + k].sym)
-					gc->host.live(gc->host.ctx, in->edges[g->first_edge + k].sym, in->input);
+			for (uint32_t k = 0; kept && !g->duplicate && k < g->nedges; k++) {
+				uint32_t e = in->edges[g->first_edge + k];
+
+				if (e & GLOBAL)
+					gc->host.live(gc->host.ctx, in->syms[e & ~GLOBAL], in->input);
+			}
 		}
 	}
 }
 
-void lk_gc_run(struct lk_gc *gc, const struct lk_gc_roots *roots)
+void lk_gc_run(struct lk_gc *gc)
 {
-	mark_roots(gc, roots);
+	mark_kept(gc);
 	propagate(gc);
 	mark_linked(gc);
 	report_live(gc);
@@ -453,8 +518,8 @@ void lk_gc_counts(const struct lk_gc *gc, size_t *removed, size_t *total)
 int lk_gc_has_section(const struct lk_gc *gc, const char *name)
 {
 	for (size_t i = 0; i < gc->ins.nr; i++)
-		for (uint32_t s = 1; s < gc->ins.items[i].nsec; s++)
-			if (gc->ins.items[i].secs[s].start_stop && !strcmp(gc->ins.items[i].secs[s].start_stop, name))
+		for (uint32_t k = 0; k < gc->ins.items[i].nnames; k++)
+			if (!strcmp(gc->ins.items[i].names[k].name, name))
 				return 1;
 	return 0;
 }

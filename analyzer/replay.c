@@ -81,8 +81,9 @@ struct sym {
 	unsigned gc_live : 1;	/* --gc-sections: a section that stays references it */
 	unsigned dropped_def : 1;	/* a shared object dropped by --as-needed defines it */
 	unsigned unref : 1;	/* a counterfactual leaves out its early references (lk_replay_edit) */
+	unsigned def_hidden : 1;	/* a regular definition with hidden or internal visibility */
+	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
 	long def_input;
-	long first_live;	/* --gc-sections: the first input whose kept sections reference it */
 	const char *version;	/* in the table's arena */
 	long first_ref;		/* first regular input with a strong reference */
 	long first_dyn_ref;	/* first shared object with a strong reference */
@@ -150,7 +151,7 @@ static struct sym *intern(struct table *t, const char *name)
 		s->hash = h;
 		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
 		s->sym->name = lk_arena_strdup(&t->arena, name);
-		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = s->sym->first_live = -1;
+		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
 		s->sym->armap_item = -1;
 		s->sym->refs_tail = &s->sym->refs;
 		t->nr++;
@@ -203,6 +204,7 @@ struct rp {
 	int rescanning;		/* in a group's rescan: members pulled now are marked so */
 	const struct lk_replay_edit *edit;	/* a counterfactual, or NULL */
 	int unref_active;	/* edit->unref applies until edit->unref_until_item is read */
+	struct { struct { struct sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
 };
 
 static long add_input(struct rp *r, long item, const char *path, const char *member, int dso)
@@ -257,13 +259,15 @@ static void multiple_definition(struct rp *r, struct sym *s, long second)
 	d->ref_input = second;
 }
 
-/* A regular object (or archive member) joins the link. */
-static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms)
+/* A regular object (or archive member) joins the link; seen[i] (if not NULL) gets the entry of symbol i. */
+static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms, struct sym **seen)
 {
 	for (size_t i = 0; i < syms->nr; i++) {
 		const struct lk_elf_sym *y = &syms->items[i];
 		struct sym *s = intern(&r->tab, y->name);
 
+		if (seen)
+			seen[i] = s;
 		if (y->defined && s->defined && !s->dynamic && !s->weak_def && !y->weak &&
 		    !y->common && !s->mergeable && !y->mergeable && !r->no_multiple) {
 			multiple_definition(r, s, input);
@@ -279,6 +283,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 				s->common = y->common;
 				s->mergeable = y->mergeable;
 				s->def_input = input;
+				s->def_section = y->section;
+				s->def_hidden = y->local_vis;
 				s->version = NULL;
 			}
 			continue;
@@ -303,27 +309,45 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 	}
 }
 
+/* The sections of a regular input, for --gc-sections, its globals mapped to the table by symbol index. */
+static void gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct sym **seen,
+		   struct lk_elf_gc *sections)
+{
+	size_t n = 0;
+	void **by_index;
+
+	for (size_t i = 0; i < syms->nr; i++)
+		if (syms->items[i].index >= n)
+			n = syms->items[i].index + 1;
+	by_index = lk_xcalloc(n + 1, sizeof(*by_index));
+	for (size_t i = 0; i < syms->nr; i++)
+		by_index[syms->items[i].index] = seen[i];
+	lk_gc_add(r->gc, input, sections, by_index, n);
+	free(by_index);
+	lk_elf_gc_release(sections);
+}
+
 static void read_object(struct rp *r, long item)
 {
 	const struct lk_line_item *it = &r->line->items.items[item];
 	struct lk_elf_syms syms = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_elf_gc sections;
+	struct sym **seen;
 	long input;
 
-	if (lk_elf_read_syms(it->path, &syms, &err) < 0) {
+	/* Relocations are read only under --gc-sections, and only for inputs that join the link. */
+	if (lk_elf_read_syms_gc(it->path, &syms, r->gc ? &sections : NULL, &err) < 0) {
 		note(r, "%s", err.msg);
 		return;
 	}
 	input = add_input(r, item, it->path, NULL, 0);
-	add_regular(r, input, &syms);
+	seen = r->gc ? lk_xcalloc(syms.nr + 1, sizeof(*seen)) : NULL;
+	add_regular(r, input, &syms, seen);
+	if (r->gc)
+		gc_add(r, input, &syms, seen, &sections);
+	free(seen);
 	lk_elf_syms_release(&syms);
-	if (r->gc && lk_elf_read_gc(it->path, &sections, &err) == 0) {
-		lk_gc_add(r->gc, input, &sections);
-		lk_elf_gc_release(&sections);
-	} else if (r->gc) {
-		note(r, "%s", err.msg);
-	}
 }
 
 static struct open_archive *archive_of(struct rp *r, long item)
@@ -376,10 +400,13 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	struct lk_elf_syms syms = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	char *name = NULL;
+	struct lk_elf_gc sections;
+	struct sym **seen;
 	long input;
 
 	a->pulled[m] = 1;
-	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) < 0) {
+	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms,
+				     r->gc ? &sections : NULL, &err) < 0) {
 		note(r, "%s", err.msg);
 		free(name);
 		return 0;
@@ -387,19 +414,13 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	input = add_input(r, a->item, a->ar.path, name, 0);
 	if (why)
 		r->out->inputs.items[input].pulled_for = lk_xstrdup(why);
-	add_regular(r, input, &syms);
+	seen = r->gc ? lk_xcalloc(syms.nr + 1, sizeof(*seen)) : NULL;
+	add_regular(r, input, &syms, seen);
+	if (r->gc)
+		gc_add(r, input, &syms, seen, &sections);
+	free(seen);
 	lk_elf_syms_release(&syms);
 	free(name);
-	if (r->gc) {
-		struct lk_elf_gc sections;
-
-		if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &sections, &err) == 0) {
-			lk_gc_add(r->gc, input, &sections);
-			lk_elf_gc_release(&sections);
-		} else {
-			note(r, "%s", err.msg);
-		}
-	}
 	return 1;
 }
 
@@ -973,8 +994,9 @@ static void final_checks(struct rp *r)
 		if (referenced && strong && p->report_objects) {
 			struct lk_diag *d = new_diag(r, LK_DIAG_UNDEFINED, s);
 
-			if (r->gc && s->first_live >= 0)
-				d->ref_input = s->first_live;
+			for (size_t k = 0; k < r->live_undefined.nr; k++)
+				if (r->live_undefined.items[k].sym == s)
+					d->ref_input = r->live_undefined.items[k].input;
 		} else if (s->ref_dynamic_strong && p->report_shlibs && (!s->nrefs || r->gc)) {
 			new_diag(r, LK_DIAG_UNDEFINED, s);
 		}
@@ -983,55 +1005,71 @@ static void final_checks(struct rp *r)
 
 /* ---- section garbage collection: the replay's symbols seen by gc.c ---- */
 
-static void *gc_intern(void *ctx, const char *name)
-{
-	return intern(&((struct rp *)ctx)->tab, name);
-}
-
 static const char *gc_name(void *ctx, void *sym)
 {
 	(void)ctx;
 	return ((struct sym *)sym)->name;
 }
 
-static long gc_definer(void *ctx, void *sym)
+static long gc_definer(void *ctx, void *sym, uint32_t *section)
 {
 	const struct sym *s = sym;
 
 	(void)ctx;
+	*section = s->def_section;
 	return s->defined && !s->dynamic ? s->def_input : -1;
-}
-
-static int gc_dynamic_ref(void *ctx, void *sym)
-{
-	(void)ctx;
-	return ((struct sym *)sym)->ref_dynamic;
 }
 
 static void gc_live(void *ctx, void *sym, long input)
 {
+	struct rp *r = ctx;
 	struct sym *s = sym;
 
-	(void)ctx;
+	/* The first live reference of a symbol still undefined, for its diagnostic (few; kept aside). */
+	if (!s->gc_live && !s->defined) {
+		LK_GROW(r->live_undefined.items, r->live_undefined.nr + 1, r->live_undefined.alloc);
+		r->live_undefined.items[r->live_undefined.nr].sym = s;
+		r->live_undefined.items[r->live_undefined.nr++].input = input;
+	}
 	s->gc_live = 1;
-	if (s->first_live < 0)
-		s->first_live = input;
 }
 
+/* The sections that define `name`, if a regular object does: a root. */
+static void gc_keep_symbol(struct rp *r, const char *name)
+{
+	struct sym *s = lookup(&r->tab, name);
+
+	if (s && s->defined && !s->dynamic)
+		lk_gc_keep(r->gc, s->def_input, s->def_section);
+}
+
+/*
+ * bfd's roots that come from symbols (_bfd_elf_gc_keep and
+ * bfd_elf_gc_mark_dynamic_ref_symbol): the entry, -u and the like, and when
+ * the output has dynamic sections, every visible definition a shared object
+ * references or, with -shared or -E, exports.
+ */
 static void collect_sections(struct rp *r)
 {
-	struct lk_gc_roots roots = {
-		r->policy.entry, &r->policy.roots,
-		!r->policy.static_link || r->line->pie || r->line->shared,
-		r->line->shared || r->policy.export_dynamic,
-	};
+	int dynamic = !r->policy.static_link || r->line->pie || r->line->shared;
+	int export_all = r->line->shared || r->policy.export_dynamic;
 	size_t removed, total;
 
-	for (size_t i = 0; i < r->line->items.nr && roots.export_all; i++)
+	gc_keep_symbol(r, r->policy.entry);
+	for (size_t i = 0; i < r->policy.roots.nr; i++)
+		gc_keep_symbol(r, r->policy.roots.items[i]);
+	for (size_t i = 0; i < r->tab.cap && dynamic; i++) {
+		const struct sym *s = r->tab.slots[i].sym;
+
+		if (s && s->defined && !s->dynamic && !s->def_hidden && s->def_section &&
+		    (export_all || s->ref_dynamic))
+			lk_gc_keep(r->gc, s->def_input, s->def_section);
+	}
+	for (size_t i = 0; i < r->line->items.nr && export_all; i++)
 		if (r->line->items.items[i].kind == LK_ITEM_OPTION &&
 		    !strncmp(r->line->items.items[i].word, "--version-script", 16))
 			note(r, "--gc-sections with a version script: symbols it makes local are still taken as exported roots (not modelled), so fewer sections are collected than ld collects");
-	lk_gc_run(r->gc, &roots);
+	lk_gc_run(r->gc);
 	lk_gc_counts(r->gc, &removed, &total);
 	note(r, "--gc-sections: %zu of %zu sections of the regular inputs are collected; references made only from them do not count (bfd's roots: entry %s, -u, exports, KEEP sections)",
 	     removed, total, r->policy.entry);
@@ -1398,7 +1436,7 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 	r.lld = lld;
 	lk_policy_read(line, &r.policy);
 	if (r.policy.gc_sections) {
-		struct lk_gc_host host = { &r, gc_intern, gc_name, gc_definer, gc_dynamic_ref, gc_live };
+		struct lk_gc_host host = { &r, gc_name, gc_definer, gc_live };
 
 		r.gc = lk_gc_new(&host);
 	}
@@ -1480,6 +1518,7 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 		free(r.archives.items[i].common_checked);
 	}
 	lk_gc_free(r.gc);
+	free(r.live_undefined.items);
 	lk_policy_release(&r.policy);
 	free(r.archives.items);
 	lk_strvec_release(&r.kept_sonames);

@@ -78,6 +78,20 @@ facts=$("$build/bin/linkscope" check --format json "$record" | /usr/bin/python3 
 predicted=$("$build/bin/linkscope" report --format json "$record" | /usr/bin/python3 -c \
 	'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], "agrees" if r["linker"]["agrees_with_replay"] else "DISAGREES")')
 
+# The same line with --gc-sections: the replay then reads the sections and
+# relocations of every object and pulled member and collects sections.
+LINKSCOPE_DIR=$t/records-gc LINKSCOPE_EXPAND=always "$build/bin/linkscope-cc" -- g++ "${line[@]}" -Wl,--gc-sections -o app.gc.first
+record_gc=$(ls "$t"/records-gc/*.json | head -n 1)
+read -r ldgc_s ldgc_kb <<<"$(measure ldgc g++ "${line[@]}" -Wl,--gc-sections -o app.ldgc)"
+if command -v mold >/dev/null; then
+	read -r moldgc_s moldgc_kb <<<"$(measure moldgc g++ -fuse-ld=mold "${line[@]}" -Wl,--gc-sections -o app.moldgc)"
+else
+	moldgc_s=
+fi
+read -r rpgc_s rpgc_kb <<<"$(measure replaygc "$build/bin/linkscope" report --format json "$record_gc")"
+predicted_gc=$("$build/bin/linkscope" report --format json "$record_gc" | /usr/bin/python3 -c \
+	'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], "agrees" if r["linker"]["agrees_with_replay"] else "DISAGREES")')
+
 echo "== a line of $archives archives (llvm-14 static components), medians of $runs runs"
 printf '   GNU ld link        %6ss  %8s KiB\n' "$ld_s" "$ld_kb"
 [ -n "$mold_s" ] && printf '   mold link          %6ss  (mold forks; its memory is not measured here)\n' "$mold_s"
@@ -116,3 +130,11 @@ echo "   first report of the cc line (empty provider cache): $(cut -d' ' -f1 "$t
 echo "   $pair"
 awk -v r="$(sed -n 's/.*ratio B\/A \([0-9.]*\).*/\1/p' <<<"$pair")" \
 	'BEGIN { printf "   failing / successful report: %.2f (target <= 2: %s)\n", r, r <= 2 ? "met" : "NOT met" }'
+echo "== the same line with -Wl,--gc-sections (the replay reads relocations and collects sections)"
+printf '   GNU ld link        %6ss  %8s KiB\n' "$ldgc_s" "$ldgc_kb"
+[ -n "$moldgc_s" ] && printf '   mold link          %6ss\n' "$moldgc_s"
+printf '   linkscope report   %6ss  %8s KiB   (replay predicts %s)\n' "$rpgc_s" "$rpgc_kb" "$predicted_gc"
+awk -v r="$rpgc_s" -v m="$moldgc_s" -v rk="$rpgc_kb" -v lk="$ldgc_kb" -v r0="$rp_s" 'BEGIN {
+	printf "   cost of --gc-sections in the replay: %.2fx its time without\n", r / r0;
+	if (m != "") printf "   replay / mold time: %.2f (target < 1: %s)\n", r / m, r < m ? "met" : "NOT met";
+	printf "   replay / GNU ld memory: %.3f (target < 0.1: %s)\n", rk / lk, rk < lk / 10 ? "met" : "NOT met" }'

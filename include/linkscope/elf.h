@@ -7,6 +7,7 @@
 
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "linkscope/err.h"
 #include "linkscope/strvec.h"
@@ -64,6 +65,9 @@ struct lk_elf_sym {
 	unsigned common : 1;	/* SHN_COMMON */
 	unsigned tls : 1;	/* STT_TLS */
 	unsigned data_def : 1;	/* STB_GLOBAL, not a function, in a section: pulls a member for a common */
+	unsigned local_vis : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
+	uint32_t index;		/* in the symbol table */
+	uint32_t section;	/* a definition's section index, 0 when none (common, absolute) */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 };
@@ -117,44 +121,42 @@ struct lk_elf_gc_section {
 	long group;		/* the SHT_GROUP section it belongs to, or -1 */
 	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
 	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */
+	uint32_t signature_index;	/* ... and that symbol's index */
 };
 
 /*
- * "Section `from` needs `to` (a section of the same object) or `symbol`
- * (a global, resolved by the link)": a relocation, or for .eh_frame, an
- * FDE's other relocations (LSDA, the CIE's personality) as needs of the
- * function section the FDE describes, as bfd marks them.
+ * "Section `from` needs `to` (a section of the same object) or global
+ * symbol `symbol` (an index of the symbol table, resolved by the link)": a
+ * relocation, or for .eh_frame, an FDE's other relocations (LSDA, the
+ * CIE's personality) as needs of the function section the FDE describes,
+ * as bfd marks them.
  */
 struct lk_elf_gc_edge {
-	size_t from;
-	size_t to;		/* when symbol is NULL */
-	const char *symbol;	/* borrowed, or NULL */
-};
-
-/* A global definition and its section. */
-struct lk_elf_gc_def {
-	const char *name;	/* borrowed */
-	size_t section;		/* 0 when not in a section (common, absolute) */
-	unsigned hidden : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
+	uint32_t from;
+	uint32_t to;		/* when symbol is 0 */
+	uint32_t symbol;	/* a global's symbol table index, or 0 */
 };
 
 struct lk_elf_gc {
 	size_t nsections;
 	struct lk_elf_gc_section *sections;	/* by section index */
 	struct { struct lk_elf_gc_edge *items; size_t nr, alloc; } edges;
-	struct { struct lk_elf_gc_def *items; size_t nr, alloc; } defs;
+	const char **names;	/* by symbol table index: a global's name (borrowed), else NULL */
+	size_t nnames;
 	int fd;			/* -1 for an archive member */
 	void *elf;		/* Elf *, kept open for the borrowed names */
 };
 
 /*
- * Read the sections, relocations and global definitions of an object
- * (or of the archive member at `offset`) for section garbage collection.
- * Returns 0, or -1 with `err` naming the file and the cause.
+ * lk_elf_read_syms() and lk_elf_archive_member() that, when `gc` is not
+ * NULL, also read the sections and relocations (through the same open
+ * ELF) for section garbage collection; release `gc` with
+ * lk_elf_gc_release() (it is zeroed, so releasing is safe on every path).
  */
-int lk_elf_read_gc(const char *path, struct lk_elf_gc *out, struct lk_err *err);
-int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, struct lk_elf_gc *out,
-			     struct lk_err *err);
+int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf_gc *gc,
+			struct lk_err *err);
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
+			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err);
 void lk_elf_gc_release(struct lk_elf_gc *gc);
 /*
  * What `path` offers a link that does not have it yet, for the provider
