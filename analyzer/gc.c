@@ -37,9 +37,9 @@
 /* Compact: a line like llvm's has millions of sections and relocations. */
 struct gsec {
 	uint32_t first_edge, nedges;
-	int32_t group;		/* index in the input's groups, or -1 */
-	unsigned keep : 1, marked : 1, duplicate : 1, alloc : 1, note : 1, counted : 1, is_group : 1;
-	unsigned linked : 1;	/* SHF_LINK_ORDER: in the input's links */
+	signed int group : 24;	/* index in the input's groups, or -1 */
+	unsigned int keep : 1, marked : 1, duplicate : 1, alloc : 1, note : 1, counted : 1, is_group : 1;
+	unsigned int linked : 1;	/* SHF_LINK_ORDER: in the input's links */
 };
 
 /* An edge: a local section, or (GLOBAL set) an index in the input's syms. */
@@ -176,7 +176,8 @@ static void add_groups(struct lk_gc *gc, struct gin *in, const struct lk_elf_gc 
 
 	for (size_t g = 0; g < s->nsections; g++) {
 		index[g] = -1;
-		if (s->sections[g].signature || s->sections[g].comdat)
+		/* (gsec.group has 24 bits: an object with more groups keeps the rest ungrouped) */
+		if ((s->sections[g].signature || s->sections[g].comdat) && in->ngroups < (1u << 23) - 1)
 			index[g] = (int32_t)in->ngroups++;
 	}
 	in->groups = lk_arena_alloc(&gc->arena, (in->ngroups + 1) * sizeof(*in->groups));
