@@ -2,14 +2,12 @@
  * Section garbage collection as bfd does it (bfd/elflink.c:
  * bfd_elf_gc_sections, _bfd_elf_gc_mark, _bfd_elf_gc_mark_extra_sections,
  * elf_gc_sweep), over the regular objects the replay loaded:
- * - roots: the sections defining the entry symbol and the -u /
- *   --require-defined / --export-dynamic-symbol names (_bfd_elf_gc_keep);
- *   the KEEP sections of the default linker script (.init, .fini,
+ * - roots: the KEEP sections of the default linker script (.init, .fini,
  *   .preinit_array, .init_array*, .fini_array*, .ctors*, .dtors*, .jcr,
- *   .gnu.attributes, .eh_frame); notes outside groups; SHF_GNU_RETAIN sections; when
- *   the output has dynamic sections, definitions that a shared object
- *   references or that are exported (-shared, -E), unless hidden
- *   (bfd_elf_gc_mark_dynamic_ref_symbol);
+ *   .gnu.attributes, .eh_frame), notes outside groups, SHF_GNU_RETAIN
+ *   sections, and those the replay names with lk_gc_keep() because of
+ *   symbols: the entry, -u and the like (_bfd_elf_gc_keep), and exported or
+ *   DSO-referenced definitions (bfd_elf_gc_mark_dynamic_ref_symbol);
  * - edges: relocations, to a local section or to the winning definition of
  *   a global; a reference to an undefined __start_X / __stop_X keeps every
  *   section named X; marking one member of a section group marks the group;
@@ -95,7 +93,7 @@ static int keep_name(const char *n)
 	};
 	static const char *const prefix[] = { ".init_array.", ".fini_array.", ".ctors.", ".dtors.", NULL };
 
-	if (n[0] != '.' || !strchr("ifpcdjge", n[1]) || !n[1])
+	if (n[0] != '.' || !n[1] || !strchr("ifpcdjge", n[1]))
 		return 0;	/* most sections: .text.*, .rodata.*, .bss.* */
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(n, *e))
