@@ -252,6 +252,7 @@ void lk_elf_syms_release(struct lk_elf_syms *syms)
 	free(syms->items);
 	syms->items = NULL;
 	syms->nr = syms->alloc = 0;
+	lk_strvec_release(&syms->start_stop);
 }
 
 /* Version names by index from SHT_GNU_verdef; names[i] borrowed from the string table. */
@@ -288,6 +289,17 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 	}
 }
 
+/* ld defines __start_X/__stop_X only for sections named like C identifiers. */
+static int c_identifier(const char *n)
+{
+	if (!*n || (*n >= '0' && *n <= '9'))
+		return 0;
+	for (; *n; n++)
+		if (!((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') || (*n >= '0' && *n <= '9') || *n == '_'))
+			return 0;
+	return 1;
+}
+
 static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, const GElf_Sym *s,
 		     const char *version, int hidden, int in_group)
 {
@@ -322,10 +334,12 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 	struct versions vers = { NULL, 0, 0 }, *v = &vers;
 	struct { char *items; size_t nr, alloc; } grouped = { NULL, 0, 0 };	/* per section: SHF_GROUP */
 	Elf_Data *data, *vdata = NULL;
-	size_t n;
+	size_t n, shstrndx = 0;
+	int shstrndx_ok;
 
 	if (!gelf_getehdr(e, &ehdr))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
+	shstrndx_ok = elf_getshdrstrndx(e, &shstrndx) == 0;
 	while ((scn = elf_nextscn(e, scn))) {
 		size_t ndx = elf_ndxscn(scn);
 
@@ -335,6 +349,12 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		while (grouped.nr <= ndx)
 			grouped.items[grouped.nr++] = 0;
 		grouped.items[ndx] = (shdr.sh_flags & SHF_GROUP) != 0;
+		if (ehdr.e_type == ET_REL && shstrndx_ok) {
+			const char *name = elf_strptr(e, shstrndx, shdr.sh_name);
+
+			if (name && c_identifier(name))
+				lk_strvec_push(&out->start_stop, name);
+		}
 		if ((ehdr.e_type == ET_DYN && shdr.sh_type == SHT_DYNSYM) ||
 		    (ehdr.e_type != ET_DYN && shdr.sh_type == SHT_SYMTAB)) {
 			symscn = scn;

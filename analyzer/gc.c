@@ -514,15 +514,6 @@ void lk_gc_counts(const struct lk_gc *gc, size_t *removed, size_t *total)
 	*total = gc->total;
 }
 
-int lk_gc_has_section(const struct lk_gc *gc, const char *name)
-{
-	for (size_t i = 0; i < gc->ins.nr; i++)
-		for (uint32_t k = 0; k < gc->ins.items[i].nnames; k++)
-			if (!strcmp(gc->ins.items[i].names[k].name, name))
-				return 1;
-	return 0;
-}
-
 void lk_gc_free(struct lk_gc *gc)
 {
 	if (!gc)

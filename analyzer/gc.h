@@ -37,8 +37,6 @@ void lk_gc_keep(struct lk_gc *gc, long input, uint32_t section);
 void lk_gc_run(struct lk_gc *gc);
 /* After lk_gc_run: sections collected (those --print-gc-sections names), of how many non-empty ones. */
 void lk_gc_counts(const struct lk_gc *gc, size_t *removed, size_t *total);
-/* A loaded input has a section named `name` (so ld defines __start_NAME and __stop_NAME). */
-int lk_gc_has_section(const struct lk_gc *gc, const char *name);
 void lk_gc_free(struct lk_gc *gc);
 
 #endif

@@ -205,6 +205,7 @@ struct rp {
 	const struct lk_replay_edit *edit;	/* a counterfactual, or NULL */
 	int unref_active;	/* edit->unref applies until edit->unref_until_item is read */
 	struct { struct { struct sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
+	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
 };
 
 static long add_input(struct rp *r, long item, const char *path, const char *member, int dso)
@@ -262,6 +263,8 @@ static void multiple_definition(struct rp *r, struct sym *s, long second)
 /* A regular object (or archive member) joins the link; seen[i] (if not NULL) gets the entry of symbol i. */
 static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms, struct sym **seen)
 {
+	for (size_t i = 0; i < syms->start_stop.nr; i++)
+		lk_strvec_push(&r->start_stop, syms->start_stop.items[i]);
 	for (size_t i = 0; i < syms->nr; i++) {
 		const struct lk_elf_sym *y = &syms->items[i];
 		struct sym *s = intern(&r->tab, y->name);
@@ -330,7 +333,7 @@ static void gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, str
 static void read_object(struct rp *r, long item)
 {
 	const struct lk_line_item *it = &r->line->items.items[item];
-	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_elf_gc sections;
 	struct sym **seen;
@@ -397,7 +400,7 @@ static long member_index(const struct open_archive *a, size_t offset)
 
 static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 {
-	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	char *name = NULL;
 	struct lk_elf_gc sections;
@@ -431,7 +434,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
  */
 static int member_defines_data(struct rp *r, struct open_archive *a, size_t k, long m)
 {
-	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	char *name = NULL;
 	int data = 0;
@@ -540,7 +543,7 @@ static struct sym *versioned_ref(struct rp *r, const struct lk_elf_sym *y)
 static int read_dso(struct rp *r, long item, const char *path, const struct lk_elf_info *info,
 		    int as_needed, int needed_only, long by, int copy, int reload)
 {
-	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	const char *soname = info->soname ? info->soname : base(path);
 	struct lk_strvec kept_for = LK_STRVEC_INIT;
@@ -893,7 +896,7 @@ static void dso_missing(struct rp *r, struct sym *s, long dso)
 	d->def_input = dso;
 	/* The version is the one of the definition being bound. */
 	{
-		struct lk_elf_syms syms = { NULL, 0, 0 };
+		struct lk_elf_syms syms = { 0 };
 		struct lk_err err = LK_ERR_INIT;
 
 		if (lk_elf_read_syms(r->out->inputs.items[dso].path, &syms, &err) == 0) {
@@ -938,20 +941,17 @@ static int linker_defined(const char *name)
 	return 0;
 }
 
-/*
- * __start_X / __stop_X exist only when an input has a section X; the
- * section names are read under --gc-sections only (else ld is assumed to
- * define them).
- */
+/* __start_X / __stop_X exist only when a regular input has a section X. */
 static int start_stop_missing(const struct rp *r, const char *name)
 {
-	if (!r->gc)
+	const char *x = !strncmp(name, "__start_", 8) ? name + 8 : !strncmp(name, "__stop_", 7) ? name + 7 : NULL;
+
+	if (!x)
 		return 0;
-	if (!strncmp(name, "__start_", 8))
-		return !lk_gc_has_section(r->gc, name + 8);
-	if (!strncmp(name, "__stop_", 7))
-		return !lk_gc_has_section(r->gc, name + 7);
-	return 0;
+	for (size_t i = 0; i < r->start_stop.nr; i++)
+		if (!strcmp(r->start_stop.items[i], x))
+			return 0;
+	return 1;
 }
 
 /*
@@ -1218,7 +1218,7 @@ static void explain_old_versions(struct rp *r)
 	qsort(sorted, n, sizeof(*sorted), by_symbol);
 	for (size_t i = 0; i < out->inputs.nr; i++) {
 		const struct lk_rinput *in = &out->inputs.items[i];
-		struct lk_elf_syms syms = { NULL, 0, 0 };
+		struct lk_elf_syms syms = { 0 };
 		struct lk_err err = LK_ERR_INIT;
 
 		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
@@ -1519,6 +1519,7 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 	}
 	lk_gc_free(r.gc);
 	free(r.live_undefined.items);
+	lk_strvec_release(&r.start_stop);
 	lk_policy_release(&r.policy);
 	free(r.archives.items);
 	lk_strvec_release(&r.kept_sonames);
@@ -1783,7 +1784,7 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		const struct lk_rinput *in = &r->inputs.items[i];
 
 		if (in->dso && in->dropped) {
-			struct lk_elf_syms syms = { NULL, 0, 0 };
+			struct lk_elf_syms syms = { 0 };
 			struct lk_err err = LK_ERR_INIT;
 
 			if (lk_elf_read_syms(in->path, &syms, &err) == 0) {

@@ -75,6 +75,8 @@ struct lk_elf_sym {
 struct lk_elf_syms {
 	struct lk_elf_sym *items;
 	size_t nr, alloc;
+	/* An object's sections named like C identifiers: ld defines __start_NAME and __stop_NAME for them. */
+	struct lk_strvec start_stop;
 };
 
 void lk_elf_syms_release(struct lk_elf_syms *syms);

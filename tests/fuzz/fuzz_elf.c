@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
 	struct lk_elf_info info;
-	struct lk_elf_syms syms = { NULL, 0, 0 };
+	struct lk_elf_syms syms = { 0 };
 	struct lk_elf_archive ar;
 	struct lk_err err = LK_ERR_INIT;
 	FILE *fp;
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lk_elf_archive_open(path, &ar, &err) == 0) {
 		for (size_t i = 0; i < ar.members.nr && i < 16; i++) {
 			char *name = NULL;
-			struct lk_elf_syms m = { NULL, 0, 0 };
+			struct lk_elf_syms m = { 0 };
 
 			lk_elf_archive_member(&ar, ar.members.items[i], &name, &m, &err);
 			free(name);
