@@ -45,7 +45,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest
+.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest realtest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -110,6 +110,12 @@ N ?= 1000
 SEED ?= 1
 difftest: all
 	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED)
+
+# Real projects from Debian source packages and a Rust workspace, built
+# plainly and through the shim, every record replayed (tests/real/). Needs
+# the network for apt-get source; outputs in build-real/. PROJECTS=name...
+realtest: all
+	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(PROJECTS)
 
 deps:
 	@scripts/install-deps.sh

@@ -85,6 +85,12 @@ char *lk_compile_source(const struct lk_record *rec, const char *source, const c
 			  !strcmp(a, "-L") || !strcmp(a, "-l") || !strcmp(a, "-B")) && i + 1 < rec->args.nr)
 			i++;
 	}
+	/* A kept copy lives elsewhere: "quoted" includes are still the source's dir's. */
+	lk_strvec_push(&argv, "-iquote");
+	if (strrchr(source, '/'))
+		lk_strvec_push_owned(&argv, lk_xstrndup(source, (size_t)(strrchr(source, '/') - source) + 1));
+	else
+		lk_strvec_push(&argv, ".");
 	lk_strvec_push(&argv, "-c");
 	lk_strvec_push(&argv, "-x");
 	lk_strvec_push(&argv, lang);

@@ -47,6 +47,7 @@
 #include "linkscope/elf.h"
 #include "linkscope/replay.h"
 #include "linkscope/vec.h"
+#include "certainty.h"
 #include "gc.h"
 #include "policy.h"
 #include "cause.h"
@@ -1606,7 +1607,9 @@ int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fix
 		out->lld_success = lld.success;
 		lk_replay_release(&lld);
 	}
-	if (try_fixes) {
+	/* No fixes for a failure that is no prediction: they would fix the analysis, not the link. */
+	out->unknown = lk_certainty_unknown(rec, line, out);
+	if (try_fixes && !out->unknown) {
 		lk_cause_group(rec, line, out);
 		propose_fixes(rec, line, out);
 		lk_cause_fixes(rec, line, out);
@@ -1700,6 +1703,7 @@ void lk_diag_release(struct lk_diag *d)
 
 void lk_replay_release(struct lk_replay *r)
 {
+	free(r->unknown);
 	for (size_t i = 0; i < r->inputs.nr; i++) {
 		free(r->inputs.items[i].member);
 		free(r->inputs.items[i].path);

@@ -31,11 +31,17 @@ static int predicted(const struct lk_line *line, const struct lk_replay *rp)
 	return uses_lld_rules(line) ? rp->lld_success : rp->success;
 }
 
-/* 1 agrees, 0 disagrees, -1 unknown (replay-only, or the linker never ran). */
+/* The predicted outcome: "success", "failure", or "unknown" (analyzer/certainty.c). */
+static const char *outcome_name(const struct lk_replay *rp)
+{
+	return rp->unknown ? "unknown" : rp->success ? "success" : "failure";
+}
+
+/* 1 agrees, 0 disagrees, -1 unknown (replay-only, the linker never ran, or no prediction). */
 static int agreement(const struct lk_record *rec, const struct lk_line *line,
 		     const struct lk_replay *rp, const struct lk_report_options *opt)
 {
-	if (opt->replay_only || !rec->has_exit)
+	if (opt->replay_only || !rec->has_exit || rp->unknown)
 		return -1;
 	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
 }
@@ -86,8 +92,10 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
+	if (rp->unknown)
+		fprintf(out, "replay of %s: the outcome is unknown: %s\n", rec->path, rp->unknown);
 	fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
-		rp->success ? "succeeds" : "fails");
+		rp->success ? "succeeds" : rp->unknown ? "fails as the inputs are now" : "fails");
 	if (agree >= 0)
 		fprintf(out, "; the real linker (%s) %s (exit %d): the replay %s\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
@@ -239,9 +247,9 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 
 	for (size_t i = 0; i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
-	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:s, s:{s:s, s:o, s:s, s:s, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
 			 "schema", "linkscope-report/1", "record", rec->path,
-			 "predicted", "outcome", rp->success ? "success" : "failure",
+			 "predicted", "outcome", outcome_name(rp), "unknown_because", jstr(rp->unknown),
 			 "gnu_ld", rp->success ? "success" : "failure",
 			 "lld", rp->lld_success ? "success" : "failure",
 			 "cross_linker_verdict", jstr(cross),
@@ -264,7 +272,11 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 	const char *cross = cross_verdict(rp);
 
 	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
+		rp->unknown ? "has an unknown outcome" :
 		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
+	if (rp->unknown)
+		fprintf(out, "**Unknown:** %s. What follows is the replay of the inputs as they are now.\n\n",
+			rp->unknown);
 	if (agree >= 0)
 		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,

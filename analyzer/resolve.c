@@ -569,9 +569,11 @@ static int try_needed_dir(struct ctx *c, const char *dir, const char *name,
 			  struct lk_needed *n, const char *via)
 {
 	struct lk_elf_info info;
-	char *path = join(dir, name);
+	/* A relative dir (-rpath-link ., LD_LIBRARY_PATH=lib) is ld's cwd's, the record's. */
+	char *abs = in_cwd(c->rec, dir), *path = join(abs, name);
 	int ok;
 
+	free(abs);
 	lk_elf_identify(path, &info);
 	ok = info.kind == LK_FILE_SHARED && compatible(c, &info);
 	lk_elf_info_release(&info);

@@ -59,7 +59,7 @@ measure() {
 	sort -n "$t/$name.times" | sed -n "$(( (runs + 1) / 2 ))p"
 }
 
-LINKSCOPE_EXPAND=always "$build/bin/linkscope-cc" -- g++ "${line[@]}" -o app.first
+"$build/bin/linkscope-cc" -- g++ "${line[@]}" -o app.first
 record=$(ls "$LINKSCOPE_DIR"/*.json | head -n 1)
 archives=$("$build/bin/linkscope" show --json "$record" | /usr/bin/python3 -c \
 	'import json,sys; print(sum(1 for i in json.load(sys.stdin)["items"] if i.get("file_kind") == "archive"))')

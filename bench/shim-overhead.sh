@@ -36,6 +36,9 @@ own=$("$t/pairtime" "$runs" -- "$t/spawn-floor" cc main.o -o a.out -- "$shim" ma
 echo "   $own"
 echo "== 3. compile: A = cc -c main.c, B = linkscope-cc -c main.c (exec, no record)"
 echo "   $("$t/pairtime" "$runs" -- cc -c main.c -o m1.o -- "$shim" -c main.c -o m2.o)"
+echo "== 7. the driver's -### view taken beside every link: A = LINKSCOPE_EXPAND=failure linkscope-cc, B = linkscope-cc (default)"
+expand=$("$t/pairtime" "$runs" -- env LINKSCOPE_EXPAND=failure "$shim" main.o -o a.out -- "$shim" main.o -o b.out)
+echo "   $expand"
 if command -v valgrind >/dev/null; then
 	ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$shim" main.o -o c.out 2>&1 |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
@@ -57,4 +60,5 @@ work=$(paired_median "$own")
 verdict=$(awk -v a="$added" 'BEGIN { print (a <= 2.0) ? "met" : "NOT met" }')
 echo "shim overhead per link: ${added} ms median (target <= 2 ms: ${verdict});" \
 	"of which the shim's own work over a do-nothing wrapper: ${work} ms;" \
+	"of which the link-time -### view: $(paired_median "$expand") ms;" \
 	"a size bound adds $(paired_median "$bound") ms median"

@@ -688,6 +688,34 @@ static void load_kept(json_t *kept, struct lk_record *rec)
 	}
 }
 
+static void load_seen(json_t *inputs, struct lk_record *rec)
+{
+	size_t i, k;
+	json_t *in, *c;
+
+	json_array_foreach(inputs, i, in) {
+		json_t *file = json_object_get(in, "file");
+		struct lk_record_seen *s;
+
+		if (!json_is_integer(json_object_get(in, "index")))
+			continue;
+		/* A -l: its first candidate that existed is the file ld took. */
+		json_array_foreach(json_object_get(in, "candidates"), k, c)
+			if (!file && json_is_true(json_object_get(c, "exists")))
+				file = c;
+		LK_GROW(rec->seen.items, rec->seen.nr + 1, rec->seen.alloc);
+		s = &rec->seen.items[rec->seen.nr++];
+		memset(s, 0, sizeof(*s));
+		s->index = (long)json_integer_value(json_object_get(in, "index"));
+		s->existed = json_is_true(json_object_get(file, "exists"));
+		if (s->existed) {
+			s->path = opt_arg(json_object_get(file, "path"));
+			s->size = json_integer_value(json_object_get(file, "size"));
+			s->mtime_ns = json_integer_value(json_object_get(file, "mtime_ns"));
+		}
+	}
+}
+
 int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 {
 	json_error_t jerr;
@@ -769,6 +797,7 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	load_expansion(json_object_get(root, "expansion"), rec);
 	load_env(json_object_get(root, "env"), rec);
 	load_kept(json_object_get(root, "kept"), rec);
+	load_seen(json_object_get(root, "inputs"), rec);
 	rc = 0;
 out:
 	json_decref(root);
@@ -813,6 +842,9 @@ void lk_record_release(struct lk_record *rec)
 		free(rec->kept.items[i].blob);
 	}
 	free(rec->kept.items);
+	for (size_t i = 0; i < rec->seen.nr; i++)
+		free(rec->seen.items[i].path);
+	free(rec->seen.items);
 	lk_envvars_release(&rec->env);
 	memset(rec, 0, sizeof(*rec));
 	rec->link_args_start = rec->link_args_end = -1;

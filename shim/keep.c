@@ -140,10 +140,39 @@ static void keep_or_warn(struct lk_linkrec *rec, const char *dir,
 		lk_strvec_push(&rec->warnings, err.msg);
 }
 
+/*
+ * Probe links (autoconf's conftest.o, zlib's ztest*.o, CMake's try_compile
+ * objects in a scratch dir it deletes after the probe) name one or two
+ * small objects that are gone before anyone can replay them. So the
+ * objects of a line that names at most LK_KEEP_SMALL_OBJECTS objects, each
+ * at most LK_KEEP_SMALL_SIZE bytes, are kept: at most 256 KiB copied per
+ * link, nothing on a link of a real program's many objects. (Figures:
+ * docs/bench.md; the choice: docs/decisions.md.)
+ */
+#define LK_KEEP_SMALL_OBJECTS 4
+#define LK_KEEP_SMALL_SIZE ((off_t)64 << 10)
+
+static int few_small_objects(const struct lk_argv_info *info)
+{
+	size_t n = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < info->inputs.nr; i++) {
+		const struct lk_argv_input *in = &info->inputs.items[i];
+
+		if (in->kind != LK_IN_OBJECT || lk_rustc_temp_path(in->path) || ends_with(in->path, ".rcgu.o"))
+			continue;
+		if (++n > LK_KEEP_SMALL_OBJECTS || stat(in->path, &st) < 0 || st.st_size > LK_KEEP_SMALL_SIZE)
+			return 0;
+	}
+	return n > 0;
+}
+
 void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 		    const struct lk_keep_limits *limits)
 {
 	const struct lk_argv_info *info = rec->info;
+	int keep_objects = few_small_objects(info);
 	int64_t used = 0;
 
 	for (size_t i = 0; i < rec->rspfiles->nr; i++)
@@ -160,5 +189,7 @@ void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 		else if (in->kind == LK_IN_OBJECT && ends_with(in->path, ".rcgu.o"))
 			/* rustc deletes its codegen units after a link (link.rs, maybe_remove_temps_from_module). */
 			keep_or_warn(rec, dir, in->path, "rustc-object", limits, &used);
+		else if (in->kind == LK_IN_OBJECT && keep_objects)
+			keep_or_warn(rec, dir, in->path, "small-object", limits, &used);
 	}
 }

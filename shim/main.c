@@ -46,7 +46,7 @@ struct lk_options {
 	const char *linker_env;		/* LINKSCOPE_LINKER */
 	int disable;			/* LINKSCOPE_DISABLE=1 */
 	int nested;			/* LINKSCOPE_ACTIVE: we run under our own driver */
-	int expand_always;		/* LINKSCOPE_EXPAND=always */
+	int expand_failed_only;		/* LINKSCOPE_EXPAND=failure */
 	int keep;			/* LINKSCOPE_KEEP != 0 */
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
@@ -106,7 +106,7 @@ static void read_options(struct lk_options *opt)
 		opt->linker_env = NULL;
 	opt->disable = env_is("LINKSCOPE_DISABLE", "1");
 	opt->nested = getenv("LINKSCOPE_ACTIVE") != NULL;
-	opt->expand_always = env_is("LINKSCOPE_EXPAND", "always");
+	opt->expand_failed_only = env_is("LINKSCOPE_EXPAND", "failure");
 	opt->keep = !(keep && !strcmp(keep, "0"));
 	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
 	opt->report = env_is("LINKSCOPE_REPORT", "1");
@@ -576,8 +576,9 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_linkrec *rec = &st->rec;
 	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
+	struct lk_expand_job job;
 	int64_t t0;
-	int dir_ok, failed;
+	int dir_ok, failed, started;
 	char *written = NULL;
 
 	st->dir = lk_record_dir(opt->dir_env);
@@ -617,6 +618,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		request_reproducer(rec, st->dir);
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 
+	/* The driver's view, taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure). */
+	started = dir_ok && !opt->expand_failed_only &&
+		  lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real) &&
+		  lk_expand_start(inv->driver.resolved, inv->exec_argv, environ,
+				  st->info.fuse_ld, &job) == 0;
 	t0 = now_ns(CLOCK_MONOTONIC);
 	lk_run(inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
 	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
@@ -640,8 +646,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
-	if (st->run.ran && (failed || opt->expand_always)) {
-		rec->expansion.trigger = failed ? "failure" : "always";
+	if (started) {
+		rec->expansion.trigger = "always";
+		lk_expand_finish(&job, &rec->expansion);
+	} else if (st->run.ran && failed) {
+		rec->expansion.trigger = "failure";
 		if (lk_expand_run(inv->driver.resolved, inv->exec_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");

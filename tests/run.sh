@@ -58,6 +58,12 @@ for build in "$@"; do
 	for s in "$root"/tests/integ/[0-9]*.sh; do
 		suite "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' env LK_BUILD="$dir" bash "$s"
 	done
+	# Each test that analyses records, again with the analysis run from
+	# another directory in another environment (lib.sh, LK_ELSEWHERE).
+	for s in $(grep -l '"$LINKSCOPE"' "$root"/tests/integ/[0-9]*.sh); do
+		suite "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
+			env LK_BUILD="$dir" LK_ELSEWHERE=1 bash "$s"
+	done
 	# The replay against the real ld on random scenarios (fewer under sanitizers).
 	n=${DIFFTEST_N:-100}
 	case $b in build-san) n=$((n / 4)) ;; esac

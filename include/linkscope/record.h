@@ -133,6 +133,14 @@ struct lk_record_kept {
 	char *blob;		/* relative to the record's directory */
 };
 
+/* An input's fingerprint at link time, as the shim took it right after the link. */
+struct lk_record_seen {
+	long index;		/* driver argv position */
+	int existed;		/* the file, or for a -l one of its candidates, was there */
+	char *path;		/* the file (a -l: its first existing candidate), or NULL */
+	int64_t size, mtime_ns;	/* of `path` */
+};
+
 struct lk_record {
 	char *path;		/* the record file */
 	char *dir;		/* its directory (where blobs/ is) */
@@ -161,6 +169,7 @@ struct lk_record {
 	int has_exit, exit_status, signal;
 	char *stderr_text;
 	struct { struct lk_record_kept *items; size_t nr, alloc; } kept;
+	struct { struct lk_record_seen *items; size_t nr, alloc; } seen;
 	struct lk_envvars env;
 };
 

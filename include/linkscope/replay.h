@@ -78,6 +78,7 @@ struct lk_replay {
 	struct { struct lk_rinput *items; size_t nr, alloc; } inputs;
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
+	char *unknown;			/* why a failure is no prediction (analyzer/certainty.c), or NULL */
 	void *symtab;			/* the final symbol table, for `why` */
 	void *trials;			/* the fix-trial snapshot server (trial.h), or NULL */
 	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL */

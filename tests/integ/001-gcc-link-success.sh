@@ -27,6 +27,11 @@ check_eq "record: output" "shim.bin" "$(rec "$r" 'r["line"]["output"]')"
 check_eq "record: cwd" "$T" "$(rec "$r" 'r["cwd"]')"
 check_eq "record: stderr kept" "$(cat "$T/shim.err")" "$(rec "$r" 'r["stderr"]["text"].rstrip("\n")')"
 check_eq "record: input fingerprint" "$(stat -c %s main.o) True" "$(rec "$r" '"%d %s" % (r["inputs"][0]["file"]["size"], r["inputs"][0]["file"]["exists"])')"
-check_eq "record: no -### expansion on success" "None" "$(rec "$r" 'r["expansion"]')"
+check_eq "record: the -### expansion taken beside the link" "always 0" "$(rec "$r" '"%s %s" % (r["expansion"]["trigger"], r["expansion"]["exit_status"])')"
+check_contains "record: its linker command has crt1.o" \
+	"$(rec "$r" '" ".join(r["expansion"]["commands"][r["expansion"]["linker_command"]])')" "crt1.o"
+check_eq "record: the driver's linker program" "ld" "$(rec "$r" 'r["linker"]["print_prog_name"]')"
+LINKSCOPE_EXPAND=failure "$SHIM" main.o warn.o -o shim2.bin 2>/dev/null
+check_eq "LINKSCOPE_EXPAND=failure: no -### expansion on success" "None" "$(rec "$(last_record)" 'r["expansion"]')"
 check_eq "record: host machine" "$(uname -m)" "$(rec "$r" 'r["host"]["machine"]')"
 finish

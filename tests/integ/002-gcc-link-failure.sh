@@ -22,7 +22,7 @@ check "record validates" validate "$r"
 check_eq "record: exit status 1" 1 "$(rec "$r" 'r["result"]["exit_status"]')"
 check_eq "record: shim exit 1" 1 "$(rec "$r" 'r["result"]["shim_exit"]')"
 check_eq "record: stderr is the linker's" "$(cat "$T/shim.err")" "$(rec "$r" 'r["stderr"]["text"].rstrip("\n")')"
-check_eq "record: expansion taken on failure" "failure" "$(rec "$r" 'r["expansion"]["trigger"]')"
+check_eq "record: expansion taken beside the link" "always" "$(rec "$r" 'r["expansion"]["trigger"]')"
 check_contains "record: the linker command is collect2" \
 	"$(rec "$r" 'r["expansion"]["commands"][r["expansion"]["linker_command"]][0]')" "collect2"
 check_contains "record: the expanded ld line has crt1.o" \
@@ -32,4 +32,6 @@ check_eq "record: the ld gcc would run" "ld" "$(rec "$r" 'r["linker"]["print_pro
 check_eq "record: -lhelper resolved in -L." "./libhelper.a $(stat -c %s libhelper.a)" \
 	"$(rec "$r" '[(c["path"], c["size"]) for i in r["inputs"] if i["kind"] == "library" for c in i["candidates"]][0][0] + " " + str([c["size"] for i in r["inputs"] if i["kind"] == "library" for c in i["candidates"]][0])')"
 check_eq "linkscope list shows it failed" "exit:1" "$("$LINKSCOPE" list | awk '{print $2}')"
+LINKSCOPE_EXPAND=failure "$SHIM" user.o -L. -lhelper -o shim2.bin 2>/dev/null
+check_eq "LINKSCOPE_EXPAND=failure: taken after the failure" "failure" "$(rec "$(last_record)" 'r["expansion"]["trigger"]')"
 finish

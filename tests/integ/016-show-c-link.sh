@@ -43,7 +43,7 @@ tty_plain=$(NO_COLOR=1 script -qec "$LINKSCOPE show last" /dev/null)
 check_eq "NO_COLOR turns them off" 0 "$(grep -c $'\033' <<<"$tty_plain")"
 
 # A successful link: no expansion in the record; show runs the driver's -### itself.
-"$SHIM" main.o -Llib -lhelper -o prog2
+LINKSCOPE_EXPAND=failure "$SHIM" main.o -Llib -lhelper -o prog2
 out=$("$LINKSCOPE" show last)
 check_contains "no expansion recorded: the driver is asked now" "$out" "from running the driver's -### now"
 check_contains "-lhelper became the shared object" "$out" "-lhelper  -> $T/lib/libhelper.so  shared object"

@@ -32,13 +32,13 @@ check_contains "missing file" "$out" "missing.o at 10 does not exist"
 printf '{"schema": "linkscope-record/1", "id": "x", "argv_expa' >torn.json
 run_capture torn "$LINKSCOPE" show torn.json
 check_eq "torn record: exit 1" 1 "$(cat "$T/torn.rc")"
-check_contains "torn record: named, with the cause" "$(cat "$T/torn.err")" "linkscope: 'torn.json' is not valid JSON"
+check_contains "torn record: named, with the cause" "$(cat "$T/torn.err")" "torn.json' is not valid JSON"
 printf '{"schema": "linkscope-record/7"}' >future.json
 run_capture future "$LINKSCOPE" show future.json
-check_contains "newer schema: named" "$(cat "$T/future.err")" "'future.json' is a record of schema version 7; this linkscope reads up to 1"
+check_contains "newer schema: named" "$(cat "$T/future.err")" "future.json' is a record of schema version 7; this linkscope reads up to 1"
 printf '{"schema": "linkscope-record/1", "id": "x", "argv_expanded": ["cc"], "arg_origins": [{"argv_index": 0, "response_file": null}]}' >thin.json
 run_capture thinrec "$LINKSCOPE" show thin.json
-check_contains "a record missing fields: named" "$(cat "$T/thinrec.err")" "'thin.json' is truncated or malformed: missing id, driver, provenance, linker or result"
+check_contains "a record missing fields: named" "$(cat "$T/thinrec.err")" "thin.json' is truncated or malformed: missing id, driver, provenance, linker or result"
 run_capture nofile "$LINKSCOPE" show nonexistent.json
 check_eq "a missing record file: one line" "linkscope: cannot read 'nonexistent.json': No such file or directory" "$(cat "$T/nofile.err")"
 run_capture nofailed "$LINKSCOPE" show --dir "$T/empty-dir" last-failed

@@ -21,6 +21,32 @@ export LINKSCOPE_DIR=$T/records
 # The provider index cache (issue #10) stays in the test's scratch dir.
 export XDG_CACHE_HOME=$T/cache
 
+# LK_ELSEWHERE=1 (tests/run.sh's second pass): every analysis runs from
+# another directory, in another environment than the build's (search-path
+# variables of its own, no caller's settings), with its file arguments made
+# absolute. The verdicts must not change: they depend on the record only.
+if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
+	mkdir -p "$T/elsewhere/lib" "$T/elsewhere/bin"
+	cat >"$T/linkscope-elsewhere" <<EOF
+#!/bin/bash
+args=()
+for a in "\$@"; do
+	if [[ \$a != -* && -e \$a ]]; then a=\$(realpath -- "\$a"); fi
+	args+=("\$a")
+done
+keep=()
+for v in LINKSCOPE_DIR NO_COLOR TERM; do
+	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
+done
+cd "$T/elsewhere" || exit 1
+exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$T/elsewhere" LANG=C.UTF-8 TMPDIR="$T/elsewhere" \
+	LIBRARY_PATH="$T/elsewhere/lib" COMPILER_PATH="$T/elsewhere/bin" "\${keep[@]}" \
+	"$LINKSCOPE" "\${args[@]}"
+EOF
+	chmod +x "$T/linkscope-elsewhere"
+	LINKSCOPE=$T/linkscope-elsewhere
+fi
+
 n_checks=0
 n_bad=0
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "expand.h"
 #include "linkscope/expansion.h"
 #include "testdir.h"
 
@@ -118,6 +119,22 @@ static void test_shim_expand_parse_gcc12(void **state)
 	lk_expansion_release(&exp);
 }
 
+/* Only drivers whose -### just prints are run beside every link. */
+static void test_shim_expand_known_drivers(void **state)
+{
+	static const char *const yes[] = { "gcc", "/usr/bin/g++", "cc", "c++", "clang", "clang++-14",
+		"x86_64-linux-gnu-gcc-12", "aarch64-linux-gnu-g++", "gcc-12", "/usr/bin/clang-16", NULL };
+	static const char *const no[] = { "segv-driver", "./slow-driver", "ccache", "mycc", "ld",
+		"rustc", "distcc", "icecc", "gccwrap", NULL };
+
+	(void)state;
+	for (const char *const *n = yes; *n; n++)
+		assert_true(lk_expand_knows_hash3(*n, NULL));
+	for (const char *const *n = no; *n; n++)
+		assert_false(lk_expand_knows_hash3(*n, NULL));
+	assert_true(lk_expand_knows_hash3("cc-wrapper-script", "/usr/bin/x86_64-linux-gnu-gcc-12"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +142,7 @@ int main(void)
 		cmocka_unit_test(test_shim_driver_only_itself_is_refused),
 		cmocka_unit_test(test_shim_driver_missing),
 		cmocka_unit_test(test_shim_expand_parse_gcc12),
+		cmocka_unit_test(test_shim_expand_known_drivers),
 	};
 	return cmocka_run_group_tests_name("shim", tests, setup, teardown);
 }

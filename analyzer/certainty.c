@@ -1,0 +1,127 @@
+/*
+ * When the replay's "fails" is not a prediction of the link: outcome unknown.
+ *
+ * The replay reads the inputs as they are now. A failure it finds stands
+ * for the link only if it does not rest on something the analysis cannot
+ * see. It does when
+ *  - an input cannot be read now, and the record does not prove it was
+ *    missing at link time (builds delete conftest.o right after the link,
+ *    CMake deletes each try_compile scratch dir): only a failed link whose
+ *    fingerprint says the file was not there proves that;
+ *  - an input has changed since the link (its size or mtime is not the
+ *    fingerprint's): the replay reads another file than ld read;
+ *  - the object the driver compiled from a source on the line could not be
+ *    made again (the source's own symbols, main among them, are unknown);
+ *  - the driver's own additions (crt files, -lc) are unknown: the record
+ *    has no -### expansion and the driver was not run.
+ * A predicted success needs no such check: what is missing can only take
+ * definitions away, and with them the success.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "certainty.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+
+static const struct lk_record_seen *seen_at(const struct lk_record *rec, long position)
+{
+	for (size_t i = 0; i < rec->seen.nr; i++)
+		if (rec->seen.items[i].index == position)
+			return &rec->seen.items[i];
+	return NULL;
+}
+
+static int cannot_read(const struct lk_line_item *it)
+{
+	return (it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB) &&
+	       (it->info.kind == LK_FILE_MISSING || it->info.kind == LK_FILE_UNREADABLE);
+}
+
+/* The driver compiled this object from the source at its position. */
+static const char *compiled_from(const struct lk_record *rec, const struct lk_line_item *it)
+{
+	const char *arg;
+
+	if (it->kind != LK_ITEM_FILE || it->parent >= 0 || it->position < 0 ||
+	    (size_t)it->position >= rec->args.nr)
+		return NULL;
+	arg = rec->args.items[it->position].text;
+	return strcmp(arg, it->word) && strstr(it->word, "/cc") ? arg : NULL;
+}
+
+/* The record proves ld could not open it either: it failed, and the file was not there. */
+static int missing_at_link_time(const struct lk_record *rec, const struct lk_line_item *it)
+{
+	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+
+	return s && !s->existed && rec->has_exit && rec->exit_status != 0;
+}
+
+static char *absolute(const struct lk_record *rec, const char *path)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (path[0] == '/' || !rec->cwd)
+		lk_buf_addstr(&b, path);
+	else
+		lk_buf_addf(&b, "%s/%s", rec->cwd, path);
+	return lk_buf_detach(&b);
+}
+
+/* The file ld read (per the fingerprint) is not the one there now. */
+static int changed_since(const struct lk_record *rec, const struct lk_line_item *it)
+{
+	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+	struct stat st;
+	char *path;
+	int changed;
+
+	if (!s || !s->existed || !s->path || !it->path || it->info.kind == LK_FILE_MISSING)
+		return 0;
+	path = absolute(rec, s->path);
+	changed = !strcmp(path, it->path) && stat(path, &st) == 0 &&
+		  (st.st_size != s->size ||
+		   (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != s->mtime_ns);
+	free(path);
+	return changed;
+}
+
+static void because_of_item(const struct lk_record *rec, const struct lk_line_item *it,
+			    struct lk_buf *why)
+{
+	const char *source = compiled_from(rec, it);
+
+	if (why->len)
+		lk_buf_addstr(why, "; ");
+	if (source)
+		lk_buf_addf(why, "the object the driver compiled from '%s' (at %ld) is not available now (%s), so the symbols it defines are unknown",
+			    source, it->position, it->note ? it->note : "not compiled again");
+	else if (cannot_read(it))
+		lk_buf_addf(why, "'%s'%s cannot be read now, and the record does not show it missing when ld ran",
+			    it->path ? it->path : it->word, it->position >= 0 ? "" : " (added by the driver)");
+	else
+		lk_buf_addf(why, "'%s' has changed since the link (size or time differs from the record's fingerprint)",
+			    it->path);
+}
+
+char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
+			   const struct lk_replay *rp)
+{
+	struct lk_buf why = LK_BUF_INIT;
+
+	if (rp->success && rp->lld_success)
+		return NULL;
+	if (line->driver_part == LK_DRIVER_UNKNOWN)
+		lk_buf_addstr(&why, "the driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run");
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (cannot_read(it) ? !missing_at_link_time(rec, it) : changed_since(rec, it))
+			because_of_item(rec, it, &why);
+	}
+	return why.len ? lk_buf_detach(&why) : NULL;
+}

@@ -1,0 +1,18 @@
+/* Whether a predicted failure is a prediction at all: the outcome "unknown". */
+#ifndef ANALYZER_CERTAINTY_H
+#define ANALYZER_CERTAINTY_H
+
+#include "linkscope/line.h"
+#include "linkscope/record.h"
+#include "linkscope/replay.h"
+
+/*
+ * NULL when the replay's verdict stands; else why the outcome is unknown
+ * (malloc'd, one line): a predicted failure that rests on inputs that
+ * cannot be read now or have changed since the link, on a source's object
+ * that could not be made again, or on unknown driver additions.
+ */
+char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
+			   const struct lk_replay *rp);
+
+#endif

@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", native::pid() > 0);
+}
