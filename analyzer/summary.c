@@ -170,9 +170,12 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		add_plain(cs, rec, "not-explained",
 			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
 			  &rp.notes);
+	else if (rp.unknown)
+		/* The replay's failure is no prediction (analyzer/certainty.c): no cause to name. */
+		add_plain(cs, rec, "unknown", rp.unknown, &rp.notes);
 	else if (!rp.diags.nr)
 		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
-	for (size_t i = 0; !predicted && i < rp.diags.nr; i++)
+	for (size_t i = 0; !predicted && !rp.unknown && i < rp.diags.nr; i++)
 		add_diag(cs, rec, &line, &rp, &rp.diags.items[i]);
 	lk_replay_release(&rp);
 	lk_line_release(&line);
