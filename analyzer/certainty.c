@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "certainty.h"
 #include "linkscope/banned.h"
@@ -51,12 +52,29 @@ static const char *compiled_from(const struct lk_record *rec, const struct lk_li
 	return strcmp(arg, it->word) && strstr(it->word, "/cc") ? arg : NULL;
 }
 
-/* The record proves ld could not open it either: it failed, and the file was not there. */
+static char *absolute(const struct lk_record *rec, const char *path);
+
+/*
+ * The record proves ld could not open it either. A file: the link failed
+ * and the fingerprint says the file was not there. A -l: the search is
+ * ld's own over the same dirs, so not finding it stands unless a candidate
+ * the fingerprint saw in the line's -L dirs is gone now (-Bstatic may have
+ * ignored a .so that was there: that proves nothing either way).
+ */
 static int missing_at_link_time(const struct lk_record *rec, const struct lk_line_item *it)
 {
 	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+	char *path;
+	int gone;
 
-	return s && !s->existed && rec->has_exit && rec->exit_status != 0;
+	if (it->kind == LK_ITEM_FILE)
+		return s && !s->existed && rec->has_exit && rec->exit_status != 0;
+	if (!s || !s->existed || !s->path)
+		return 1;
+	path = absolute(rec, s->path);
+	gone = access(path, F_OK) != 0;
+	free(path);
+	return !gone;
 }
 
 static char *absolute(const struct lk_record *rec, const char *path)

@@ -206,18 +206,29 @@ static char *in_cwd(const struct lk_record *rec, const char *path)
 	return join(rec->cwd, path);
 }
 
+/* The blob the shim kept of `path` for `what` (the file itself, or the object made of a source). */
+static char *kept_as(const struct lk_record *rec, const char *path, int object_of_source)
+{
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *abs;
+		int same;
+
+		if (object_of_source != (k->reason && !strcmp(k->reason, "source-object")))
+			continue;
+		abs = in_cwd(rec, k->path);
+		same = !strcmp(k->path, path) || !strcmp(abs, path);
+		free(abs);
+		if (same)
+			return join(rec->dir, k->blob);
+	}
+	return NULL;
+}
+
 /* The copy the shim kept of `path`, if any. */
 static char *kept_copy(const struct lk_record *rec, const char *path)
 {
-	for (size_t i = 0; i < rec->kept.nr; i++) {
-		char *abs = in_cwd(rec, rec->kept.items[i].path);
-		int same = !strcmp(rec->kept.items[i].path, path) || !strcmp(abs, path);
-
-		free(abs);
-		if (same)
-			return join(rec->dir, rec->kept.items[i].blob);
-	}
-	return NULL;
+	return kept_as(rec, path, 0);
 }
 
 static int compatible(const struct ctx *c, const struct lk_elf_info *info)
@@ -311,6 +322,15 @@ static void compile_again(struct ctx *c, size_t index)
 	char *abs = in_cwd(c->rec, source), *copy = kept_copy(c->rec, abs), *obj;
 	struct lk_err err = LK_ERR_INIT;
 
+	/* The object the driver itself made at link time (shim/tempobj.c): nothing to run. */
+	if ((obj = kept_as(c->rec, abs, 1))) {
+		lk_elf_info_release(&it->info);
+		free(it->path);
+		it->path = obj;
+		lk_elf_identify(obj, &it->info);
+		set_note(it, "the object the driver compiled from '%s' at link time, kept with the record", source);
+		goto out;
+	}
 	if (!copy && access(abs, R_OK) == 0)
 		copy = lk_xstrdup(abs);
 	if (!copy) {

@@ -30,7 +30,10 @@ static const char *kept_or_same(const struct lk_record *rec, const char *arg, st
 	if (access(arg, F_OK) == 0)
 		return arg;
 	for (size_t i = 0; i < rec->kept.nr; i++) {
-		if (strcmp(rec->kept.items[i].path, arg))
+		const char *reason = rec->kept.items[i].reason;
+
+		/* The object made of a source is not the source. */
+		if (strcmp(rec->kept.items[i].path, arg) || (reason && !strcmp(reason, "source-object")))
 			continue;
 		lk_buf_reset(tmp);
 		lk_buf_addf(tmp, "%s/%s", rec->dir, rec->kept.items[i].blob);

@@ -684,6 +684,7 @@ static void load_kept(json_t *kept, struct lk_record *rec)
 		LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
 		rec->kept.items[rec->kept.nr].path = path;
 		rec->kept.items[rec->kept.nr].blob = lk_xstrdup(blob);
+		rec->kept.items[rec->kept.nr].reason = opt_arg(json_object_get(k, "reason"));
 		rec->kept.nr++;
 	}
 }
@@ -756,6 +757,15 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	rec->path = lk_xstrdup(path);
 	slash = strrchr(path, '/');
 	rec->dir = slash ? lk_xstrndup(path, (size_t)(slash - path)) : lk_xstrdup(".");
+	{
+		/* Absolute: blobs are read, and compiled, from the link's cwd too. */
+		char *abs = realpath(rec->dir, NULL);
+
+		if (abs) {
+			free(rec->dir);
+			rec->dir = abs;
+		}
+	}
 	rec->id = lk_xstrdup(json_string_value(json_object_get(root, "id")));
 	rec->cwd = opt_arg(json_object_get(root, "cwd"));
 	rec->mode = opt_arg(json_object_get(root, "mode"));
@@ -840,6 +850,7 @@ void lk_record_release(struct lk_record *rec)
 	for (size_t i = 0; i < rec->kept.nr; i++) {
 		free(rec->kept.items[i].path);
 		free(rec->kept.items[i].blob);
+		free(rec->kept.items[i].reason);
 	}
 	free(rec->kept.items);
 	for (size_t i = 0; i < rec->seen.nr; i++)

@@ -168,6 +168,29 @@ static int few_small_objects(const struct lk_argv_info *info)
 	return n > 0;
 }
 
+void lk_keep_source_objects(struct lk_linkrec *rec, const char *dir,
+			    const struct lk_strvec *objects, const struct lk_keep_limits *limits)
+{
+	const struct lk_argv_info *info = rec->info;
+	size_t n = 0;
+	int64_t used = 0;
+
+	for (size_t i = 0; i < info->inputs.nr && n < objects->nr; i++) {
+		const struct lk_argv_input *in = &info->inputs.items[i];
+		struct lk_err err = LK_ERR_INIT;
+
+		if (in->kind != LK_IN_SOURCE)
+			continue;
+		if (lk_keep_file(rec, dir, objects->items[n++], "source-object", limits, &used, &err) < 0) {
+			lk_strvec_push(&rec->warnings, err.msg);
+			continue;
+		}
+		/* Recorded under the source's name: the object the driver made of it. */
+		free(rec->kept.items[rec->kept.nr - 1].path);
+		rec->kept.items[rec->kept.nr - 1].path = lk_xstrdup(in->path);
+	}
+}
+
 void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 		    const struct lk_keep_limits *limits)
 {

@@ -27,6 +27,14 @@ int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
  * rustc's temporary directory, rustc's codegen units (*.rcgu.o), response
  * files, and sources the call compiles. Failures become warnings in the record.
  */
+/*
+ * Keep the objects caught from the driver's TMPDIR (shim/tempobj.c), the
+ * n-th for the n-th source on the line, as reason "source-object" under
+ * the source's path.
+ */
+void lk_keep_source_objects(struct lk_linkrec *rec, const char *dir,
+			    const struct lk_strvec *objects, const struct lk_keep_limits *limits);
+
 void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
 		    const struct lk_keep_limits *limits);
 

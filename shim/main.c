@@ -24,6 +24,7 @@
 #include "driver.h"
 #include "expand.h"
 #include "keep.h"
+#include "tempobj.h"
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -569,6 +570,15 @@ static void release_state(struct link_state *st)
 }
 
 
+static size_t count_sources(const struct lk_argv_info *info)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < info->inputs.nr; i++)
+		n += info->inputs.items[i].kind == LK_IN_SOURCE;
+	return n;
+}
+
 static int record_link(struct link_state *st, const struct lk_options *opt,
 		       const struct lk_invocation *inv, int rsp_failed,
 		       const char *rsp_error)
@@ -577,8 +587,9 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
 	struct lk_expand_job job;
+	struct lk_tempobj objs;
 	int64_t t0;
-	int dir_ok, failed, started;
+	int dir_ok, failed, started, catching;
 	char *written = NULL;
 
 	st->dir = lk_record_dir(opt->dir_env);
@@ -623,9 +634,14 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		  lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real) &&
 		  lk_expand_start(inv->driver.resolved, inv->exec_argv, environ,
 				  st->info.fuse_ld, &job) == 0;
+	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
+	catching = dir_ok && opt->keep && count_sources(&st->info) &&
+		   lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
 	t0 = now_ns(CLOCK_MONOTONIC);
 	lk_run(inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
 	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
+	if (catching)
+		lk_tempobj_stop(&objs);
 
 	rec->ran = st->run.ran;
 	rec->exit_status = st->run.exit_status;
@@ -657,6 +673,10 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	if (opt->keep)
 		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
+	if (catching) {
+		lk_keep_source_objects(rec, st->dir, &objs.caught, &opt->keep_limits);
+		lk_tempobj_finish(&objs);
+	}
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);

@@ -131,6 +131,7 @@ int lk_record_write(const struct lk_linkrec *rec, const char *dir,
 struct lk_record_kept {
 	char *path;
 	char *blob;		/* relative to the record's directory */
+	char *reason;		/* "source", "source-object", ... or NULL */
 };
 
 /* An input's fingerprint at link time, as the shim took it right after the link. */

@@ -99,6 +99,12 @@ PROJECTS = [
          # The autotools are not run again (the tree's timestamps are the package's).
          cmds=["./configure CC={CC} --disable-dependency-tracking",
                "make -j2 ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true MAKEINFO=true"]),
+    dict(name="libpng", system="autoconf + libtool (shared, static, tests)", mode="CC",
+         src=("libpng1.6", "libpng1.6-1.6.39"),
+         cmds=["./configure CC={CC} --disable-dependency-tracking",
+               "make -j2 ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true",
+               # The test programs, linked against the libtool library; no test run.
+               "make -j2 ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true check TESTS="]),
     dict(name="bzip2", system="plain Makefile", mode="CC",
          src=("bzip2", "bzip2-1.0.8"),
          # As Debian's rules do: the PIC objects and the shared library first.
@@ -345,10 +351,10 @@ def main():
         bad += count["alarm"] + count["errors"] + len(diffs)
         rows.append((project, count, t_plain, t_shim, diffs))
         log("%-17s %-44s links %3d (ok %3d, failed %3d)  agree %3d  unknown %3d  miss %3d  "
-            "false alarms %d  analyzer errors %d  build %s"
+            "false alarms %d  analyzer errors %d  build %s (plain %.1f s, shim %.1f s)"
             % (name, project["system"], count["links"], count["ok"], count["failed"],
                count["agree"], count["unknown"], count["miss"], count["alarm"],
-               count["errors"], "same" if not diffs else "DIFFERS"))
+               count["errors"], "same" if not diffs else "DIFFERS", t_plain, t_shim))
         for d in diffs:
             log("    " + d)
     total = {k: sum(r[1][k] for r in rows) for k in rows[0][1]} if rows else {}

@@ -25,6 +25,12 @@ static void test_env_allow_list(void **state)
 	(void)state;
 	assert_true(lk_env_allowed("PATH"));
 	assert_true(lk_env_allowed("RUSTFLAGS"));
+	/* What changes what the driver and ld do (issue #9). */
+	assert_true(lk_env_allowed("LIBRARY_PATH"));
+	assert_true(lk_env_allowed("COMPILER_PATH"));
+	assert_true(lk_env_allowed("GCC_EXEC_PREFIX"));
+	assert_true(lk_env_allowed("LDEMULATION"));
+	assert_true(lk_env_allowed("GNUTARGET"));
 	assert_true(lk_env_allowed("CARGO_ENCODED_RUSTFLAGS"));
 	assert_true(lk_env_allowed("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER"));
 	assert_true(lk_env_allowed("CC_aarch64_unknown_linux_gnu"));

@@ -63,6 +63,20 @@ run_capture gone "$SHIM" nothere.o -o never
 check_eq "missing at link time: the real ld fails" 1 "$(cat "$T/gone.rc")"
 check_eq "missing at link time: failure" "failure" "$(outcome "$(last_record)")"
 
+# 4b. A -l that ld's own search cannot find (-Bstatic, only a .so there): proven, "fails" stands.
+run_capture bstatic "$SHIM" main.o -Lsub -Wl,-Bstatic -lb -Wl,-Bdynamic -o never
+check_eq "-Bstatic -lb with only libb.so: the real ld fails" 1 "$(cat "$T/bstatic.rc")"
+check_eq "-Bstatic -lb with only libb.so: failure" "failure" "$(outcome "$(last_record)")"
+# A -l whose library was there when ld ran and is gone now: unknown.
+mkdir -p gone
+cp sub/liba.so gone/
+printf 'int a_value(void);\nint main(void) { return a_value() - 42; }\n' >usea.c
+gcc -c usea.c
+"$SHIM" usea.o -Lgone -la -o usea
+rg=$(last_record)
+rm -r gone
+check_eq "a -l gone since the link: unknown" "unknown" "$(outcome "$rg")"
+
 # 5. An archive rewritten after the link: the replay would read another file.
 printf 'int util(void) { return 0; }\n' >util.c
 printf 'int util(void);\nint main(void) { return util(); }\n' >use.c
@@ -88,8 +102,30 @@ run_capture cl "$SHIM" -O2 prog.c libhelper.a -lm -o prog
 check_eq "compile-and-link: the real ld links" 0 "$(cat "$T/cl.rc")"
 rc=$(last_record)
 o=$(outcome "$rc")
-case $o in success | unknown) ok "compile-and-link: never a false failure ($o)" ;;
-*) not_ok "compile-and-link: never a false failure" "got: $o" ;; esac
+check_eq "compile-and-link: success" "success" "$o"
+check_eq "compile-and-link: the driver's own object caught and kept" "source-object" \
+	"$(rec "$rc" '[k["reason"] for k in r["kept"] if k["path"] == "prog.c"][-1]')"
+check_eq "compile-and-link: its private TMPDIR is gone" "" "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'lk-objs-*' -newer prog.c 2>/dev/null)"
+# The source gone: the object kept at link time still gives main, nothing is compiled.
+mv prog.c prog.c.away
+text=$( (cd / && "$LINKSCOPE" show "$rc") )
+check_contains "compile-and-link, source gone: read from the object kept at link time" "$text" \
+	"the object the driver compiled from 'prog.c' at link time, kept with the record"
+check_eq "compile-and-link, source gone: still success" "success" "$(outcome "$rc")"
+# A record without that object (an older shim's), named by a relative path
+# from its own directory: the source is compiled again from the kept copy
+# (or, where the analyzer compiles nothing, the outcome is unknown); the
+# blobs are found from the link's cwd too. Never "fails".
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["kept"]=[k for k in r["kept"] if k["reason"]!="source-object"]; json.dump(r,open(sys.argv[2],"w"))' \
+	"$rc" "$LINKSCOPE_DIR/older.json"
+o=$(cd "$LINKSCOPE_DIR" && "$LINKSCOPE" report --replay-only --format json older.json | j 'r["predicted"]["outcome"]')
+case $o in success | unknown) ok "older record by a relative path: no false failure ($o)" ;;
+*) not_ok "older record by a relative path: no false failure" "got: $o" ;; esac
+rm "$LINKSCOPE_DIR/older.json"
+mv prog.c.away prog.c
+# Same outputs with and without the shim: only the temporary names moved.
+gcc -O2 prog.c libhelper.a -lm -o prog.plain
+check "compile-and-link: the same executable as without the shim" cmp -s prog prog.plain
 # Its source gone and not kept: unknown, naming the source.
 LINKSCOPE_KEEP=0 "$SHIM" -O2 prog.c libhelper.a -lm -o prog
 rc=$(last_record)
