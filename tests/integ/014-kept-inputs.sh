@@ -13,7 +13,8 @@ check_eq "the source was kept" "source conftest.c $sum" \
 check "its blob survives the deletion" test -f "$LINKSCOPE_DIR/blobs/$sum"
 printf 'int main(void) { return 0; }\n' >conftest.c
 "$SHIM" conftest.c -o conftest
-check_eq "the same content is stored once" 1 "$(find "$LINKSCOPE_DIR/blobs" -type f | wc -l)"
+# Two blobs: the source, and the object the driver made of it (reason source-object).
+check_eq "the same content is stored once" 2 "$(find "$LINKSCOPE_DIR/blobs" -type f | wc -l)"
 LINKSCOPE_KEEP=0 "$SHIM" conftest.c -o conftest
 check_eq "LINKSCOPE_KEEP=0 keeps nothing" "[]" "$(rec "$(last_record)" 'r["kept"]')"
 LINKSCOPE_KEEP_MAX=10 "$SHIM" conftest.c -o conftest

@@ -51,16 +51,16 @@ out=$("$LINKSCOPE" show --no-driver last)
 check_contains "--no-driver: the driver's part is unknown, and said so" "$out" "note: the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown"
 check_contains "--no-driver: the user's own -lhelper is still resolved" "$out" "-lhelper  -> $T/lib/libhelper.so"
 
-# A source on the line: the driver compiles it to a temporary object.
+# A source on the line: the driver compiles it to a temporary object, which the shim catches.
 "$SHIM" main.c helper.o -o prog3
 out=$("$LINKSCOPE" show --dir "$LINKSCOPE_DIR" last)
-check_contains "a source on the line is compiled again for the model" "$out" "'main.c' compiled again now from the copy kept with the record"
+check_contains "a source on the line: the driver's own object, kept" "$out" "the object the driver compiled from 'main.c' at link time, kept with the record"
 
-# The autoconf probe: the source is deleted after the link; the kept copy is compiled again.
+# The autoconf probe: the source is deleted after the link; the object kept at link time is read.
 printf 'char nosuchfunc(void);\nint main(void) { return nosuchfunc(); }\n' >conftest.c
 "$SHIM" conftest.c -o conftest 2>/dev/null
 rm -f conftest.c
 out=$("$LINKSCOPE" show last)
-check_contains "a deleted conftest.c is compiled again from its kept copy" "$out" "'conftest.c' compiled again now from the copy kept with the record"
+check_contains "a deleted conftest.c: its object kept at link time" "$out" "the object the driver compiled from 'conftest.c' at link time, kept with the record"
 check_contains "and the replay finds what the probe probed" "$("$LINKSCOPE" explain last)" "undefined-symbol: nosuchfunc"
 finish

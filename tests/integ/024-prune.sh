@@ -6,12 +6,12 @@
 
 printf 'int main(void) { return 0; }\n' >main.c
 printf 'int main(void) { return 1; }\n' >other.c
-"$SHIM" main.c -o a1       # each keeps a copy of its source: main.c's is shared
+"$SHIM" main.c -o a1       # each keeps a copy of its source and its object: main.c's are shared
 "$SHIM" main.c -o a2
 "$SHIM" other.c -o a3
 recs=($(find "$LINKSCOPE_DIR" -maxdepth 1 -name '2*.json' | sort))
 check_eq "three records" 3 "${#recs[@]}"
-check_eq "two blobs (one shared by two records)" 2 "$(ls "$LINKSCOPE_DIR/blobs" | wc -l)"
+check_eq "four blobs (two shared by two records)" 4 "$(ls "$LINKSCOPE_DIR/blobs" | wc -l)"
 shared=$(rec "${recs[0]}" 'r["kept"][0]["blob"]')
 own3=$(rec "${recs[2]}" 'r["kept"][0]["blob"]')
 echo report >"${recs[0]%.json}.report.md"
@@ -25,12 +25,12 @@ ln -s "$T/outside/victim-blob" "$LINKSCOPE_DIR/blobs/$(printf '%064d' 0)"
 touch -h -d '10 days ago' "$LINKSCOPE_DIR/20200101T000000.000000Z-1-00000000.json"
 
 out=$("$LINKSCOPE" prune --max-age 30d --dir "$LINKSCOPE_DIR")
-check_contains "within the bound: nothing removed" "$out" "removed 0 of 3 records and 0 of 2 blobs"
+check_contains "within the bound: nothing removed" "$out" "removed 0 of 3 records and 0 of 4 blobs"
 out=$("$LINKSCOPE" prune --max-age 5d --dry-run --dir "$LINKSCOPE_DIR")
 check_contains "--dry-run says what would go" "$out" "would remove 2 of 3 records"
 check_eq "--dry-run removes nothing" 4 "$(record_count)"  # the symlink counted too
 out=$("$LINKSCOPE" prune --max-age 5d --dir "$LINKSCOPE_DIR")
-check_contains "--max-age 5d: the two old records go" "$out" "removed 2 of 3 records and 1 of 2 blobs"
+check_contains "--max-age 5d: the two old records go" "$out" "removed 2 of 3 records and 2 of 4 blobs"
 check "the new record stays" test -f "${recs[2]}"
 check "the old records are gone" test ! -e "${recs[0]}" -a ! -e "${recs[1]}"
 check "a report goes with its record" test ! -e "${recs[0]%.json}.report.md"
