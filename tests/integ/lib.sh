@@ -23,7 +23,8 @@ export XDG_CACHE_HOME=$T/cache
 
 # LK_ELSEWHERE=1 (tests/run.sh's second pass): every analysis runs from
 # another directory, in another environment than the build's (search-path
-# variables of its own, no caller's settings), with its file arguments made
+# variables of its own, no caller's settings; only where the records and
+# the analyzer's cache live carry over), with its file arguments made
 # absolute. The verdicts must not change: they depend on the record only.
 if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
 	mkdir -p "$T/elsewhere/lib" "$T/elsewhere/bin"
@@ -35,7 +36,7 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR NO_COLOR TERM; do
+for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1
