@@ -31,11 +31,21 @@ static int predicted(const struct lk_line *line, const struct lk_replay *rp)
 	return uses_lld_rules(line) ? rp->lld_success : rp->success;
 }
 
+/*
+ * The model lacks something the analysis did not run (a driver's -###, a
+ * recompile): no verdict then, an honest "unknown" with the reasons
+ * (line->unknown) rather than a guess; docs/security.md.
+ */
+static int unknown(const struct lk_line *line)
+{
+	return line->unknown.nr > 0;
+}
+
 /* 1 agrees, 0 disagrees, -1 unknown (replay-only, or the linker never ran). */
 static int agreement(const struct lk_record *rec, const struct lk_line *line,
 		     const struct lk_replay *rp, const struct lk_report_options *opt)
 {
-	if (opt->replay_only || !rec->has_exit)
+	if (opt->replay_only || !rec->has_exit || unknown(line))
 		return -1;
 	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
 }
@@ -86,9 +96,19 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
-	fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
-		rp->success ? "succeeds" : "fails");
-	if (agree >= 0)
+	if (unknown(line)) {
+		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "  - %s\n", line->unknown.items[i]);
+		rp = &(const struct lk_replay){ .notes = rp->notes };
+		cross = NULL;
+	} else {
+		fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
+			rp->success ? "succeeds" : "fails");
+	}
+	if (unknown(line))
+		;
+	else if (agree >= 0)
 		fprintf(out, "; the real linker (%s) %s (exit %d): the replay %s\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
 			agree ? "agrees" : "DISAGREES");
@@ -151,6 +171,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
 					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
 					f->linker_said ? f->linker_said : "");
+			else if (f->linker_said)
+				fprintf(out, "      not checked by the real linker: %s\n", f->linker_said);
 		}
 	}
 	if (rp->whole_fix)
@@ -237,14 +259,15 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 	int agree = agreement(rec, line, rp, opt), rc;
 	const char *cross = cross_verdict(rp);
 
-	for (size_t i = 0; i < rp->diags.nr; i++)
+	for (size_t i = 0; !unknown(line) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
-	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
 			 "schema", "linkscope-report/1", "record", rec->path,
-			 "predicted", "outcome", rp->success ? "success" : "failure",
-			 "gnu_ld", rp->success ? "success" : "failure",
-			 "lld", rp->lld_success ? "success" : "failure",
-			 "cross_linker_verdict", jstr(cross),
+			 "predicted", "outcome", unknown(line) ? "unknown" : rp->success ? "success" : "failure",
+			 "gnu_ld", unknown(line) ? "unknown" : rp->success ? "success" : "failure",
+			 "lld", unknown(line) ? "unknown" : rp->lld_success ? "success" : "failure",
+			 "cross_linker_verdict", unknown(line) ? json_null() : jstr(cross),
+			 "unknown_because", strvec(&line->unknown),
 			 "linker", "flavor", line->flavor,
 			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),
 			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
@@ -264,7 +287,15 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 	const char *cross = cross_verdict(rp);
 
 	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
+		unknown(line) ? "has an unknown outcome" :
 		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
+	if (unknown(line)) {
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "- %s\n", line->unknown.items[i]);
+		fprintf(out, "\n");
+		rp = &(const struct lk_replay){ .notes = rp->notes };
+		cross = NULL;
+	}
 	if (agree >= 0)
 		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,

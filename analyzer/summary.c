@@ -166,7 +166,11 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		return;
 	}
 	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
-	if (predicted)
+	if (line.unknown.nr) {
+		/* Something needed was not run (docs/security.md): no cause is guessed. */
+		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
+		predicted = 1;
+	} else if (predicted)
 		add_plain(cs, rec, "not-explained",
 			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
 			  &rp.notes);

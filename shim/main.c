@@ -489,7 +489,7 @@ static void explain_failure(const char *record)
 	struct lk_buf analyzer = LK_BUF_INIT;
 	char *self = realpath("/proc/self/exe", NULL);
 	char *slash = self ? strrchr(self, '/') : NULL;
-	char *argv[5];
+	char *argv[6];
 	pid_t pid;
 	int status;
 
@@ -504,8 +504,10 @@ static void explain_failure(const char *record)
 	argv[0] = analyzer.buf;
 	argv[1] = (char *)"explain";
 	argv[2] = (char *)"--write-reports";
-	argv[3] = (char *)record;
-	argv[4] = NULL;
+	/* Our own record of the user's own link: the driver may run (docs/security.md). */
+	argv[3] = (char *)"--run-driver";
+	argv[4] = (char *)record;
+	argv[5] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, 2, 1);
 	fprintf(stderr, "linkscope-cc: the link failed; linkscope explains (record %s):\n", record);

@@ -1,6 +1,8 @@
 # Reports in three formats, the success path, LINKSCOPE_REPORT=1, and
 # agreement with the real ld on plain C links.
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
 printf 'int helper(void);\nint main(void) { return helper() - 1; }\n' >main.c
 printf 'int helper(void) { return 1; }\n' >helper.c
