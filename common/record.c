@@ -521,11 +521,13 @@ int lk_record_write(const struct lk_linkrec *rec, const char *dir,
 		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
 	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
 	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		lk_err_errno(err, "cannot create '%s'", tmp.buf);
 		goto out;
 	}
+	fchmod(fd, 0600);
 	if (write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0) {
 		lk_err_errno(err, "cannot write '%s'", tmp.buf);
 		close(fd);

@@ -3,49 +3,39 @@
  * with crt files, default -L dirs, the plugin and the sysroot that the
  * driver adds. Taken off the hot path: only after a failed link.
  */
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "expand.h"
 #include "linkscope/expansion.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 
-/* Run argv, returning its exit status and its stdout+stderr in `out` (at most 4 MiB). */
+/*
+ * Run argv, returning its exit status and its stdout+stderr in `out` (at
+ * most 4 MiB), or -1. These runs come after the link, on the build's time:
+ * LK_EXPAND_TIMEOUT_MS bounds each (a driver that hangs on -### once held
+ * a build for ten minutes).
+ */
 static int capture_output(const char *path, char *const argv[],
 			  char *const envp[], struct lk_buf *out)
 {
-	posix_spawn_file_actions_t fa;
-	int fds[2], status = 0, rc;
-	pid_t pid;
-	char buf[8192];
-	ssize_t n;
+	struct lk_runcmd cmd = { 0 };
+	struct lk_runcmd_result res;
+	int rc;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	rc = posix_spawn(&pid, path, &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (rc) {
-		close(fds[0]);
-		return -1;
-	}
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-		if (out->len < ((size_t)4 << 20))
-			lk_buf_add(out, buf, (size_t)n);
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	cmd.path = path;
+	cmd.argv = (const char *const *)argv;
+	cmd.envp = envp;
+	cmd.out = cmd.err = out;
+	cmd.max_bytes = (size_t)4 << 20;
+	cmd.timeout_ms = LK_EXPAND_TIMEOUT_MS;
+	rc = lk_runcmd(&cmd, &res);
+	if (rc < 0 && res.started && !res.timed_out)
+		return 128 + res.signal;
+	return rc;
 }
 
 static char *print_prog_name(const char *driver, const char *fuse_ld,

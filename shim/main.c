@@ -207,7 +207,7 @@ static int mkdir_p(const char *dir)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(path.buf, 0755) < 0 && errno != EEXIST) {
+			if (mkdir(path.buf, 0700) < 0 && errno != EEXIST) {
 				rc = -1;
 				break;
 			}
@@ -222,6 +222,36 @@ static int mkdir_p(const char *dir)
 	}
 	lk_buf_release(&path);
 	return rc;
+}
+
+/*
+ * The record directory, private: created 0700 (parents too), and made 0700
+ * when it is ours, whatever the umask; records and kept copies may hold
+ * private sources. The shared-/tmp fallback must be a directory (not a
+ * symlink) owned by us with no group or other access, or we refuse it (and
+ * the link still runs, unrecorded).
+ */
+static int make_record_dir(const char *dir, struct lk_err *err)
+{
+	char fallback[64];
+	struct stat st;
+
+	snprintf(fallback, sizeof(fallback), "/tmp/linkscope-%ld", (long)getuid());
+	if (!strcmp(dir, fallback)) {
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return lk_err_errno(err, "cannot create record directory '%s'", dir);
+		if (lstat(dir, &st) < 0)
+			return lk_err_errno(err, "cannot create record directory '%s'", dir);
+		if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+			return lk_err_set(err, LK_E_IO, "refusing record directory '%s': not a private directory of ours (a symlink, another owner, or open to others)",
+					  dir);
+		return 0;
+	}
+	if (mkdir_p(dir) < 0)
+		return lk_err_errno(err, "cannot create record directory '%s'", dir);
+	if (stat(dir, &st) == 0 && st.st_uid == getuid() && (st.st_mode & 077))
+		chmod(dir, 0700);
+	return 0;
 }
 
 static int64_t now_ns(clockid_t clock)
@@ -583,9 +613,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	char *written = NULL;
 
 	st->dir = lk_record_dir(opt->dir_env);
-	dir_ok = mkdir_p(st->dir) == 0;
-	if (!dir_ok)
-		lk_err_errno(&err, "cannot create record directory '%s'", st->dir);
+	dir_ok = make_record_dir(st->dir, &err) == 0;
 
 	lk_env_collect((const char *const *)environ, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
@@ -642,7 +670,9 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
-	if (st->run.ran && (failed || opt->expand_always)) {
+	/* A link ended by a signal (Ctrl-C, a kill, a crash): no extra driver runs, no report. */
+	/* Nor after a failed @-file expansion: the driver fails it too, and -### would redo it. */
+	if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		rec->expansion.trigger = failed ? "failure" : "always";
 		if (lk_expand_run(inv->driver.resolved, inv->exec_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
@@ -653,7 +683,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
-	else if (failed && opt->report)
+	else if (failed && opt->report && !st->run.signal)
 		explain_failure(written);
 	free(written);
 	maybe_prune(opt, st->dir, rec);
@@ -667,7 +697,7 @@ int main(int argc, char **argv)
 	struct lk_err err = LK_ERR_INIT;
 	struct link_state st;
 	char *self_real;
-	int rsp_failed, status;
+	int rsp_failed, status, killed_by;
 
 	if (argc < 1)
 		usage_and_exit();
@@ -695,8 +725,11 @@ int main(int argc, char **argv)
 		exec_driver(&inv);
 	}
 	status = record_link(&st, &opt, &inv, rsp_failed, err.msg);
+	killed_by = st.run.signal;
 	release_state(&st);
 	lk_driver_release(&inv.driver);
 	free(inv.exec_argv);
+	if (killed_by)
+		lk_run_die_like(killed_by);	/* the caller sees what it would have seen */
 	return status;
 }
