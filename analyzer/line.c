@@ -143,23 +143,22 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 static void translate_driver(const struct lk_args *args, struct expectations *e)
 {
 	struct lk_argv_info info;
+	/* Per argument: 0 not an input, 1 an input, 2 a source (one pass: was quadratic). */
+	char *input_at = lk_xcalloc(args->nr + 1, 1);
 
 	lk_argv_classify(args, &info);
+	for (size_t k = 0; k < info.inputs.nr; k++)
+		if (info.inputs.items[k].index < args->nr && info.inputs.items[k].kind != LK_IN_SCRIPT)
+			input_at[info.inputs.items[k].index] = info.inputs.items[k].kind == LK_IN_SOURCE ? 2 : 1;
 	for (size_t i = 1; i < args->nr; i++) {
 		const char *a = args->items[i].text;
-		int is_input = 0, is_source = 0;
 
-		for (size_t k = 0; k < info.inputs.nr; k++) {
-			if (info.inputs.items[k].index == i && info.inputs.items[k].kind != LK_IN_SCRIPT) {
-				is_input = 1;
-				is_source = info.inputs.items[k].kind == LK_IN_SOURCE;
-			}
-		}
-		if (is_input)
-			expect_word(e, a, strlen(a), (long)i, 1, is_source);
+		if (input_at[i])
+			expect_word(e, a, strlen(a), (long)i, 1, input_at[i] == 2);
 		else if (a[0] == '-' && a[1])
 			translate_option(e, args, &i);
 	}
+	free(input_at);
 	lk_argv_info_release(&info);
 }
 
@@ -228,6 +227,9 @@ void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 			best = m;
 			best_start = k;
 		}
+		/* Nothing beats a whole match: a word repeated 20,000 times made this quadratic. */
+		if (best == nord)
+			break;
 	}
 	if (best)
 		match_from(linker, best_start, ord, nord, pos);

@@ -190,6 +190,7 @@ struct rp {
 	struct table tab;
 	struct { struct needed_entry *items; size_t nr, alloc; } queue;
 	struct { struct open_archive *items; size_t nr, alloc; } archives;
+	struct { long *items; size_t nr, alloc; } archive_slot;	/* line item -> archives index + 1, 0: none */
 	struct lk_strvec kept_sonames;
 	long extra_item;	/* appended items to read after the last user item, or -1 ... */
 	size_t extra_nr;	/* ... extra_nr of them from extra_item on */
@@ -358,10 +359,17 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	struct open_archive *a;
 	struct lk_err err = LK_ERR_INIT;
 
-	for (size_t i = 0; i < r->archives.nr; i++)
-		if (r->archives.items[i].item == item)
-			return &r->archives.items[i];
+	/* By item, not by a search of the open archives: that was quadratic on long lines. */
+	if ((size_t)item < r->archive_slot.nr && r->archive_slot.items[item])
+		return &r->archives.items[r->archive_slot.items[item] - 1];
+	if ((size_t)item >= r->archive_slot.nr) {
+		LK_GROW(r->archive_slot.items, (size_t)item + 1, r->archive_slot.alloc);
+		memset(r->archive_slot.items + r->archive_slot.nr, 0,
+		       ((size_t)item + 1 - r->archive_slot.nr) * sizeof(long));
+		r->archive_slot.nr = (size_t)item + 1;
+	}
 	LK_GROW(r->archives.items, r->archives.nr + 1, r->archives.alloc);
+	r->archive_slot.items[item] = (long)r->archives.nr + 1;
 	a = &r->archives.items[r->archives.nr++];
 	memset(a, 0, sizeof(*a));
 	a->item = item;
@@ -1522,6 +1530,7 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 	lk_strvec_release(&r.start_stop);
 	lk_policy_release(&r.policy);
 	free(r.archives.items);
+	free(r.archive_slot.items);
 	lk_strvec_release(&r.kept_sonames);
 	out->symtab = lk_xcalloc(1, sizeof(struct table));
 	*(struct table *)out->symtab = r.tab;

@@ -535,6 +535,16 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
+	if (depth >= 8 && script.inputs.nr) {
+		/* A script that includes itself (or scripts nested deeper than ld needs): say so. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		set_note(it, "linker script nested 8 deep (does it include itself?): its %zu inputs are not read",
+			 script.inputs.nr);
+		lk_buf_addf(&why, "the linker script '%s' is nested 8 deep (it may include itself): the inputs it names are not modelled",
+			    path);
+		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+	}
 	for (size_t i = 0; i < script.inputs.nr && depth < 8; i++) {
 		const struct lk_script_input *in = &script.inputs.items[i];
 		char *file = strncmp(in->name, "-l", 2) ? script_file_path(c, path, in->name) : NULL;

@@ -784,6 +784,14 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->link_args_start = rec->link_args_end = -1;
+	{
+		struct stat st;
+
+		/* jansson would call a directory "not valid JSON": say what it is. */
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return lk_err_set(err, LK_E_IO, "cannot read '%s': is a directory (a record is a .json file in it)",
+					  path);
+	}
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		if (jerr.line <= 0 || access(path, R_OK) < 0)

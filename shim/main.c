@@ -118,6 +118,9 @@ static void read_options(struct lk_options *opt)
 		if (!*end && v >= 0)
 			opt->keep_limits.max_file = v;
 	}
+	/* Any value is taken: past INT64_MAX / 4 it means "no limit", not an overflow. */
+	if (opt->keep_limits.max_file > INT64_MAX / 4)
+		opt->keep_limits.max_file = INT64_MAX / 4;
 	opt->keep_limits.max_total = opt->keep_limits.max_file * 4;
 	read_prune_options(opt);
 }
