@@ -93,6 +93,7 @@ static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		    const struct lk_replay *rp, const struct lk_report_options *opt)
 {
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
@@ -100,7 +101,9 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
 		for (size_t i = 0; i < line->unknown.nr; i++)
 			fprintf(out, "  - %s\n", line->unknown.items[i]);
-		rp = &(const struct lk_replay){ .notes = rp->notes };
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
 		cross = NULL;
 	} else {
 		fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
@@ -283,6 +286,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		  const struct lk_replay *rp, const struct lk_report_options *opt)
 {
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
@@ -293,7 +297,9 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t i = 0; i < line->unknown.nr; i++)
 			fprintf(out, "- %s\n", line->unknown.items[i]);
 		fprintf(out, "\n");
-		rp = &(const struct lk_replay){ .notes = rp->notes };
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
 		cross = NULL;
 	}
 	if (agree >= 0)
