@@ -129,8 +129,11 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 {
 	const struct lk_facts *f = cur->facts;
 
-	fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
-		outcome(f->success), outcome(f->lld_success), cur->flavor);
+	if (f->unknown)
+		fprintf(out, "check of %s: the outcome is unknown (its linker: %s)\n", cur->path, cur->flavor);
+	else
+		fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
+			outcome(f->success), outcome(f->lld_success), cur->flavor);
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
