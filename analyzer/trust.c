@@ -15,50 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "trust.h"
 
 /* ---- the driver ---- */
-
-static int all_version_chars(const char *s)
-{
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s) && *s != '.')
-			return 0;
-	return 1;
-}
-
-int lk_trust_driver_name(const char *name)
-{
-	static const char *const drivers[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", NULL };
-	char base[256];
-	const char *dash;
-	size_t len = strlen(name);
-
-	if (!len || len >= sizeof(base))
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_.+-", *p))
-			return 0;
-	memcpy(base, name, len + 1);
-	/* A version suffix: gcc-12, clang-16, aarch64-linux-gnu-gcc-12. */
-	dash = strrchr(base, '-');
-	if (dash && dash[1] && all_version_chars(dash + 1))
-		base[dash - base] = '\0';
-	for (const char *const *d = drivers; *d; d++) {
-		size_t dl = strlen(*d), bl = strlen(base);
-
-		if (!strcmp(base, *d))
-			return 1;
-		/* A cross driver: TARGET-gcc, with a target of at least one '-'-free word. */
-		if (bl > dl + 1 && !strcmp(base + bl - dl, *d) && base[bl - dl - 1] == '-' &&
-		    strcmp(*d, "cc") && strcmp(*d, "c++"))
-			return 1;
-	}
-	return 0;
-}
 
 static int is_shim(const char *path)
 {
@@ -104,7 +67,7 @@ char *lk_trust_driver(const struct lk_record *rec, struct lk_err *err)
 	const char *name = strrchr(given, '/') ? strrchr(given, '/') + 1 : given;
 	char *path;
 
-	if (!lk_trust_driver_name(name)) {
+	if (!lk_argv_is_driver_name(name)) {
 		lk_err_set(err, LK_E_USAGE, "the record's driver '%s' is not a known compiler driver (gcc, g++, cc, c++, clang, clang++, TARGET-gcc)",
 			   name);
 		return NULL;

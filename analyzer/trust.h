@@ -36,9 +36,6 @@ char *lk_trust_driver(const struct lk_record *rec, struct lk_err *err);
  */
 char *lk_trust_which(const char *name);
 
-/* Is `name` (a basename) a known compiler driver? Exposed for tests. */
-int lk_trust_driver_name(const char *name);
-
 /*
  * The record's driver arguments (argv_expanded[1..]) allowed for `use`,
  * appended to `kept` (owned copies). Anything that could write a file

@@ -140,6 +140,29 @@ static void usage_and_exit(void)
 	exit(2);
 }
 
+static void set_launcher(struct lk_invocation *inv, int argc, char **argv)
+{
+	inv->mode = "launcher";
+	inv->driver_given = argv[0];
+	inv->driver_source = "launcher";
+	inv->driver_argv = argv;
+	inv->driver_argc = (size_t)argc;
+}
+
+/*
+ * CMake's CMAKE_<LANG>_LINKER_LAUNCHER (like ccache's "ccache gcc ...")
+ * puts the compiler right after us, with no "--": "linkscope-cc
+ * /usr/bin/c++ main.o -o app". Running "cc /usr/bin/c++ ..." would change
+ * the link, so a first word that names a compiler driver (not an option,
+ * not an input: link inputs are not called gcc or c++) is the launcher's.
+ */
+static int names_a_driver(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(base_name(argv[1])))
+		return 0;
+	return !strchr(argv[1], '/') || access(argv[1], X_OK) == 0;
+}
+
 /* Work out the driver and its argv from how we were called. */
 static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 			    struct lk_invocation *inv)
@@ -152,11 +175,7 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 	if (argc >= 2 && !strcmp(argv[1], "--")) {
 		if (argc < 3)
 			usage_and_exit();
-		inv->mode = "launcher";
-		inv->driver_given = argv[2];
-		inv->driver_source = "launcher";
-		inv->driver_argv = argv + 2;
-		inv->driver_argc = (size_t)argc - 2;
+		set_launcher(inv, argc - 2, argv + 2);
 		return;
 	}
 	inv->driver_argv = argv;
@@ -166,6 +185,8 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 		inv->mode = "alias";
 		inv->driver_given = opt->linker_env ? opt->linker_env : base_name(argv[0]);
 		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "argv0";
+	} else if (names_a_driver(argc, argv)) {
+		set_launcher(inv, argc - 1, argv + 1);
 	} else {
 		inv->mode = "linker";
 		inv->driver_given = opt->linker_env ? opt->linker_env : "cc";

@@ -10,6 +10,7 @@
 
 #include "linkscope/record.h"
 #include "linkscope/runcmd.h"
+#include "linkscope/argv.h"
 #include "trust.h"
 
 static void record_of(struct lk_record *rec, const char *const *words)
@@ -62,18 +63,18 @@ static void check_filter(const char *const *words, enum lk_trust_use use, const 
 static void test_trust_driver_names(void **state)
 {
 	(void)state;
-	assert_true(lk_trust_driver_name("cc"));
-	assert_true(lk_trust_driver_name("gcc-12"));
-	assert_true(lk_trust_driver_name("g++"));
-	assert_true(lk_trust_driver_name("clang++-16"));
-	assert_true(lk_trust_driver_name("aarch64-linux-gnu-gcc"));
-	assert_true(lk_trust_driver_name("x86_64-linux-gnu-g++-12"));
-	assert_false(lk_trust_driver_name("env"));
-	assert_false(lk_trust_driver_name("sh"));
-	assert_false(lk_trust_driver_name("evil-cc"));	/* only gcc/g++/clang get a target prefix */
-	assert_false(lk_trust_driver_name("gcc;rm"));
-	assert_false(lk_trust_driver_name(""));
-	assert_false(lk_trust_driver_name("linkscope-cc"));
+	assert_true(lk_argv_is_driver_name("cc"));
+	assert_true(lk_argv_is_driver_name("gcc-12"));
+	assert_true(lk_argv_is_driver_name("g++"));
+	assert_true(lk_argv_is_driver_name("clang++-16"));
+	assert_true(lk_argv_is_driver_name("aarch64-linux-gnu-gcc"));
+	assert_true(lk_argv_is_driver_name("x86_64-linux-gnu-g++-12"));
+	assert_false(lk_argv_is_driver_name("env"));
+	assert_false(lk_argv_is_driver_name("sh"));
+	assert_false(lk_argv_is_driver_name("evil-cc"));	/* only gcc/g++/clang get a target prefix */
+	assert_false(lk_argv_is_driver_name("gcc;rm"));
+	assert_false(lk_argv_is_driver_name(""));
+	assert_false(lk_argv_is_driver_name("linkscope-cc"));
 }
 
 static void test_trust_link_drops_what_writes_or_runs(void **state)
