@@ -265,7 +265,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 	for (size_t i = 0; !unknown(line) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
 	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
-			 "schema", "linkscope-report/1", "record", rec->path,
+			 "schema", "linkscope-report/2", "record", rec->path,
 			 "predicted", "outcome", unknown(line) ? "unknown" : rp->success ? "success" : "failure",
 			 "gnu_ld", unknown(line) ? "unknown" : rp->success ? "success" : "failure",
 			 "lld", unknown(line) ? "unknown" : rp->lld_success ? "success" : "failure",
