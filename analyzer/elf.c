@@ -361,8 +361,7 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 	}
 }
 
-/* ld defines __start_X/__stop_X only for sections named like C identifiers. */
-static int c_identifier(const char *n)
+int lk_elf_start_stop_name(const char *n)
 {
 	if (!*n || (*n >= '0' && *n <= '9'))
 		return 0;
@@ -424,7 +423,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		if (ehdr.e_type == ET_REL && shstrndx_ok) {
 			const char *name = elf_strptr(e, shstrndx, shdr.sh_name);
 
-			if (name && c_identifier(name))
+			if (name && lk_elf_start_stop_name(name))
 				lk_strvec_push(&out->start_stop, name);
 		}
 		if ((ehdr.e_type == ET_DYN && shdr.sh_type == SHT_DYNSYM) ||

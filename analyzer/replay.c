@@ -42,6 +42,7 @@
 
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
+#include "linkscope/hash.h"
 #include "linkscope/buf.h"
 #include "linkscope/demangle.h"
 #include "linkscope/elf.h"
@@ -104,19 +105,6 @@ struct table {
 	struct lk_arena arena;	/* entries, names and reference lists */
 };
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	/* FNV's low bits mix poorly and the table indexes by them: finish with murmur3's fmix64. */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 static struct slot *slot(struct table *t, const char *name, uint64_t h)
 {
 	size_t i = (size_t)h & (t->cap - 1);
@@ -128,12 +116,12 @@ static struct slot *slot(struct table *t, const char *name, uint64_t h)
 
 static struct sym *lookup(struct table *t, const char *name)
 {
-	return t->cap ? slot(t, name, hash(name))->sym : NULL;
+	return t->cap ? slot(t, name, lk_hash_str(name))->sym : NULL;
 }
 
 static struct sym *intern(struct table *t, const char *name)
 {
-	uint64_t h = hash(name);
+	uint64_t h = lk_hash_str(name);
 	struct slot *s;
 
 	if ((t->nr + 1) * 10 >= t->cap * 7) {

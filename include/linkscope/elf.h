@@ -173,4 +173,10 @@ void lk_elf_gc_release(struct lk_elf_gc *gc);
  */
 int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
 		   struct lk_err *err);
+/*
+ * Is `section` named like a C identifier? ld defines __start_X/__stop_X
+ * only for such sections (and --gc-sections keeps them when referenced).
+ */
+int lk_elf_start_stop_name(const char *section);
+
 #endif
