@@ -1078,8 +1078,8 @@ static void say(struct lk_diag *d, struct lk_buf *b)
 	lk_strvec_push_owned(&d->explanation, lk_buf_detach(b));
 }
 
-static void site_text(const struct lk_replay *out, const struct lk_line *line, long input,
-		      struct lk_buf *b)
+void lk_replay_site_text(const struct lk_replay *out, const struct lk_line *line, long input,
+			 struct lk_buf *b)
 {
 	const struct lk_rinput *in = &out->inputs.items[input];
 	long pos = in->item >= 0 ? line->items.items[in->item].position : -1;
@@ -1121,7 +1121,7 @@ static void explain_dso_missing(struct rp *r, struct lk_diag *d)
 	}
 	lk_buf_addf(&b, "%s references %s", "", d->symbol);
 	lk_buf_reset(&b);
-	site_text(out, line, d->ref_input, &b);
+	lk_replay_site_text(out, line, d->ref_input, &b);
 	lk_buf_addf(&b, " references %s", d->symbol);
 	if (out->inputs.items[d->ref_input].pulled_for)
 		lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
@@ -1157,7 +1157,7 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 	long ref_item = d->ref_input >= 0 ? out->inputs.items[d->ref_input].item : -1;
 
 	if (d->ref_input >= 0) {
-		site_text(out, line, d->ref_input, &b);
+		lk_replay_site_text(out, line, d->ref_input, &b);
 		lk_buf_addf(&b, " references %s", d->symbol);
 		if (out->inputs.items[d->ref_input].pulled_for)
 			lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
@@ -1242,10 +1242,10 @@ static void explain_multiple(struct rp *r, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
 
-	site_text(r->out, r->line, d->def_input, &b);
+	lk_replay_site_text(r->out, r->line, d->def_input, &b);
 	lk_buf_addf(&b, " defines %s first", d->symbol);
 	say(d, &b);
-	site_text(r->out, r->line, d->ref_input, &b);
+	lk_replay_site_text(r->out, r->line, d->ref_input, &b);
 	lk_buf_addstr(&b, " defines it again");
 	if (r->out->inputs.items[d->ref_input].pulled_for)
 		lk_buf_addf(&b, " (it was pulled in for %s)", r->out->inputs.items[d->ref_input].pulled_for);
@@ -1734,7 +1734,7 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		const struct lk_rinput *in = &r->inputs.items[i];
 
 		if (in->pulled_for && !strcmp(in->pulled_for, symbol)) {
-			site_text(r, line, (long)i, &b);
+			lk_replay_site_text(r, line, (long)i, &b);
 			lk_buf_addstr(&b, " was pulled in to define it");
 			lk_strvec_push_owned(out, lk_buf_detach(&b));
 		}
@@ -1754,21 +1754,21 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		return;
 	}
 	for (const struct ref *ref = s->refs; ref; ref = ref->next) {
-		site_text(r, line, ref->input, &b);
+		lk_replay_site_text(r, line, ref->input, &b);
 		lk_buf_addstr(&b, " references it");
 		if (r->inputs.items[ref->input].pulled_for)
 			lk_buf_addf(&b, " (pulled in for %s)", r->inputs.items[ref->input].pulled_for);
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 	}
 	if (s->first_dyn_ref >= 0) {
-		site_text(r, line, s->first_dyn_ref, &b);
+		lk_replay_site_text(r, line, s->first_dyn_ref, &b);
 		lk_buf_addstr(&b, " (a shared object) references it");
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 	}
 	if (s->defined && s->def_input >= 0) {
 		const struct lk_rinput *d = &r->inputs.items[s->def_input];
 
-		site_text(r, line, s->def_input, &b);
+		lk_replay_site_text(r, line, s->def_input, &b);
 		lk_buf_addf(&b, " defines it%s%s%s%s", s->version ? "@@" : "", s->version ? s->version : "",
 			    s->dynamic ? " (shared object" : "",
 			    s->dynamic ? (d->needed_only ? ", reached only through DT_NEEDED)" : ")") : "");
@@ -1788,7 +1788,7 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 				for (size_t k = 0; k < syms.nr; k++) {
 					if (!syms.items[k].defined || strcmp(syms.items[k].name, symbol))
 						continue;
-					site_text(r, line, (long)i, &b);
+					lk_replay_site_text(r, line, (long)i, &b);
 					lk_buf_addstr(&b, " defines it too, but was dropped (--as-needed: nothing needed it when it was read)");
 					lk_strvec_push_owned(out, lk_buf_detach(&b));
 					break;

@@ -362,3 +362,15 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		fprintf(out, "\n</details>\n");
 	}
 }
+
+void lk_report_md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
