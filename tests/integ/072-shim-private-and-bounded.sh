@@ -22,21 +22,24 @@ check_eq "an existing record dir of ours is made 0700" 700 "$(stat -c %a open)"
 
 # The /tmp fallback (no LINKSCOPE_DIR, XDG_STATE_HOME or absolute HOME), as user nobody.
 fb=/tmp/linkscope-65534
+# nobody may not reach the build tree (a clone in a 0700 dir): its own copy of the shim.
+cp "$SHIM" "$T/linkscope-cc" && chmod 755 "$T/linkscope-cc"
+NOBODY_SHIM=$T/linkscope-cc
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env -u LINKSCOPE_DIR -u XDG_STATE_HOME HOME=relative "$@"; }
 mkdir -p nob && cp main.o nob/ && chmod -R 777 nob
 rm -rf "$fb" "$T/elsewhere"
 mkdir "$T/elsewhere" && chmod 777 "$T/elsewhere"
 ln -s "$T/elsewhere" "$fb"
-run_capture sym as_nobody sh -c "cd '$T/nob' && '$SHIM' main.o -o x"
+run_capture sym as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
 check_eq "a symlink at the fallback: the link still runs" 0 "$(cat "$T/sym.rc")"
 check_contains "and is refused with a warning" "$(cat "$T/sym.err")" "refusing record directory '$fb'"
 check_eq "nothing written through the symlink" 0 "$(ls "$T/elsewhere" | wc -l)"
 rm -f "$fb"
 mkdir "$fb"	# owned by root, not by nobody
-run_capture other as_nobody sh -c "cd '$T/nob' && '$SHIM' main.o -o x"
+run_capture other as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
 check_contains "a fallback owned by another user is refused" "$(cat "$T/other.err")" "refusing record directory '$fb'"
 rm -rf "$fb"
-run_capture fresh as_nobody sh -c "cd '$T/nob' && '$SHIM' main.o -o x"
+run_capture fresh as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
 check_eq "a fresh fallback: recorded without a warning" "" "$(cat "$T/fresh.err")"
 check_eq "and it is ours and private" "nobody 700" "$(stat -c '%U %a' "$fb")"
 rm -rf "$fb"
