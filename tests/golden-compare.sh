@@ -8,7 +8,7 @@
 set -u
 scratch=$1
 old=$LK_GOLDEN_OLD
-new=${LINKSCOPE:?}
+new=${LK_GOLDEN_NEW:?}
 log=${LK_GOLDEN_LOG:-/tmp/lk-golden.log}
 test_name=${LK_GOLDEN_TEST:-?}
 

@@ -16,7 +16,7 @@ T=$(mktemp -d /tmp/lk-integ.XXXXXX)
 golden_then_clean() {
 	cd /
 	if [ -n "${LK_GOLDEN_OLD:-}" ]; then
-		LK_GOLDEN_TEST=$(basename "$0") bash "$ROOT/tests/golden-compare.sh" "$T"
+		LK_GOLDEN_TEST=$(basename "$0") LK_GOLDEN_NEW=$LINKSCOPE bash "$ROOT/tests/golden-compare.sh" "$T"
 	fi
 	rm -rf "$T"
 }
