@@ -13,6 +13,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "report.h"
 
 struct verdict {
 	int predicted;			/* the link succeeds under its own linker's rules */
@@ -129,8 +130,11 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 {
 	const struct lk_facts *f = cur->facts;
 
-	fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
-		outcome(f->success), outcome(f->lld_success), cur->flavor);
+	if (f->unknown)
+		fprintf(out, "check of %s: the outcome is unknown (its linker: %s)\n", cur->path, cur->flavor);
+	else
+		fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
+			outcome(f->success), outcome(f->lld_success), cur->flavor);
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
@@ -157,19 +161,6 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 		fprintf(out, "unknown: %s\n", f->unknown);
 }
 
-/* A Markdown table cell: "|" would end it, a newline the row. */
-static void md_cell(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
-
 static void print_markdown(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
 			   const struct verdict *v)
 {
@@ -184,9 +175,9 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 		char *key = lk_fact_key(x);
 
 		fprintf(out, "| %s | `%s` | ", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)), key);
-		md_cell(out, x->text);
+		lk_report_md_cell(out, x->text);
 		fputs(" | ", out);
-		md_cell(out, x->replay);
+		lk_report_md_cell(out, x->replay);
 		fputs(" |\n", out);
 		free(key);
 	}

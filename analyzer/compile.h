@@ -6,11 +6,13 @@
 #include "linkscope/record.h"
 
 /*
- * Compile `copy` (the kept copy of `source`, or `source` itself) with the
- * record's driver and compile options into an object in `dir`. Returns its
- * path (malloc'd), or NULL with `err`.
+ * Compile `copy` (the kept copy of `source`, or `source` itself) with
+ * `driver` (lk_trust_driver()'s) and the record's allowed compile options,
+ * in `dir`, into an object there. Returns its path (malloc'd), with
+ * `*dropped_note` naming the options left out (malloc'd, or NULL); or NULL
+ * with `err` (which names them too).
  */
-char *lk_compile_source(const struct lk_record *rec, const char *source, const char *copy,
-			const char *dir, struct lk_err *err);
+char *lk_compile_source(const struct lk_record *rec, const char *driver, const char *source,
+			const char *copy, const char *dir, char **dropped_note, struct lk_err *err);
 
 #endif

@@ -441,9 +441,11 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	dline_init(&b, rb, lb);
 	align(&a, &b);
 	fprintf(out, "A %s\n  %s under GNU ld's rules (the real linker: %s)\n", ra->path,
-		ok_a ? "links" : "fails", ra->has_exit ? (ra->exit_status ? "failed" : "linked") : "not run");
+		la->unknown.nr ? "outcome unknown" : ok_a ? "links" : "fails",
+		ra->has_exit ? (ra->exit_status ? "failed" : "linked") : "not run");
 	fprintf(out, "B %s\n  %s under GNU ld's rules (the real linker: %s)\n\n", rb->path,
-		ok_b ? "links" : "fails", rb->has_exit ? (rb->exit_status ? "failed" : "linked") : "not run");
+		lb->unknown.nr ? "outcome unknown" : ok_b ? "links" : "fails",
+		rb->has_exit ? (rb->exit_status ? "failed" : "linked") : "not run");
 	fprintf(out, "compared by meaning: paths relative to each record's cwd and build root, crate hashes,\n"
 		"temporary names and the target's architecture normalised%s\n",
 		a.by_content ? "; inputs with the same content matched whatever their names" : "");
@@ -465,6 +467,15 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	if (!shown)
 		fprintf(out, "no difference in the arguments\n");
 	print_driver_part(out, &a, &b);
+	if (la->unknown.nr || lb->unknown.nr) {
+		/* No verdict on a model that lacks what was not run (docs/security.md). */
+		fprintf(out, "\nwhich difference decides the outcome is unknown:\n");
+		for (size_t i = 0; i < la->unknown.nr; i++)
+			fprintf(out, "  A: %s\n", la->unknown.items[i]);
+		for (size_t i = 0; i < lb->unknown.nr; i++)
+			fprintf(out, "  B: %s\n", lb->unknown.items[i]);
+		goto out;
+	}
 	if (ok_a == ok_b) {
 		fprintf(out, "\nboth %s: no difference changes the outcome\n", ok_a ? "link" : "fail");
 		goto out;

@@ -131,19 +131,86 @@ static void read_elf(Elf *e, struct lk_elf_info *info)
 	}
 }
 
+/* A big-endian word of the symbol index. */
+static uint64_t index_word(const unsigned char *p, size_t w)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < w; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * The archive's symbol index, read with bounds: the "/" member (32-bit
+ * offsets) or "/SYM64/" (64-bit), first in the archive as GNU ar writes it.
+ * libelf's elf_getarsym trusts the names' NULs: a crafted index whose last
+ * names lack one made the replay read past the buffer. Here the count, the
+ * offsets and every name are checked against the member's size; a name
+ * that runs to the end is cut there, and names missing from the table are
+ * dropped. Returns 1 with an index (entries appended when `ar` is given),
+ * 0 without one.
+ */
+static int read_index(int fd, struct lk_elf_archive *ar)
+{
+	unsigned char head[68];
+	char sizetext[11], *end;
+	size_t w, size, n, strsize;
+	unsigned char *data;
+	const char *p, *stop;
+
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    (memcmp(head, "!<arch>\n", 8) && memcmp(head, "!<thin>\n", 8)))
+		return 0;
+	if (!memcmp(head + 8, "/               ", 16))
+		w = 4;
+	else if (!memcmp(head + 8, "/SYM64/         ", 16))
+		w = 8;
+	else
+		return 0;
+	memcpy(sizetext, head + 8 + 48, 10);
+	sizetext[10] = '\0';
+	size = (size_t)strtoull(sizetext, &end, 10);
+	if (end == sizetext || size < w || size > ((size_t)1 << 30))
+		return 0;
+	if (!ar)
+		return 1;
+	data = lk_xmalloc(size + 1);
+	if (pread(fd, data, size, sizeof(head)) != (ssize_t)size) {
+		free(data);
+		return 0;
+	}
+	n = (size_t)index_word(data, w);
+	if (n > size / w - 1)
+		n = size / w - 1;	/* more offsets claimed than the member holds */
+	strsize = size - (n + 1) * w;
+	ar->armap_names = lk_xmalloc(strsize + 1);
+	memcpy(ar->armap_names, data + (n + 1) * w, strsize);
+	ar->armap_names[strsize] = '\0';
+	p = ar->armap_names;
+	stop = ar->armap_names + strsize;
+	for (size_t i = 0; i < n && p < stop; i++) {
+		LK_GROW(ar->armap.items, ar->armap.nr + 1, ar->armap.alloc);
+		ar->armap.items[ar->armap.nr].name = p;
+		ar->armap.items[ar->armap.nr].offset = (size_t)index_word(data + (i + 1) * w, w);
+		ar->armap.nr++;
+		p += strnlen(p, (size_t)(stop - p)) + 1;
+	}
+	free(data);
+	return 1;
+}
+
 /* Walk the members' headers: count them, spot lib.rmeta, take the first ELF member's class. */
 static void read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
-	size_t nsyms = 0;
 	Elf *m;
 
 	info->kind = LK_FILE_ARCHIVE;
 	if (size == 8)
 		return;	/* just "!<arch>\n": an empty archive, as glibc's libdl.a */
 	/* An index with no symbols is still an index (rlibs of metadata only have one). */
-	info->has_armap = elf_getarsym(ar, &nsyms) != NULL;
-	(void)elf_errno();	/* no armap is not an error here */
+	info->has_armap = read_index(fd, NULL);
 	while ((m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
@@ -193,6 +260,11 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		set_problem(info, LK_FILE_UNREADABLE, "is a directory");
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* A record may name a FIFO or a device: opening or reading it could block for ever. */
+		set_problem(info, LK_FILE_UNREADABLE, "not a regular file");
 		return;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -289,8 +361,7 @@ static void read_verdef(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, struct vers
 	}
 }
 
-/* ld defines __start_X/__stop_X only for sections named like C identifiers. */
-static int c_identifier(const char *n)
+int lk_elf_start_stop_name(const char *n)
 {
 	if (!*n || (*n >= '0' && *n <= '9'))
 		return 0;
@@ -352,7 +423,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		if (ehdr.e_type == ET_REL && shstrndx_ok) {
 			const char *name = elf_strptr(e, shstrndx, shdr.sh_name);
 
-			if (name && c_identifier(name))
+			if (name && lk_elf_start_stop_name(name))
 				lk_strvec_push(&out->start_stop, name);
 		}
 		if ((ehdr.e_type == ET_DYN && shdr.sh_type == SHT_DYNSYM) ||
@@ -463,8 +534,6 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 
 int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err)
 {
-	Elf_Arsym *syms;
-	size_t nsyms = 0;
 	Elf_Cmd cmd = ELF_C_READ;
 	Elf *m, *e;
 
@@ -482,15 +551,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 	}
 	ar->elf = e;
 	ar->path = lk_xstrdup(path);
-	syms = elf_getarsym(e, &nsyms);
-	ar->has_index = syms != NULL;
-	for (size_t i = 0; syms && i + 1 < nsyms; i++) {
-		LK_GROW(ar->armap.items, ar->armap.nr + 1, ar->armap.alloc);
-		ar->armap.items[ar->armap.nr].name = syms[i].as_name;
-		ar->armap.items[ar->armap.nr].offset = syms[i].as_off;
-		ar->armap.nr++;
-	}
-	(void)elf_errno();
+	ar->has_index = read_index(ar->fd, ar);
 	while ((m = elf_begin(ar->fd, cmd, e))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
@@ -541,6 +602,7 @@ int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **na
 void lk_elf_archive_close(struct lk_elf_archive *ar)
 {
 	free(ar->armap.items);
+	free(ar->armap_names);
 	free(ar->members.items);
 	if (ar->elf)
 		elf_end(ar->elf);

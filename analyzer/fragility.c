@@ -506,6 +506,11 @@ void lk_fragility_find(const struct lk_record *rec, struct lk_line *line,
 	memset(out, 0, sizeof(*out));
 	out->success = rp->success;
 	out->lld_success = rp->lld_success;
+	if (line->unknown.nr) {
+		/* The model lacks what was not run (docs/security.md): no facts, no verdict. */
+		out->unknown = lk_xstrdup(line->unknown.items[0]);
+		return;
+	}
 	cross_linker(rp, out);
 	if (rp->success) {
 		incidental_dsos(rec, line, rp, out);

@@ -30,6 +30,7 @@
 #include "gc.h"
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
+#include "linkscope/elf.h"
 #include "linkscope/vec.h"
 
 /* Compact: a line like llvm's has millions of sections and relocations. */
@@ -102,17 +103,6 @@ static int keep_name(const char *n)
 		if (!strncmp(n, *p, strlen(*p)))
 			return 1;
 	return 0;
-}
-
-/* ld defines __start_X/__stop_X only for sections named like C identifiers. */
-static int c_identifier(const char *n)
-{
-	if (!*n || (*n >= '0' && *n <= '9'))
-		return 0;
-	for (; *n; n++)
-		if (!((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') || (*n >= '0' && *n <= '9') || *n == '_'))
-			return 0;
-	return 1;
 }
 
 struct lk_gc *lk_gc_new(const struct lk_gc_host *host)
@@ -310,7 +300,7 @@ void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s,
 		in->nlinks += g->linked;
 		g->keep = x->retain || (x->name && keep_name(x->name)) ||
 			  (x->note && x->group < 0 && x->linked_to < 0);
-		in->nnames += x->name && c_identifier(x->name);
+		in->nnames += x->name && lk_elf_start_stop_name(x->name);
 	}
 	in->links = lk_arena_alloc(&gc->arena, (in->nlinks + 1) * sizeof(*in->links));
 	in->nlinks = 0;
@@ -323,7 +313,7 @@ void lk_gc_add(struct lk_gc *gc, long input, const struct lk_elf_gc *s,
 	in->names = lk_arena_alloc(&gc->arena, (in->nnames + 1) * sizeof(*in->names));
 	in->nnames = 0;
 	for (size_t i = 0; i < s->nsections; i++) {
-		if (!s->sections[i].name || !c_identifier(s->sections[i].name))
+		if (!s->sections[i].name || !lk_elf_start_stop_name(s->sections[i].name))
 			continue;
 		in->names[in->nnames].section = (uint32_t)i;
 		in->names[in->nnames++].name = lk_arena_strdup(&gc->arena, s->sections[i].name);

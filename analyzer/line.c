@@ -17,10 +17,9 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linkscope/argv.h"
@@ -28,10 +27,10 @@
 #include "linkscope/buf.h"
 #include "linkscope/expansion.h"
 #include "linkscope/line.h"
+#include "linkscope/runcmd.h"
+#include "trust.h"
 #include "linkscope/vec.h"
 #include "resolve.h"
-
-extern char **environ;
 
 const char *lk_state_name(unsigned flag)
 {
@@ -144,23 +143,22 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 static void translate_driver(const struct lk_args *args, struct expectations *e)
 {
 	struct lk_argv_info info;
+	/* Per argument: 0 not an input, 1 an input, 2 a source (one pass: was quadratic). */
+	char *input_at = lk_xcalloc(args->nr + 1, 1);
 
 	lk_argv_classify(args, &info);
+	for (size_t k = 0; k < info.inputs.nr; k++)
+		if (info.inputs.items[k].index < args->nr && info.inputs.items[k].kind != LK_IN_SCRIPT)
+			input_at[info.inputs.items[k].index] = info.inputs.items[k].kind == LK_IN_SOURCE ? 2 : 1;
 	for (size_t i = 1; i < args->nr; i++) {
 		const char *a = args->items[i].text;
-		int is_input = 0, is_source = 0;
 
-		for (size_t k = 0; k < info.inputs.nr; k++) {
-			if (info.inputs.items[k].index == i && info.inputs.items[k].kind != LK_IN_SCRIPT) {
-				is_input = 1;
-				is_source = info.inputs.items[k].kind == LK_IN_SOURCE;
-			}
-		}
-		if (is_input)
-			expect_word(e, a, strlen(a), (long)i, 1, is_source);
+		if (input_at[i])
+			expect_word(e, a, strlen(a), (long)i, 1, input_at[i] == 2);
 		else if (a[0] == '-' && a[1])
 			translate_option(e, args, &i);
 	}
+	free(input_at);
 	lk_argv_info_release(&info);
 }
 
@@ -229,6 +227,9 @@ void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 			best = m;
 			best_start = k;
 		}
+		/* Nothing beats a whole match: a word repeated 20,000 times made this quadratic. */
+		if (best == nord)
+			break;
 	}
 	if (best)
 		match_from(linker, best_start, ord, nord, pos);
@@ -252,49 +253,42 @@ void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 
 /* ---- getting the linker argv ---- */
 
-/* Run the recorded driver with -### now; 0 and its linker command, or -1. */
-static int run_expansion(const struct lk_record *rec, struct lk_strvec *out)
+/*
+ * --run-driver: this machine's driver of the record's name with -### and the
+ * allowed words (trust.c); 0 and its linker command, or -1. -### runs
+ * nothing, but the words are filtered all the same.
+ */
+static int run_expansion(const struct lk_record *rec, const char *driver, struct lk_line *line,
+			 struct lk_strvec *out)
 {
-	posix_spawn_file_actions_t fa;
-	struct lk_strvec argv = LK_STRVEC_INIT;
+	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
 	struct lk_buf text = LK_BUF_INIT;
 	struct lk_rec_expansion exp;
-	int fds[2], status = -1;
-	char buf[8192];
-	ssize_t n;
-	pid_t pid;
+	struct lk_runcmd cmd = { 0 };
+	char *note;
 
-	if (!rec->driver_resolved || access(rec->driver_resolved, X_OK) < 0 || pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	lk_strvec_push(&argv, rec->args.items[0].text);
+	lk_strvec_push(&argv, driver);
 	lk_strvec_push(&argv, "-###");
-	for (size_t i = 1; i < rec->args.nr; i++)
-		lk_strvec_push(&argv, rec->args.items[i].text);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	if (rec->cwd && access(rec->cwd, X_OK) == 0)
-		posix_spawn_file_actions_addchdir_np(&fa, rec->cwd);
-	/* gcc finds its installation through argv[0] and PATH: give it our environment. */
-	if (posix_spawn(&pid, rec->driver_resolved, &fa, NULL, argv.items, environ) == 0) {
-		close(fds[1]);
-		while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-			lk_buf_add(&text, buf, (size_t)n);
-		waitpid(pid, &status, 0);
-	} else {
-		close(fds[1]);
-	}
-	close(fds[0]);
-	posix_spawn_file_actions_destroy(&fa);
+	lk_trust_filter(rec, LK_TRUST_EXPAND, &argv, &dropped);
+	if ((note = lk_trust_dropped_note(&dropped)))
+		lk_strvec_push_owned(&line->notes, note);
+	cmd.path = driver;
+	cmd.argv = (const char *const *)argv.items;
+	cmd.cwd = rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL;
+	cmd.out = cmd.err = &text;
+	cmd.max_bytes = (size_t)4 << 20;
+	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
+	lk_runcmd(&cmd, NULL);
 	lk_strvec_release(&argv);
+	lk_strvec_release(&dropped);
 	memset(&exp, 0, sizeof(exp));
-	lk_expansion_parse(text.buf, &exp);
+	lk_expansion_parse(text.buf ? text.buf : "", &exp);
 	lk_buf_release(&text);
 	if (exp.linker_command >= 0) {
-		struct lk_strvec *cmd = &exp.commands.items[exp.linker_command];
+		struct lk_strvec *cmdv = &exp.commands.items[exp.linker_command];
 
-		for (size_t i = 0; i < cmd->nr; i++)
-			lk_strvec_push(out, cmd->items[i]);
+		for (size_t i = 0; i < cmdv->nr; i++)
+			lk_strvec_push(out, cmdv->items[i]);
 	}
 	lk_expansion_release(&exp);
 	return out->nr ? 0 : -1;
@@ -313,22 +307,60 @@ static void words_from_driver(const struct lk_record *rec, struct lk_strvec *out
 	expectations_release(&e);
 }
 
+static void push_notef(struct lk_strvec *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void push_notef(struct lk_strvec *v, const char *fmt, ...)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lk_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	lk_strvec_push_owned(v, lk_buf_detach(&b));
+}
+
+/* -nostdlib (or -nostartfiles with -nodefaultlibs): the driver adds no input. */
+static int driver_adds_no_input(const struct lk_record *rec)
+{
+	struct lk_argv_info info;
+	int none;
+
+	lk_argv_classify(&rec->args, &info);
+	none = info.nostdlib || (info.nostartfiles && info.nodefaultlibs);
+	lk_argv_info_release(&info);
+	return none;
+}
+
 static void linker_argv(const struct lk_record *rec, const struct lk_line_options *opt,
 			struct lk_line *line, struct lk_strvec *out)
 {
+	struct lk_err err = LK_ERR_INIT;
+
+	if (opt->run_driver && !(line->run_driver = lk_trust_driver(rec, &err))) {
+		push_notef(&line->notes, "--run-driver: not run: %s", err.msg);
+		line->no_driver_why = lk_xstrdup(err.msg);
+	}
 	if (rec->linker_argv.nr) {
 		line->driver_part = LK_DRIVER_FROM_RECORD;
 		for (size_t i = 0; i < rec->linker_argv.nr; i++)
 			lk_strvec_push(out, rec->linker_argv.items[i]);
 		return;
 	}
-	if (opt->run_driver && run_expansion(rec, out) == 0) {
+	if (line->run_driver && run_expansion(rec, line->run_driver, line, out) == 0) {
 		line->driver_part = LK_DRIVER_FROM_ANALYSIS;
-		lk_strvec_push(&line->notes, "the driver's additions (crt files, default -L dirs and libraries) come from running its -### now; the record has none");
+		push_notef(&line->notes, "the driver's additions (crt files, default -L dirs and libraries) come from running this machine's %s -### now; the record has none",
+				line->run_driver);
 		return;
 	}
 	line->driver_part = LK_DRIVER_UNKNOWN;
-	lk_strvec_push(&line->notes, "the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown: the record has no -### expansion and the driver could not be run");
+	if (!driver_adds_no_input(rec))
+		push_notef(&line->unknown, "the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown: the record has no -### expansion, and %s",
+			   line->run_driver ? "this machine's driver gave none" :
+			   line->no_driver_why ? line->no_driver_why :
+			   "the analyzer runs no driver unless asked (--run-driver)");
+	lk_strvec_push(&line->notes, line->unknown.nr ? line->unknown.items[line->unknown.nr - 1] :
+		       "the record has no -### expansion: with -nostdlib the driver adds only its default -L dirs, which are not known");
 	words_from_driver(rec, out);
 }
 
@@ -630,7 +662,7 @@ static void remove_scratch(const char *dir)
 	while (d && (de = readdir(d))) {
 		struct lk_buf p = LK_BUF_INIT;
 
-		if (de->d_name[0] == '.')
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		lk_buf_addf(&p, "%s/%s", dir, de->d_name);
 		unlink(p.buf);
@@ -689,6 +721,9 @@ void lk_line_release(struct lk_line *line)
 	lk_strvec_release(&line->rpath_link);
 	lk_strvec_release(&line->warnings);
 	lk_strvec_release(&line->notes);
+	lk_strvec_release(&line->unknown);
+	free(line->run_driver);
+	free(line->no_driver_why);
 	if (line->scratch)
 		remove_scratch(line->scratch);
 	free(line->scratch);

@@ -36,7 +36,7 @@ struct lk_options {
 	const char *command;
 	const char *record;	/* RECORD: a path, "last" or "last-failed" */
 	char *dir;		/* owned */
-	int json, full, no_driver, replay_only, write_reports, verify_with_linker;
+	int json, full, run_driver, replay_only, write_reports, verify_with_linker;
 	const char *format;	/* report: json, markdown, text */
 	const char *symbol;	/* why */
 	const char *record_b;	/* diff */
@@ -52,12 +52,13 @@ struct lk_options {
 static void usage(FILE *out)
 {
 	fputs("usage: linkscope list [--dir DIR]\n"
-	      "       linkscope show [--json] [--full] [--no-driver] [--dir DIR] RECORD\n"
-	      "       linkscope explain [--replay-only] [--verify-with-linker] [--write-reports] [--dir DIR] RECORD\n"
-	      "       linkscope report --format json|markdown|text [--replay-only] [--verify-with-linker]\n"
-	      "                        [--dir DIR] RECORD\n"
-	      "       linkscope why [--dir DIR] RECORD SYMBOL\n"
-	      "       linkscope diff [--dir DIR] RECORD_A RECORD_B\n"
+	      "       linkscope show [--json] [--full] [--run-driver] [--dir DIR] RECORD\n"
+	      "       linkscope explain [--replay-only] [--run-driver] [--verify-with-linker] [--write-reports]\n"
+	      "                         [--dir DIR] RECORD\n"
+	      "       linkscope report --format json|markdown|text [--replay-only] [--run-driver]\n"
+	      "                        [--verify-with-linker] [--dir DIR] RECORD\n"
+	      "       linkscope why [--run-driver] [--dir DIR] RECORD SYMBOL\n"
+	      "       linkscope diff [--run-driver] [--dir DIR] RECORD_A RECORD_B\n"
 	      "       linkscope report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]\n"
 	      "       linkscope prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]\n"
 	      "       linkscope index [--cache-dir DIR] DIR...\n"
@@ -100,7 +101,9 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--full")) {
 			opt->full = 1;
 		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--no-driver")) {
-			opt->no_driver = 1;
+			opt->run_driver = 0;	/* the default now; kept for old scripts */
+		} else if (strcmp(opt->command, "list") && !strcmp(argv[i], "--run-driver")) {
+			opt->run_driver = 1;
 		} else if (!strcmp(opt->command, "explain") && !strcmp(argv[i], "--write-reports")) {
 			opt->write_reports = 1;
 		} else if (!strcmp(argv[i], "--verify-with-linker") &&
@@ -302,7 +305,7 @@ static char *record_path(const struct lk_options *opt)
 static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
 			struct lk_line *line)
 {
-	struct lk_line_options lopt = { !opt->no_driver };
+	struct lk_line_options lopt = { opt->run_driver };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_options o = *opt;
 	char *path;
@@ -370,37 +373,53 @@ static int cmd_show(const struct lk_options *opt)
 	return rc;
 }
 
-/* RECORD.json -> RECORD.report.json and RECORD.report.md beside it. */
+/*
+ * RECORD.json -> RECORD.report.json and RECORD.report.md beside it. Each is
+ * written to a new temporary file (mkstemp: O_EXCL, 0600) and renamed over
+ * the name, so a symlink planted there is replaced, never followed.
+ */
 static void write_reports(const struct lk_record *rec, const struct lk_line *line,
 			  const struct lk_replay *rp, const struct lk_report_options *ropt)
 {
 	static const char *const exts[] = { ".report.json", ".report.md" };
 	size_t len = strlen(rec->path);
-	struct lk_buf path = LK_BUF_INIT;
+	struct lk_buf path = LK_BUF_INIT, tmp = LK_BUF_INIT;
 
 	if (len > 5 && !strcmp(rec->path + len - 5, ".json"))
 		len -= 5;
 	for (int i = 0; i < 2; i++) {
-		FILE *fp;
+		struct lk_err err = LK_ERR_INIT;
+		FILE *fp = NULL;
+		int fd, bad;
 
 		lk_buf_reset(&path);
 		lk_buf_add(&path, rec->path, len);
 		lk_buf_addstr(&path, exts[i]);
-		fp = fopen(path.buf, "w");
-		if (!fp) {
-			struct lk_err err = LK_ERR_INIT;
-
+		lk_buf_reset(&tmp);
+		lk_buf_addf(&tmp, "%s.XXXXXX", path.buf);
+		if ((fd = mkstemp(tmp.buf)) < 0 || !(fp = fdopen(fd, "w"))) {
 			lk_err_errno(&err, "cannot write '%s'", path.buf);
 			fprintf(stderr, "linkscope: %s\n", err.msg);
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp.buf);
+			}
 			continue;
 		}
 		if (i == 0)
 			lk_report_json(fp, rec, line, rp, ropt);
 		else
 			lk_report_md(fp, rec, line, rp, ropt);
-		fclose(fp);
+		bad = ferror(fp);
+		bad |= fclose(fp) != 0;
+		if (bad || rename(tmp.buf, path.buf) < 0) {
+			lk_err_errno(&err, "cannot write '%s'", path.buf);
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			unlink(tmp.buf);
+		}
 	}
 	lk_buf_release(&path);
+	lk_buf_release(&tmp);
 }
 
 /* explain, report and why: the replay of the record's line. */
@@ -467,7 +486,7 @@ static int cmd_replay(const struct lk_options *opt)
 /* report --failed: the failed links of the directory (since a time), summarised once per cause. */
 static int cmd_report_failed(const struct lk_options *opt)
 {
-	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { !opt->no_driver }, 0 };
+	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver }, 0 };
 	struct summaries recs = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	int64_t since_ns = 0;

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/hash.h"
 #include "linkscope/buf.h"
 #include "linkscope/elf.h"
 #include "linkscope/provider.h"
@@ -700,19 +701,7 @@ char *lk_provider_path(const struct lk_provider_index *ix, long file)
 	return lk_buf_detach(&b);
 }
 
-/* A small open-addressing set of the wanted names. */
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
+/* A small open-addressing set of the wanted names (lk_hash_str). */
 /* Is `f` a better provider than `g`? Rank, then dir order, then shared before archive. */
 static int better(const struct lk_provider_index *ix, long f, long g)
 {
@@ -741,7 +730,7 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 		maybe[strlen(names[i]) & 255][(unsigned char)names[i][0] >> 3] |= (unsigned char)(1u << (names[i][0] & 7));
 	lists = lk_xcalloc(n ? n : 1, sizeof(*lists));
 	for (size_t i = 0; i < n; i++) {
-		size_t s = (size_t)fnv(names[i]) & (cap - 1);
+		size_t s = (size_t)lk_hash_str(names[i]) & (cap - 1);
 
 		while (slots[s] && strcmp(names[slots[s] - 1], names[i]))
 			s = (s + 1) & (cap - 1);
@@ -762,7 +751,7 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 				p += len + 1;
 				continue;
 			}
-			s = (size_t)fnv(p) & (cap - 1);
+			s = (size_t)lk_hash_str(p) & (cap - 1);
 
 			while (slots[s] && strcmp(names[slots[s] - 1], p))
 				s = (s + 1) & (cap - 1);
@@ -778,7 +767,7 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t s = (size_t)fnv(names[i]) & (cap - 1);
+		size_t s = (size_t)lk_hash_str(names[i]) & (cap - 1);
 		struct hitlist *l;
 
 		while (slots[s] && strcmp(names[slots[s] - 1], names[i]))

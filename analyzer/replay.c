@@ -42,6 +42,7 @@
 
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
+#include "linkscope/hash.h"
 #include "linkscope/buf.h"
 #include "linkscope/demangle.h"
 #include "linkscope/elf.h"
@@ -105,19 +106,6 @@ struct table {
 	struct lk_arena arena;	/* entries, names and reference lists */
 };
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	/* FNV's low bits mix poorly and the table indexes by them: finish with murmur3's fmix64. */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 static struct slot *slot(struct table *t, const char *name, uint64_t h)
 {
 	size_t i = (size_t)h & (t->cap - 1);
@@ -129,12 +117,12 @@ static struct slot *slot(struct table *t, const char *name, uint64_t h)
 
 static struct sym *lookup(struct table *t, const char *name)
 {
-	return t->cap ? slot(t, name, hash(name))->sym : NULL;
+	return t->cap ? slot(t, name, lk_hash_str(name))->sym : NULL;
 }
 
 static struct sym *intern(struct table *t, const char *name)
 {
-	uint64_t h = hash(name);
+	uint64_t h = lk_hash_str(name);
 	struct slot *s;
 
 	if ((t->nr + 1) * 10 >= t->cap * 7) {
@@ -191,6 +179,7 @@ struct rp {
 	struct table tab;
 	struct { struct needed_entry *items; size_t nr, alloc; } queue;
 	struct { struct open_archive *items; size_t nr, alloc; } archives;
+	struct { long *items; size_t nr, alloc; } archive_slot;	/* line item -> archives index + 1, 0: none */
 	struct lk_strvec kept_sonames;
 	long extra_item;	/* appended items to read after the last user item, or -1 ... */
 	size_t extra_nr;	/* ... extra_nr of them from extra_item on */
@@ -359,10 +348,17 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	struct open_archive *a;
 	struct lk_err err = LK_ERR_INIT;
 
-	for (size_t i = 0; i < r->archives.nr; i++)
-		if (r->archives.items[i].item == item)
-			return &r->archives.items[i];
+	/* By item, not by a search of the open archives: that was quadratic on long lines. */
+	if ((size_t)item < r->archive_slot.nr && r->archive_slot.items[item])
+		return &r->archives.items[r->archive_slot.items[item] - 1];
+	if ((size_t)item >= r->archive_slot.nr) {
+		LK_GROW(r->archive_slot.items, (size_t)item + 1, r->archive_slot.alloc);
+		memset(r->archive_slot.items + r->archive_slot.nr, 0,
+		       ((size_t)item + 1 - r->archive_slot.nr) * sizeof(long));
+		r->archive_slot.nr = (size_t)item + 1;
+	}
 	LK_GROW(r->archives.items, r->archives.nr + 1, r->archives.alloc);
+	r->archive_slot.items[item] = (long)r->archives.nr + 1;
 	a = &r->archives.items[r->archives.nr++];
 	memset(a, 0, sizeof(*a));
 	a->item = item;
@@ -1083,8 +1079,8 @@ static void say(struct lk_diag *d, struct lk_buf *b)
 	lk_strvec_push_owned(&d->explanation, lk_buf_detach(b));
 }
 
-static void site_text(const struct lk_replay *out, const struct lk_line *line, long input,
-		      struct lk_buf *b)
+void lk_replay_site_text(const struct lk_replay *out, const struct lk_line *line, long input,
+			 struct lk_buf *b)
 {
 	const struct lk_rinput *in = &out->inputs.items[input];
 	long pos = in->item >= 0 ? line->items.items[in->item].position : -1;
@@ -1126,7 +1122,7 @@ static void explain_dso_missing(struct rp *r, struct lk_diag *d)
 	}
 	lk_buf_addf(&b, "%s references %s", "", d->symbol);
 	lk_buf_reset(&b);
-	site_text(out, line, d->ref_input, &b);
+	lk_replay_site_text(out, line, d->ref_input, &b);
 	lk_buf_addf(&b, " references %s", d->symbol);
 	if (out->inputs.items[d->ref_input].pulled_for)
 		lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
@@ -1162,7 +1158,7 @@ static void explain_undefined(struct rp *r, struct lk_diag *d)
 	long ref_item = d->ref_input >= 0 ? out->inputs.items[d->ref_input].item : -1;
 
 	if (d->ref_input >= 0) {
-		site_text(out, line, d->ref_input, &b);
+		lk_replay_site_text(out, line, d->ref_input, &b);
 		lk_buf_addf(&b, " references %s", d->symbol);
 		if (out->inputs.items[d->ref_input].pulled_for)
 			lk_buf_addf(&b, " (it was pulled in for %s)", out->inputs.items[d->ref_input].pulled_for);
@@ -1247,10 +1243,10 @@ static void explain_multiple(struct rp *r, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
 
-	site_text(r->out, r->line, d->def_input, &b);
+	lk_replay_site_text(r->out, r->line, d->def_input, &b);
 	lk_buf_addf(&b, " defines %s first", d->symbol);
 	say(d, &b);
-	site_text(r->out, r->line, d->ref_input, &b);
+	lk_replay_site_text(r->out, r->line, d->ref_input, &b);
 	lk_buf_addstr(&b, " defines it again");
 	if (r->out->inputs.items[d->ref_input].pulled_for)
 		lk_buf_addf(&b, " (it was pulled in for %s)", r->out->inputs.items[d->ref_input].pulled_for);
@@ -1523,6 +1519,7 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 	lk_strvec_release(&r.start_stop);
 	lk_policy_release(&r.policy);
 	free(r.archives.items);
+	free(r.archive_slot.items);
 	lk_strvec_release(&r.kept_sonames);
 	out->symtab = lk_xcalloc(1, sizeof(struct table));
 	*(struct table *)out->symtab = r.tab;
@@ -1741,7 +1738,7 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		const struct lk_rinput *in = &r->inputs.items[i];
 
 		if (in->pulled_for && !strcmp(in->pulled_for, symbol)) {
-			site_text(r, line, (long)i, &b);
+			lk_replay_site_text(r, line, (long)i, &b);
 			lk_buf_addstr(&b, " was pulled in to define it");
 			lk_strvec_push_owned(out, lk_buf_detach(&b));
 		}
@@ -1761,21 +1758,21 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		return;
 	}
 	for (const struct ref *ref = s->refs; ref; ref = ref->next) {
-		site_text(r, line, ref->input, &b);
+		lk_replay_site_text(r, line, ref->input, &b);
 		lk_buf_addstr(&b, " references it");
 		if (r->inputs.items[ref->input].pulled_for)
 			lk_buf_addf(&b, " (pulled in for %s)", r->inputs.items[ref->input].pulled_for);
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 	}
 	if (s->first_dyn_ref >= 0) {
-		site_text(r, line, s->first_dyn_ref, &b);
+		lk_replay_site_text(r, line, s->first_dyn_ref, &b);
 		lk_buf_addstr(&b, " (a shared object) references it");
 		lk_strvec_push_owned(out, lk_buf_detach(&b));
 	}
 	if (s->defined && s->def_input >= 0) {
 		const struct lk_rinput *d = &r->inputs.items[s->def_input];
 
-		site_text(r, line, s->def_input, &b);
+		lk_replay_site_text(r, line, s->def_input, &b);
 		lk_buf_addf(&b, " defines it%s%s%s%s", s->version ? "@@" : "", s->version ? s->version : "",
 			    s->dynamic ? " (shared object" : "",
 			    s->dynamic ? (d->needed_only ? ", reached only through DT_NEEDED)" : ")") : "");
@@ -1795,7 +1792,7 @@ void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 				for (size_t k = 0; k < syms.nr; k++) {
 					if (!syms.items[k].defined || strcmp(syms.items[k].name, symbol))
 						continue;
-					site_text(r, line, (long)i, &b);
+					lk_replay_site_text(r, line, (long)i, &b);
 					lk_buf_addstr(&b, " defines it too, but was dropped (--as-needed: nothing needed it when it was read)");
 					lk_strvec_push_owned(out, lk_buf_detach(&b));
 					break;

@@ -31,17 +31,23 @@ static int predicted(const struct lk_line *line, const struct lk_replay *rp)
 	return uses_lld_rules(line) ? rp->lld_success : rp->success;
 }
 
-/* The predicted outcome: "success", "failure", or "unknown" (analyzer/certainty.c). */
-static const char *outcome_name(const struct lk_replay *rp)
+/*
+ * The model lacks something the analysis did not run (a driver's -###, a
+ * recompile): no verdict then, an honest "unknown" with the reasons
+ * (line->unknown) rather than a guess; docs/security.md. Or a predicted
+ * failure rests on inputs that are gone or changed (rp->unknown,
+ * analyzer/certainty.c).
+ */
+static int unknown(const struct lk_line *line, const struct lk_replay *rp)
 {
-	return rp->unknown ? "unknown" : rp->success ? "success" : "failure";
+	return line->unknown.nr > 0 || rp->unknown;
 }
 
-/* 1 agrees, 0 disagrees, -1 unknown (replay-only, the linker never ran, or no prediction). */
+/* 1 agrees, 0 disagrees, -1 unknown (replay-only, or the linker never ran). */
 static int agreement(const struct lk_record *rec, const struct lk_line *line,
 		     const struct lk_replay *rp, const struct lk_report_options *opt)
 {
-	if (opt->replay_only || !rec->has_exit || rp->unknown)
+	if (opt->replay_only || !rec->has_exit || unknown(line, rp))
 		return -1;
 	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
 }
@@ -89,14 +95,27 @@ static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		    const struct lk_replay *rp, const struct lk_report_options *opt)
 {
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
-	if (rp->unknown)
-		fprintf(out, "replay of %s: the outcome is unknown: %s\n", rec->path, rp->unknown);
-	fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
-		rp->success ? "succeeds" : rp->unknown ? "fails as the inputs are now" : "fails");
-	if (agree >= 0)
+	if (unknown(line, rp)) {
+		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "  - %s\n", line->unknown.items[i]);
+		if (rp->unknown)
+			fprintf(out, "  - %s\n", rp->unknown);
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
+		cross = NULL;
+	} else {
+		fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
+			rp->success ? "succeeds" : "fails");
+	}
+	if (unknown(line, rp))
+		;
+	else if (agree >= 0)
 		fprintf(out, "; the real linker (%s) %s (exit %d): the replay %s\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
 			agree ? "agrees" : "DISAGREES");
@@ -159,6 +178,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
 					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
 					f->linker_said ? f->linker_said : "");
+			else if (f->linker_said)
+				fprintf(out, "      not checked by the real linker: %s\n", f->linker_said);
 		}
 	}
 	if (rp->whole_fix)
@@ -180,6 +201,15 @@ static json_t *strvec(const struct lk_strvec *v)
 
 	for (size_t i = 0; i < v->nr; i++)
 		json_array_append_new(a, jstr(v->items[i]));
+	return a;
+}
+
+static json_t *unknown_because(const struct lk_line *line, const struct lk_replay *rp)
+{
+	json_t *a = strvec(&line->unknown);
+
+	if (rp->unknown)
+		json_array_append_new(a, jstr(rp->unknown));
 	return a;
 }
 
@@ -245,14 +275,15 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 	int agree = agreement(rec, line, rp, opt), rc;
 	const char *cross = cross_verdict(rp);
 
-	for (size_t i = 0; i < rp->diags.nr; i++)
+	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
-	root = json_pack("{s:s, s:s, s:{s:s, s:o, s:s, s:s, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
-			 "schema", "linkscope-report/1", "record", rec->path,
-			 "predicted", "outcome", outcome_name(rp), "unknown_because", jstr(rp->unknown),
-			 "gnu_ld", rp->success ? "success" : "failure",
-			 "lld", rp->lld_success ? "success" : "failure",
-			 "cross_linker_verdict", jstr(cross),
+	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+			 "schema", "linkscope-report/2", "record", rec->path,
+			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
+			 "gnu_ld", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
+			 "lld", unknown(line, rp) ? "unknown" : rp->lld_success ? "success" : "failure",
+			 "cross_linker_verdict", unknown(line, rp) ? json_null() : jstr(cross),
+			 "unknown_because", unknown_because(line, rp),
 			 "linker", "flavor", line->flavor,
 			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),
 			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
@@ -268,15 +299,24 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		  const struct lk_replay *rp, const struct lk_report_options *opt)
 {
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
 	const char *cross = cross_verdict(rp);
 
 	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
-		rp->unknown ? "has an unknown outcome" :
+		unknown(line, rp) ? "has an unknown outcome" :
 		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
-	if (rp->unknown)
-		fprintf(out, "**Unknown:** %s. What follows is the replay of the inputs as they are now.\n\n",
-			rp->unknown);
+	if (unknown(line, rp)) {
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "- %s\n", line->unknown.items[i]);
+		if (rp->unknown)
+			fprintf(out, "- %s\n", rp->unknown);
+		fprintf(out, "\n");
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
+		cross = NULL;
+	}
 	if (agree >= 0)
 		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
@@ -335,5 +375,17 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t i = 0; i < line->warnings.nr; i++)
 			fprintf(out, "- %s\n", line->warnings.items[i]);
 		fprintf(out, "\n</details>\n");
+	}
+}
+
+void lk_report_md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
 	}
 }

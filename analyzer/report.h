@@ -19,4 +19,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		  const struct lk_replay *rp, const struct lk_report_options *opt);
 
+/* `s` as a Markdown table cell: "|" escaped (it would end the cell), newlines as spaces. */
+void lk_report_md_cell(FILE *out, const char *s);
+
 #endif

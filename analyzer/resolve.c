@@ -11,11 +11,11 @@
  * linker, the needing object's DT_RUNPATH or DT_RPATH, /etc/ld.so.conf,
  * then the default dirs; never the -L dirs).
  */
+#include <ctype.h>
 #include <elf.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,42 +25,34 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/script.h"
 #include "linkscope/vec.h"
 #include "compile.h"
 #include "resolve.h"
+#include "trust.h"
 #include "warn.h"
-
-extern char **environ;
 
 /* ---- running the linker for its defaults ---- */
 
+/* Run this machine's `argv[0]` (found on PATH), its stdout in `out`; its exit status or -1. */
 static int run_capture(char *const argv[], struct lk_buf *out)
 {
-	posix_spawn_file_actions_t fa;
-	int fds[2], status = -1;
-	char buf[8192];
-	ssize_t n;
-	pid_t pid;
+	/* argv[0] is ours: a path this machine's lookups gave, or a name for PATH. */
+	char *path = strchr(argv[0], '/') ? lk_xstrdup(argv[0]) : lk_trust_which(argv[0]);
+	struct lk_runcmd cmd = { 0 };
+	int rc;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (!path)
 		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-		lk_buf_add(out, buf, (size_t)n);
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	cmd.path = path;
+	cmd.argv = (const char *const *)argv;
+	cmd.out = out;
+	cmd.max_bytes = (size_t)4 << 20;
+	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
+	rc = lk_runcmd(&cmd, NULL);
+	free(path);
+	return rc;
 }
 
 static void trim(struct lk_buf *b)
@@ -69,21 +61,54 @@ static void trim(struct lk_buf *b)
 		b->buf[--b->len] = '\0';
 }
 
-/* The GNU ld program this line runs: the driver's answer, asked now if the record lacks it. */
-static char *bfd_program(const struct lk_record *rec)
+/* A target triple's first word names an architecture binutils is built for. */
+static int known_triple(const char *t)
 {
-	struct lk_buf out = LK_BUF_INIT;
-	char *argv[3];
+	static const char *const arches[] = { "x86_64-", "i386-", "i486-", "i586-", "i686-",
+		"aarch64-", "aarch64_be-", "arm-", "armv7", "armeb-", "riscv32-", "riscv64-",
+		"powerpc-", "powerpc64-", "powerpc64le-", "mips", "s390x-", "loongarch64-",
+		"sparc64-", "m68k-", "alpha-", "hppa-", "sh4-", NULL };
 
-	if (rec->print_prog_name && *rec->print_prog_name)
-		return lk_xstrdup(rec->print_prog_name);
-	if (rec->driver_resolved && access(rec->driver_resolved, X_OK) == 0) {
-		argv[0] = rec->driver_resolved;
+	for (const char *p = t; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return 0;
+	for (const char *const *a = arches; *a; a++)
+		if (!strncmp(t, *a, strlen(*a)))
+			return 1;
+	return 0;
+}
+
+/*
+ * The GNU ld whose defaults the line gets: this machine's ld, or
+ * TRIPLE-ld for a cross target (the record's triple, if it names a known
+ * architecture), or .bfd of either when the record's -print-prog-name
+ * answer says ld.bfd; else the answer of this machine's driver under
+ * --run-driver. Never the record's path or name itself: it is data.
+ */
+static char *bfd_program(const struct lk_record *rec, const struct lk_line *line)
+{
+	const char *ppn = rec->print_prog_name;
+	const char *base = ppn ? (strrchr(ppn, '/') ? strrchr(ppn, '/') + 1 : ppn) : "";
+	struct lk_buf name = LK_BUF_INIT, out = LK_BUF_INIT;
+	char *path, *argv[3];
+
+	if (rec->target && known_triple(rec->target))
+		lk_buf_addf(&name, "%s-", rec->target);
+	lk_buf_addstr(&name, !strcmp(base, "ld.bfd") ? "ld.bfd" : "ld");
+	if (name.buf[0] != 'l' || (ppn && *ppn) || !line->run_driver) {
+		path = lk_trust_which(name.buf);
+		lk_buf_release(&name);
+		if (path)
+			return path;
+	}
+	lk_buf_release(&name);
+	if (line->run_driver) {
+		argv[0] = line->run_driver;
 		argv[1] = (char *)"-print-prog-name=ld";
 		argv[2] = NULL;
 		if (run_capture(argv, &out) == 0) {
 			trim(&out);
-			if (out.len)
+			if (out.len && out.buf[0] == '/')
 				return lk_buf_detach(&out);
 		}
 	}
@@ -103,6 +128,17 @@ static char *apply_sysroot(const char *sysroot, const char *dir)
 	return lk_buf_detach(&b);
 }
 
+/* The record's -m value, passed to this machine's ld only if it is an emulation's name. */
+static int valid_emulation(const char *emu)
+{
+	if (!*emu || emu[0] == '-')
+		return 0;
+	for (; *emu; emu++)
+		if (!isalnum((unsigned char)*emu) && *emu != '_')
+			return 0;
+	return 1;
+}
+
 /* SEARCH_DIR("...") of `ld --verbose`, and its configured sysroot. */
 static void bfd_defaults(struct lk_line *line, const char *ld)
 {
@@ -120,7 +156,7 @@ static void bfd_defaults(struct lk_line *line, const char *ld)
 	}
 	lk_buf_release(&sysroot);
 	n = 1;
-	if (line->emulation) {
+	if (line->emulation && valid_emulation(line->emulation)) {
 		argv[n++] = (char *)"-m";
 		argv[n++] = line->emulation;
 	}
@@ -219,8 +255,14 @@ static char *kept_as(const struct lk_record *rec, const char *path, int object_o
 		abs = in_cwd(rec, k->path);
 		same = !strcmp(k->path, path) || !strcmp(abs, path);
 		free(abs);
-		if (same)
-			return join(rec->dir, k->blob);
+		if (same) {
+			char *blob = join(rec->dir, k->blob);
+
+			/* A record copied away from its blobs/ has none. */
+			if (access(blob, R_OK) == 0)
+				return blob;
+			free(blob);
+		}
 	}
 	return NULL;
 }
@@ -319,7 +361,7 @@ static void compile_again(struct ctx *c, size_t index)
 {
 	struct lk_line_item *it = &c->line->items.items[index];
 	const char *source = c->rec->args.items[it->position].text;
-	char *abs = in_cwd(c->rec, source), *copy = kept_copy(c->rec, abs), *obj;
+	char *abs = in_cwd(c->rec, source), *copy = kept_copy(c->rec, abs), *obj, *dropped = NULL;
 	struct lk_err err = LK_ERR_INIT;
 
 	/* The object the driver itself made at link time (shim/tempobj.c): nothing to run. */
@@ -338,27 +380,51 @@ static void compile_again(struct ctx *c, size_t index)
 			 source);
 		goto out;
 	}
+	if (!c->line->run_driver) {
+		/* Compiling means running a compiler with the record's options: only when asked. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		lk_buf_addf(&why, "'%s' was not compiled again: %s, so its symbols are unknown",
+			    source, c->line->no_driver_why ? c->line->no_driver_why :
+			    "the analyzer runs no compiler unless asked (--run-driver)");
+		set_note(it, "%s", why.buf);
+		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+		goto out;
+	}
 	if (!c->line->scratch) {
 		char tmpl[] = "/tmp/lk-sources-XXXXXX";
 
 		if (mkdtemp(tmpl))
 			c->line->scratch = lk_xstrdup(tmpl);
 	}
-	obj = c->line->scratch ? lk_compile_source(c->rec, source, copy, c->line->scratch, &err) : NULL;
+	obj = c->line->scratch ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
+						   c->line->scratch, &dropped, &err) : NULL;
 	if (!obj) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
 			 err.msg[0] ? err.msg : "no scratch directory");
+		lk_strvec_push(&c->line->unknown, it->note);
 		goto out;
 	}
 	lk_elf_info_release(&it->info);
 	free(it->path);
 	it->path = obj;
 	lk_elf_identify(obj, &it->info);
-	set_note(it, "'%s' compiled again now from %s", source,
-		 strcmp(copy, abs) ? "the copy kept with the record" : "the file");
+	set_note(it, "'%s' compiled again now from %s%s%s", source,
+		 strcmp(copy, abs) ? "the copy kept with the record" : "the file",
+		 dropped ? "; " : "", dropped ? dropped : "");
 out:
+	free(dropped);
 	free(abs);
 	free(copy);
+}
+
+/* gcc's temporary object for a compiled source: TMPDIR/ccXXXXXX.o. */
+static int looks_like_driver_temp(const char *word)
+{
+	const char *base = strrchr(word, '/');
+	size_t len = base ? strlen(base) : 0;
+
+	return base && !strncmp(base, "/cc", 3) && len > 5 && !strcmp(base + len - 2, ".o");
 }
 
 static void resolve_item(struct ctx *c, size_t index, int depth)
@@ -389,6 +455,14 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 		} else if (it->info.kind == LK_FILE_MISSING && strstr(it->word, "/cc") &&
 			   it->position >= 0) {
 			compile_again(c, index);
+		} else if (it->info.kind == LK_FILE_MISSING && it->position < 0 && it->parent < 0 &&
+			   looks_like_driver_temp(it->word)) {
+			/* The object of a source this call compiled, matched to no source. */
+			struct lk_buf why = LK_BUF_INIT;
+
+			lk_buf_addf(&why, "'%s' is the driver's temporary object of a source that cannot be told: its symbols are unknown",
+				    it->word);
+			lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 		}
 	} else {
 		return;
@@ -481,6 +555,16 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
+	if (depth >= 8 && script.inputs.nr) {
+		/* A script that includes itself (or scripts nested deeper than ld needs): say so. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		set_note(it, "linker script nested 8 deep (does it include itself?): its %zu inputs are not read",
+			 script.inputs.nr);
+		lk_buf_addf(&why, "the linker script '%s' is nested 8 deep (it may include itself): the inputs it names are not modelled",
+			    path);
+		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+	}
 	for (size_t i = 0; i < script.inputs.nr && depth < 8; i++) {
 		const struct lk_script_input *in = &script.inputs.items[i];
 		char *file = strncmp(in->name, "-l", 2) ? script_file_path(c, path, in->name) : NULL;
@@ -732,7 +816,7 @@ static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 
 	line->flavor = !strcmp(flavor, "default") ? "bfd" : flavor;
 	if (!strcmp(line->flavor, "bfd")) {
-		char *ld = bfd_program(rec);
+		char *ld = bfd_program(rec, line);
 
 		bfd_defaults(line, ld);
 		free(ld);

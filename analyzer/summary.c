@@ -20,6 +20,7 @@
 #include "linkscope/replay.h"
 #include "linkscope/vec.h"
 #include "normalize.h"
+#include "report.h"
 #include "summary.h"
 
 struct link_ref {
@@ -97,19 +98,6 @@ static void add_plain(struct causes *cs, const struct lk_record *rec, const char
 	add_link(c, rec, NULL);
 }
 
-static void site(const struct lk_line *line, const struct lk_replay *rp, long input, struct lk_buf *b)
-{
-	const struct lk_rinput *in = &rp->inputs.items[input];
-	long pos = in->item >= 0 ? line->items.items[in->item].position : -1;
-
-	if (in->member)
-		lk_buf_addf(b, "member %s of %s", in->member, in->path);
-	else
-		lk_buf_addstr(b, in->path);
-	if (pos >= 0)
-		lk_buf_addf(b, " at %ld", pos);
-}
-
 static void add_diag(struct causes *cs, const struct lk_record *rec, const struct lk_line *line,
 		     const struct lk_replay *rp, const struct lk_diag *d)
 {
@@ -120,7 +108,7 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 	int fresh;
 
 	if (d->ref_input >= 0)
-		site(line, rp, d->ref_input, &ref);
+		lk_replay_site_text(rp, line, d->ref_input, &ref);
 	/* The same symbol missing the same way: one cause, whichever input asks for it. */
 	lk_buf_addf(&key, "%s|%s|%s|%s", lk_diag_kind_name(d->kind), d->symbol,
 		    d->version ? d->version : "", def_n ? def_n : "");
@@ -166,7 +154,11 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		return;
 	}
 	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
-	if (predicted)
+	if (line.unknown.nr) {
+		/* Something needed was not run (docs/security.md): no cause is guessed. */
+		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
+		predicted = 1;
+	} else if (predicted)
 		add_plain(cs, rec, "not-explained",
 			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
 			  &rp.notes);
@@ -230,19 +222,6 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 	lk_buf_release(&t);
 }
 
-/* A Markdown table cell: "|" would end it, a newline the row. */
-static void md_cell(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
-
 static void print_markdown(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	struct lk_buf t = LK_BUF_INIT;
@@ -267,7 +246,7 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
 		for (size_t k = 0; k < c->fixes.nr; k++) {
 			fputs("| ", out);
-			md_cell(out, c->fixes.items[k].description);
+			lk_report_md_cell(out, c->fixes.items[k].description);
 			fprintf(out, " | %s |\n", c->fixes.items[k].verified ? "yes" : "no");
 		}
 		fprintf(out, "\n<details><summary>links (%zu)</summary>\n\n| output | exit | referenced by | record |\n|---|---|---|---|\n",
@@ -275,7 +254,7 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 		for (size_t k = 0; k < c->links.nr; k++)
 		{
 			fprintf(out, "| `%s` | %d | ", c->links.items[k].output, c->links.items[k].exit_status);
-			md_cell(out, c->links.items[k].referenced_by);
+			lk_report_md_cell(out, c->links.items[k].referenced_by);
 			fprintf(out, " | `%s` |\n", c->links.items[k].record);
 		}
 		fprintf(out, "\n</details>\n");

@@ -2,27 +2,26 @@
  * Diagnostics -> a fix checked by the real linker (--verify-with-linker).
  *
  * The replay marks a fix verified when its own simulation then succeeds;
- * this runs the recorded driver with the edit, so the real linker has the
- * last word. The output goes to a temporary directory; inputs that are gone
- * (rustc's objects, autoconf's sources) come from the copies kept with the
- * record.
+ * this runs a real link with the edit, so the real linker has the last
+ * word. The record is untrusted input (docs/security.md): the program is
+ * this machine's driver of the record's name (trust.c), the options are the
+ * record's allowed ones, the run happens in a scratch directory with the
+ * output there, and inputs that are gone (rustc's objects, autoconf's
+ * sources) come from the copies kept with the record.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/replay.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
-
-extern char **environ;
+#include "trust.h"
 
 /* The kept copy of `arg` when `arg` names a file that is gone. */
 static const char *kept_or_same(const struct lk_record *rec, const char *arg, struct lk_buf *tmp)
@@ -30,10 +29,16 @@ static const char *kept_or_same(const struct lk_record *rec, const char *arg, st
 	if (access(arg, F_OK) == 0)
 		return arg;
 	for (size_t i = 0; i < rec->kept.nr; i++) {
+		size_t cwd_len = rec->cwd ? strlen(rec->cwd) : 0;
+		const char *kept = rec->kept.items[i].path;
 		const char *reason = rec->kept.items[i].reason;
 
 		/* The object made of a source is not the source. */
-		if (strcmp(rec->kept.items[i].path, arg) || (reason && !strcmp(reason, "source-object")))
+		if (reason && !strcmp(reason, "source-object"))
+			continue;
+		/* The filter made paths absolute against the record's cwd. */
+		if (strcmp(kept, arg) && !(cwd_len && !strncmp(arg, rec->cwd, cwd_len) &&
+					   arg[cwd_len] == '/' && !strcmp(arg + cwd_len + 1, kept)))
 			continue;
 		lk_buf_reset(tmp);
 		lk_buf_addf(tmp, "%s/%s", rec->dir, rec->kept.items[i].blob);
@@ -42,84 +47,107 @@ static const char *kept_or_same(const struct lk_record *rec, const char *arg, st
 	return arg;
 }
 
-static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, const char *out,
-		       struct lk_strvec *argv)
+/* The driver argv of the edited link: allowed words, the fix at its place, our -o. */
+static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, const char *driver,
+		       const char *out, struct lk_strvec *argv, struct lk_strvec *dropped)
 {
-	struct lk_argv_info info;
+	struct lk_record edited = *rec;
+	struct lk_args args = { NULL, 0, 0 };
+	struct lk_strvec kept = LK_STRVEC_INIT;
 	struct lk_buf tmp = LK_BUF_INIT;
 
-	lk_argv_classify(&rec->args, &info);
+	/* The fix's words go through the same filter as the record's own. */
 	for (size_t i = 0; i <= rec->args.nr; i++) {
-		if ((long)i == fix->position)
-			for (size_t k = 0; k < fix->args.nr; k++)
-				lk_strvec_push(argv, fix->args.items[k]);
+		if ((long)i == fix->position || (i == rec->args.nr && fix->position > (long)rec->args.nr))
+			for (size_t k = 0; k < fix->args.nr; k++) {
+				LK_GROW(args.items, args.nr + 1, args.alloc);
+				memset(&args.items[args.nr], 0, sizeof(args.items[0]));
+				args.items[args.nr++].text = fix->args.items[k];
+			}
 		if (i == rec->args.nr)
 			break;
-		if ((long)i == info.output) {
-			/* "-o FILE" or "-oFILE": the output goes to our directory. */
-			if (!strcmp(rec->args.items[i].text, info.output_path))
-				lk_strvec_push(argv, out);
-			else {
-				lk_buf_reset(&tmp);
-				lk_buf_addf(&tmp, "-o%s", out);
-				lk_strvec_push(argv, tmp.buf);
-			}
-			continue;
-		}
-		lk_strvec_push(argv, i ? kept_or_same(rec, rec->args.items[i].text, &tmp) : rec->args.items[0].text);
+		LK_GROW(args.items, args.nr + 1, args.alloc);
+		args.items[args.nr++] = rec->args.items[i];
 	}
-	if (info.output < 0) {
-		lk_strvec_push(argv, "-o");
-		lk_strvec_push(argv, out);
-	}
-	lk_argv_info_release(&info);
+	edited.args = args;
+	lk_trust_filter(&edited, LK_TRUST_LINK, &kept, dropped);
+	lk_strvec_push(argv, driver);
+	for (size_t i = 0; i < kept.nr; i++)
+		lk_strvec_push(argv, kept.items[i][0] == '/' ? kept_or_same(rec, kept.items[i], &tmp) :
+				     kept.items[i]);
+	lk_strvec_push(argv, "-o");
+	lk_strvec_push(argv, out);
+	lk_strvec_release(&kept);
 	lk_buf_release(&tmp);
+	free(args.items);
+}
+
+/* Everything the run left in its scratch dir, then the dir. */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct lk_buf p = LK_BUF_INIT;
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		lk_buf_reset(&p);
+		lk_buf_addf(&p, "%s/%s", dir, de->d_name);
+		unlink(p.buf);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	lk_buf_release(&p);
 }
 
 void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 {
 	char dir[] = "/tmp/lk-verify-XXXXXX";
-	struct lk_strvec argv = LK_STRVEC_INIT;
+	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT, said = LK_BUF_INIT;
-	posix_spawn_file_actions_t fa;
-	int fds[2], status = -1;
-	char buf[4096];
-	ssize_t n;
-	pid_t pid;
+	struct lk_runcmd_result res;
+	struct lk_runcmd cmd = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	char *driver = lk_trust_driver(rec, &err), *note;
 
-	fix->linker_checked = 1;
-	if (!rec->driver_resolved || !mkdtemp(dir) || pipe2(fds, O_CLOEXEC) < 0) {
-		fix->linker_said = lk_xstrdup("cannot run the recorded driver here");
+	if (!driver || !mkdtemp(dir)) {
+		/* Not run: said, but not checked, so never reported as "fails". */
+		fix->linker_said = lk_xstrdup(driver ? "no scratch directory" : err.msg);
+		free(driver);
 		return;
 	}
+	fix->linker_checked = 1;
 	lk_buf_addf(&out, "%s/out", dir);
-	build_argv(rec, fix, out.buf, &argv);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	if (rec->cwd)
-		posix_spawn_file_actions_addchdir_np(&fa, rec->cwd);
-	if (posix_spawn(&pid, rec->driver_resolved, &fa, NULL, argv.items, environ) == 0) {
-		close(fds[1]);
-		while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-			if (said.len < 4096)
-				lk_buf_add(&said, buf, (size_t)n);
-		waitpid(pid, &status, 0);
-	} else {
-		close(fds[1]);
-		lk_buf_addf(&said, "cannot run '%s': %s", rec->driver_resolved, strerror(errno));
-	}
-	close(fds[0]);
-	posix_spawn_file_actions_destroy(&fa);
-	fix->linker_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	build_argv(rec, fix, driver, out.buf, &argv, &dropped);
+	cmd.path = driver;
+	cmd.argv = (const char *const *)argv.items;
+	cmd.cwd = dir;
+	cmd.err = &said;
+	cmd.max_bytes = 4096;
+	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
+	fix->linker_ok = lk_runcmd(&cmd, &res) == 0;
+	note = lk_trust_dropped_note(&dropped);
 	if (!fix->linker_ok) {
-		char *nl = strchr(said.buf, '\n');
+		char *nl = said.buf ? strchr(said.buf, '\n') : NULL;
 
-		fix->linker_said = nl ? lk_xstrndup(said.buf, (size_t)(nl - said.buf)) : lk_xstrdup(said.buf);
+		if (!res.started)
+			fix->linker_said = lk_xstrdup(strerror(res.error));
+		else if (res.timed_out)
+			fix->linker_said = lk_xstrdup("timed out");
+		else
+			fix->linker_said = nl ? lk_xstrndup(said.buf, (size_t)(nl - said.buf)) :
+				lk_xstrdup(said.buf ? said.buf : "");
+	} else if (note) {
+		fix->linker_said = note;
+		note = NULL;
 	}
-	unlink(out.buf);
-	rmdir(dir);
+	free(note);
+	remove_dir(dir);
+	free(driver);
 	lk_buf_release(&out);
 	lk_buf_release(&said);
 	lk_strvec_release(&argv);
+	lk_strvec_release(&dropped);
 }

@@ -9,6 +9,7 @@
  * files to sources, -Wl, splitting at commas, and the options that stop the
  * driver before it runs collect2/ld (-c, -S, -E, -M, queries).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -392,4 +393,44 @@ void lk_argv_info_release(struct lk_argv_info *info)
 	free(info->lc.items);
 	free(info->groups.items);
 	memset(info, 0, sizeof(*info));
+}
+
+/* ---- driver names ---- */
+
+static int all_version_chars(const char *s)
+{
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != '.')
+			return 0;
+	return 1;
+}
+
+int lk_argv_is_driver_name(const char *name)
+{
+	static const char *const drivers[] = { "gcc", "g++", "cc", "c++", "clang", "clang++", NULL };
+	char base[256];
+	const char *dash;
+	size_t len = strlen(name);
+
+	if (!len || len >= sizeof(base))
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.+-", *p))
+			return 0;
+	memcpy(base, name, len + 1);
+	/* A version suffix: gcc-12, clang-16, aarch64-linux-gnu-gcc-12. */
+	dash = strrchr(base, '-');
+	if (dash && dash[1] && all_version_chars(dash + 1))
+		base[dash - base] = '\0';
+	for (const char *const *d = drivers; *d; d++) {
+		size_t dl = strlen(*d), bl = strlen(base);
+
+		if (!strcmp(base, *d))
+			return 1;
+		/* A cross driver: TARGET-gcc, with a target of at least one '-'-free word. */
+		if (bl > dl + 1 && !strcmp(base + bl - dl, *d) && base[bl - dl - 1] == '-' &&
+		    strcmp(*d, "cc") && strcmp(*d, "c++"))
+			return 1;
+	}
+	return 0;
 }

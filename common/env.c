@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -114,20 +115,70 @@ static size_t token_at(const char *value, const char *p)
 	return 0;
 }
 
-/* At "://", the length of "user:" when a password follows before '@'. */
+/*
+ * At "://", the length of "://user:" when a password follows. The user
+ * part has no '/', '@' or ':'; the password runs to the last '@' of the
+ * word, since people do write '/' and '@' in them unescaped
+ * ("https://bob:pa/ss@host/"). A port ("host:8080/x@y") may be taken for a
+ * password: better one redaction too many than a password kept.
+ */
 static size_t url_password_at(const char *p, size_t *pw_len)
 {
-	const char *start = p + 3, *q = start, *colon = NULL;
+	const char *start = p + 3, *q = start, *colon, *at = NULL;
 
-	while (*q && *q != '/' && *q != '@' && !isspace((unsigned char)*q)) {
-		if (*q == ':' && !colon)
-			colon = q;
+	while (*q && *q != ':' && *q != '/' && *q != '@' && !isspace((unsigned char)*q))
 		q++;
-	}
-	if (*q != '@' || !colon)
+	if (*q != ':' || q == start)
 		return 0;
-	*pw_len = (size_t)(q - colon - 1);
+	colon = q;
+	for (q = colon + 1; *q && !isspace((unsigned char)*q) && *q != '"' && *q != '\''; q++)
+		if (*q == '@')
+			at = q;
+	if (!at)
+		return 0;
+	*pw_len = (size_t)(at - colon - 1);
 	return (size_t)(colon + 1 - p);
+}
+
+static size_t word_len(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] && !isspace((unsigned char)p[n]) && p[n] != '"' && p[n] != '\'')
+		n++;
+	return n;
+}
+
+/*
+ * HTTP credentials in a value: "Authorization: <scheme> <credential>" and
+ * "Bearer <token>". Returns the offset of the credential from p and its
+ * length in *len, or 0.
+ */
+static size_t http_credential_at(const char *value, const char *p, size_t *len)
+{
+	const char *q = p;
+
+	if (!at_word_start(value, p))
+		return 0;
+	if (!strncasecmp(q, "authorization:", 14)) {
+		q += 14;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		/* A scheme word (Basic, Bearer, token, ...) then the credential. */
+		if (word_len(q) && q[word_len(q)] == ' ' && isalpha((unsigned char)*q) &&
+		    word_len(q + word_len(q) + 1))
+			q += word_len(q) + 1;
+	} else if (!strncasecmp(q, "bearer ", 7)) {
+		q += 7;
+		while (*q == ' ')
+			q++;
+		if (word_len(q) < 8)
+			return 0;
+	} else {
+		return 0;
+	}
+	*len = word_len(q);
+	return *len ? (size_t)(q - p) : 0;
 }
 
 /* At the start of a word NAME=VALUE with a secret NAME: the offset of VALUE. */
@@ -164,6 +215,11 @@ char *lk_env_redact(const char *value, int *changed)
 			p += n;
 			*changed = 1;
 		} else if (!strncmp(p, "://", 3) && (n = url_password_at(p, &pw))) {
+			lk_buf_add(&out, p, n);
+			lk_buf_addstr(&out, LK_REDACTED);
+			p += n + pw;
+			*changed = 1;
+		} else if ((n = http_credential_at(value, p, &pw))) {
 			lk_buf_add(&out, p, n);
 			lk_buf_addstr(&out, LK_REDACTED);
 			p += n + pw;

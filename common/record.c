@@ -130,20 +130,6 @@ static json_t *strvec_json(const char *const *items, size_t nr)
 	return a;
 }
 
-static json_t *redacted_strvec_json(const struct lk_strvec *v)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < v->nr; i++) {
-		int changed;
-		char *r = lk_env_redact(v->items[i], &changed);
-
-		json_array_append_new(a, jstr(r));
-		free(r);
-	}
-	return a;
-}
-
 static void format_time(int64_t ns, char *out, size_t size)
 {
 	time_t secs = (time_t)(ns / 1000000000);
@@ -216,7 +202,7 @@ static json_t *caller_json(const struct lk_linkrec *rec)
 	if (c && c->is_rustc)
 		return json_pack("{s:s, s:I, s:o, s:o}", "kind", "rustc",
 				 "pid", (json_int_t)c->pid,
-				 "argv", redacted_strvec_json(&c->argv),
+				 "argv", strvec_json((const char *const *)c->argv.items, c->argv.nr),
 				 "link_args", strvec_json((const char *const *)c->link_args.items,
 							  c->link_args.nr));
 	return json_pack("{s:s, s:o}", "kind", "other", "name", jstr(rec->caller_name));
@@ -370,6 +356,96 @@ static json_t *env_json(const struct lk_linkrec *rec)
 	return json_pack("{s:o, s:o}", "vars", o, "redacted", redacted);
 }
 
+/* {"hex": ...} back to bytes, or NULL when `node` is not one. */
+static char *unhex(json_t *node)
+{
+	const char *h;
+	size_t len;
+	char *out;
+
+	if (!json_is_object(node) || json_object_size(node) != 1 ||
+	    !(h = json_string_value(json_object_get(node, "hex"))) || (len = strlen(h)) % 2)
+		return NULL;
+	out = lk_xmalloc(len / 2 + 1);
+	for (size_t i = 0; i < len / 2; i++) {
+		unsigned v;
+
+		if (sscanf(h + 2 * i, "%2x", &v) != 1) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (char)v;
+	}
+	out[len / 2] = '\0';
+	return out;
+}
+
+/*
+ * Every string of the record through the one redactor (lk_env_redact), so
+ * argv, argv_expanded, group contents, the -### commands, the stderr, the
+ * caller's argv and link_args, paths and env are treated alike; the JSON
+ * path of each changed string goes to `log`. Returns the node to keep
+ * (`node` itself, or a replacement when a string changed).
+ */
+static json_t *redact_tree(json_t *node, struct lk_buf *path, json_t *log)
+{
+	size_t mark = path->len;
+	char *bytes;
+
+	if (json_is_string(node)) {
+		int changed;
+		char *r = lk_env_redact(json_string_value(node), &changed);
+
+		if (changed) {
+			json_array_append_new(log, json_string(path->buf));
+			node = jstr(r);
+		} else {
+			node = NULL;
+		}
+		free(r);
+		return node;
+	}
+	if ((bytes = unhex(node))) {
+		int changed;
+		char *r = lk_env_redact(bytes, &changed);
+
+		node = NULL;
+		if (changed) {
+			json_array_append_new(log, json_string(path->buf));
+			node = jstr(r);
+		}
+		free(r);
+		free(bytes);
+		return node;
+	}
+	if (json_is_array(node)) {
+		for (size_t i = 0; i < json_array_size(node); i++) {
+			json_t *n;
+
+			lk_buf_addf(path, "[%zu]", i);
+			if ((n = redact_tree(json_array_get(node, i), path, log)))
+				json_array_set_new(node, i, n);
+			path->len = mark;
+			path->buf[mark] = '\0';
+		}
+	} else if (json_is_object(node)) {
+		const char *key;
+		json_t *value;
+		void *tmp;
+
+		json_object_foreach_safe(node, tmp, key, value) {
+			json_t *n;
+
+			lk_buf_addf(path, "%s%s", mark ? "." : "", key);
+			if ((n = redact_tree(value, path, log)))
+				json_object_set_new(node, key, n);
+			path->len = mark;
+			path->buf[mark] = '\0';
+		}
+	}
+	return NULL;
+}
+
 static json_t *record_json(const struct lk_linkrec *rec)
 {
 	json_t *root = json_object();
@@ -405,6 +481,15 @@ static json_t *record_json(const struct lk_linkrec *rec)
 	set(root, "reproducer", jstr(rec->reproducer));
 	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
 					  rec->warnings.nr));
+	{
+		struct lk_buf path = LK_BUF_INIT;
+		json_t *log = json_array();
+
+		lk_buf_grow(&path, 64);
+		redact_tree(root, &path, log);
+		set(root, "redactions", log);
+		lk_buf_release(&path);
+	}
 	return root;
 }
 
@@ -436,11 +521,13 @@ int lk_record_write(const struct lk_linkrec *rec, const char *dir,
 		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
 	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
 	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		lk_err_errno(err, "cannot create '%s'", tmp.buf);
 		goto out;
 	}
+	fchmod(fd, 0600);
 	if (write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0) {
 		lk_err_errno(err, "cannot write '%s'", tmp.buf);
 		close(fd);
@@ -726,6 +813,14 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->link_args_start = rec->link_args_end = -1;
+	{
+		struct stat st;
+
+		/* jansson would call a directory "not valid JSON": say what it is. */
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return lk_err_set(err, LK_E_IO, "cannot read '%s': is a directory (a record is a .json file in it)",
+					  path);
+	}
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		if (jerr.line <= 0 || access(path, R_OK) < 0)

@@ -2,22 +2,36 @@
 #ifndef SHIM_EXPAND_H
 #define SHIM_EXPAND_H
 
-#include <sys/types.h>
-
+#include "linkscope/buf.h"
 #include "linkscope/record.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/strvec.h"
 
-/* The two driver queries of one link, started and not yet collected. */
+/*
+ * Bound of each extra driver run (-###, -print-prog-name), in milliseconds,
+ * counted from when the shim waits for it (after the link): a driver that
+ * hangs on -### once held a build for ten minutes.
+ */
+#define LK_EXPAND_TIMEOUT_MS 10000
+
+/* One driver query: started beside the link, collected after it. */
+struct lk_expand_query {
+	struct lk_strvec argv;
+	struct lk_buf out;		/* stdout and stderr */
+	struct lk_runcmd cmd;
+	struct lk_runcmd_job job;
+};
+
+/* The two driver queries of one link. */
 struct lk_expand_job {
-	pid_t pid, prog_pid;	/* -###, -print-prog-name (-1: not started) */
-	int fd, prog_fd;	/* their stdout+stderr */
+	struct lk_expand_query hash3, prog;	/* -###, -print-prog-name=ld[.FLAVOR] */
 };
 
 /*
  * Whether the driver is one whose -### only prints (gcc, clang, under any
- * target prefix or version suffix): only such a driver is run beside every
- * link. Another (a script, a wrapper) could do its work twice, so it is
- * asked only after a failed link, as before.
+ * target prefix or version suffix; lk_argv_is_driver_name): only such a
+ * driver is run beside every link. Another (a script, a wrapper) could do
+ * its work twice, so it is asked only after a failed link, as before.
  */
 int lk_expand_knows_hash3(const char *driver, const char *driver_real);
 
@@ -32,8 +46,9 @@ int lk_expand_start(const char *driver, char *const argv[], char *const envp[],
 /*
  * Collect a started job: what -### printed, parsed into exp->commands (the
  * last collect2/ld command is exp->linker_command), and the linker program.
+ * Returns 0, or -1 if -### did not finish (timeout, signal): exp untouched.
  */
-void lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp);
+int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp);
 
 /* Start and finish at once. Returns 0, or -1 if the driver could not be run. */
 int lk_expand_run(const char *driver, char *const argv[], char *const envp[],

@@ -68,11 +68,14 @@ int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
 	struct stat st;
 	char hex[65];
 	int64_t size;
-	int in, out, rc = -1;
+	int in, out, rc = -1, copied, saved;
 
 	if (already_kept(rec, path))
 		return 0;
-	in = open(path, O_RDONLY | O_CLOEXEC);
+	/* A FIFO or a device would block open() or read(): look before opening, never wait. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return lk_err_set(err, LK_E_FORMAT, "cannot keep a copy of '%s': not a regular file", path);
+	in = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in < 0)
 		return lk_err_errno(err, "cannot keep a copy of '%s'", path);
 	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -86,19 +89,29 @@ int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
 				  path, (long long)st.st_size);
 	}
 	lk_buf_addf(&tmp, "%s/blobs", dir);
-	if (mkdir(tmp.buf, 0755) < 0 && errno != EEXIST) {
+	if (mkdir(tmp.buf, 0700) < 0 && errno != EEXIST) {
 		lk_err_errno(err, "cannot create '%s'", tmp.buf);
 		goto out_close;
 	}
 	lk_buf_addf(&tmp, "/.tmp-%ld-%zu", (long)getpid(), rec->kept.nr);
-	out = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_EXCL: never through a name someone else made; 0600 whatever the umask. */
+	out = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		lk_err_errno(err, "cannot create '%s'", tmp.buf);
 		goto out_close;
 	}
-	if (copy_and_hash(in, out, hex, &size) < 0 || close(out) < 0) {
-		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
+	fchmod(out, 0600);
+	/* Close and unlink on every failure: a full disk gets its space back for the record. */
+	copied = copy_and_hash(in, out, hex, &size);
+	saved = errno;
+	if (close(out) < 0 && copied == 0) {
+		copied = -1;
+		saved = errno;
+	}
+	if (copied < 0) {
 		unlink(tmp.buf);
+		errno = saved;
+		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
 		goto out_close;
 	}
 	lk_buf_addf(&blob, "%s/blobs/%s", dir, hex);

@@ -48,6 +48,7 @@ struct lk_options {
 	int disable;			/* LINKSCOPE_DISABLE=1 */
 	int nested;			/* LINKSCOPE_ACTIVE: we run under our own driver */
 	int expand_failed_only;		/* LINKSCOPE_EXPAND=failure */
+	int expand_always;		/* LINKSCOPE_EXPAND=always: a driver of another name too */
 	int keep;			/* LINKSCOPE_KEEP != 0 */
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
@@ -108,6 +109,7 @@ static void read_options(struct lk_options *opt)
 	opt->disable = env_is("LINKSCOPE_DISABLE", "1");
 	opt->nested = getenv("LINKSCOPE_ACTIVE") != NULL;
 	opt->expand_failed_only = env_is("LINKSCOPE_EXPAND", "failure");
+	opt->expand_always = env_is("LINKSCOPE_EXPAND", "always");
 	opt->keep = !(keep && !strcmp(keep, "0"));
 	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
 	opt->report = env_is("LINKSCOPE_REPORT", "1");
@@ -119,6 +121,9 @@ static void read_options(struct lk_options *opt)
 		if (!*end && v >= 0)
 			opt->keep_limits.max_file = v;
 	}
+	/* Any value is taken: past INT64_MAX / 4 it means "no limit", not an overflow. */
+	if (opt->keep_limits.max_file > INT64_MAX / 4)
+		opt->keep_limits.max_file = INT64_MAX / 4;
 	opt->keep_limits.max_total = opt->keep_limits.max_file * 4;
 	read_prune_options(opt);
 }
@@ -138,6 +143,29 @@ static void usage_and_exit(void)
 	exit(2);
 }
 
+static void set_launcher(struct lk_invocation *inv, int argc, char **argv)
+{
+	inv->mode = "launcher";
+	inv->driver_given = argv[0];
+	inv->driver_source = "launcher";
+	inv->driver_argv = argv;
+	inv->driver_argc = (size_t)argc;
+}
+
+/*
+ * CMake's CMAKE_<LANG>_LINKER_LAUNCHER (like ccache's "ccache gcc ...")
+ * puts the compiler right after us, with no "--": "linkscope-cc
+ * /usr/bin/c++ main.o -o app". Running "cc /usr/bin/c++ ..." would change
+ * the link, so a first word that names a compiler driver (not an option,
+ * not an input: link inputs are not called gcc or c++) is the launcher's.
+ */
+static int names_a_driver(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(base_name(argv[1])))
+		return 0;
+	return !strchr(argv[1], '/') || access(argv[1], X_OK) == 0;
+}
+
 /* Work out the driver and its argv from how we were called. */
 static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 			    struct lk_invocation *inv)
@@ -150,11 +178,7 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 	if (argc >= 2 && !strcmp(argv[1], "--")) {
 		if (argc < 3)
 			usage_and_exit();
-		inv->mode = "launcher";
-		inv->driver_given = argv[2];
-		inv->driver_source = "launcher";
-		inv->driver_argv = argv + 2;
-		inv->driver_argc = (size_t)argc - 2;
+		set_launcher(inv, argc - 2, argv + 2);
 		return;
 	}
 	inv->driver_argv = argv;
@@ -164,6 +188,8 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 		inv->mode = "alias";
 		inv->driver_given = opt->linker_env ? opt->linker_env : base_name(argv[0]);
 		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "argv0";
+	} else if (names_a_driver(argc, argv)) {
+		set_launcher(inv, argc - 1, argv + 1);
 	} else {
 		inv->mode = "linker";
 		inv->driver_given = opt->linker_env ? opt->linker_env : "cc";
@@ -208,7 +234,7 @@ static int mkdir_p(const char *dir)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(path.buf, 0755) < 0 && errno != EEXIST) {
+			if (mkdir(path.buf, 0700) < 0 && errno != EEXIST) {
 				rc = -1;
 				break;
 			}
@@ -223,6 +249,36 @@ static int mkdir_p(const char *dir)
 	}
 	lk_buf_release(&path);
 	return rc;
+}
+
+/*
+ * The record directory, private: created 0700 (parents too), and made 0700
+ * when it is ours, whatever the umask; records and kept copies may hold
+ * private sources. The shared-/tmp fallback must be a directory (not a
+ * symlink) owned by us with no group or other access, or we refuse it (and
+ * the link still runs, unrecorded).
+ */
+static int make_record_dir(const char *dir, struct lk_err *err)
+{
+	char fallback[64];
+	struct stat st;
+
+	snprintf(fallback, sizeof(fallback), "/tmp/linkscope-%ld", (long)getuid());
+	if (!strcmp(dir, fallback)) {
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return lk_err_errno(err, "cannot create record directory '%s'", dir);
+		if (lstat(dir, &st) < 0)
+			return lk_err_errno(err, "cannot create record directory '%s'", dir);
+		if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+			return lk_err_set(err, LK_E_IO, "refusing record directory '%s': not a private directory of ours (a symlink, another owner, or open to others)",
+					  dir);
+		return 0;
+	}
+	if (mkdir_p(dir) < 0)
+		return lk_err_errno(err, "cannot create record directory '%s'", dir);
+	if (stat(dir, &st) == 0 && st.st_uid == getuid() && (st.st_mode & 077))
+		chmod(dir, 0700);
+	return 0;
 }
 
 static int64_t now_ns(clockid_t clock)
@@ -490,7 +546,7 @@ static void explain_failure(const char *record)
 	struct lk_buf analyzer = LK_BUF_INIT;
 	char *self = realpath("/proc/self/exe", NULL);
 	char *slash = self ? strrchr(self, '/') : NULL;
-	char *argv[5];
+	char *argv[6];
 	pid_t pid;
 	int status;
 
@@ -505,8 +561,10 @@ static void explain_failure(const char *record)
 	argv[0] = analyzer.buf;
 	argv[1] = (char *)"explain";
 	argv[2] = (char *)"--write-reports";
-	argv[3] = (char *)record;
-	argv[4] = NULL;
+	/* Our own record of the user's own link: the driver may run (docs/security.md). */
+	argv[3] = (char *)"--run-driver";
+	argv[4] = (char *)record;
+	argv[5] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, 2, 1);
 	fprintf(stderr, "linkscope-cc: the link failed; linkscope explains (record %s):\n", record);
@@ -593,9 +651,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	char *written = NULL;
 
 	st->dir = lk_record_dir(opt->dir_env);
-	dir_ok = mkdir_p(st->dir) == 0;
-	if (!dir_ok)
-		lk_err_errno(&err, "cannot create record directory '%s'", st->dir);
+	dir_ok = make_record_dir(st->dir, &err) == 0;
 
 	lk_env_collect((const char *const *)environ, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
@@ -630,7 +686,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 
 	/* The driver's view, taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure). */
-	started = dir_ok && !opt->expand_failed_only &&
+	/* Not after a failed @-file expansion: the driver fails it too, and -### would redo it. */
+	started = dir_ok && !rsp_failed && !opt->expand_failed_only &&
 		  lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real) &&
 		  lk_expand_start(inv->driver.resolved, inv->exec_argv, environ,
 				  st->info.fuse_ld, &job) == 0;
@@ -662,11 +719,14 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
+	/* Collected even after a signal: it ran beside the link, and waits no longer than its bound. */
 	if (started) {
 		rec->expansion.trigger = "always";
-		lk_expand_finish(&job, &rec->expansion);
-	} else if (st->run.ran && failed) {
-		rec->expansion.trigger = "failure";
+		if (lk_expand_finish(&job, &rec->expansion) < 0)
+			lk_strvec_push(&rec->warnings, "the driver's -### expansion did not finish");
+	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
+		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
+		rec->expansion.trigger = failed ? "failure" : "always";
 		if (lk_expand_run(inv->driver.resolved, inv->exec_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
@@ -680,7 +740,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
-	else if (failed && opt->report)
+	else if (failed && opt->report && !st->run.signal)
 		explain_failure(written);
 	free(written);
 	maybe_prune(opt, st->dir, rec);
@@ -694,7 +754,7 @@ int main(int argc, char **argv)
 	struct lk_err err = LK_ERR_INIT;
 	struct link_state st;
 	char *self_real;
-	int rsp_failed, status;
+	int rsp_failed, status, killed_by;
 
 	if (argc < 1)
 		usage_and_exit();
@@ -722,8 +782,11 @@ int main(int argc, char **argv)
 		exec_driver(&inv);
 	}
 	status = record_link(&st, &opt, &inv, rsp_failed, err.msg);
+	killed_by = st.run.signal;
 	release_state(&st);
 	lk_driver_release(&inv.driver);
 	free(inv.exec_argv);
+	if (killed_by)
+		lk_run_die_like(killed_by);	/* the caller sees what it would have seen */
 	return status;
 }

@@ -5,9 +5,12 @@
  * or signal, and a bounded copy of stderr. The child's stdout, stdin and
  * signal dispositions are left as the shim received them; the only
  * difference the child can see is that fd 2 is a pipe, which we document.
- * Signals: INT, TERM, HUP and CHLD are blocked in the shim and read from a
+ * Signals: those a shell forwards (HUP, INT, QUIT, TERM, USR1, USR2, ALRM,
+ * WINCH, CONT, ...) and CHLD are blocked in the shim and read from a
  * signalfd, so there is no handler and no global; the child gets the
- * original mask back through posix_spawn.
+ * original mask back through posix_spawn. When the child dies by a signal,
+ * the shim dies by the same one (lk_run_die_like) once the record is
+ * written, so make says "Segmentation fault", not "Error 139".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +19,8 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -145,6 +150,19 @@ static int spawn_child(pid_t *pid, const char *path, char *const argv[],
 	return rc;
 }
 
+/*
+ * What a shell passes to its foreground job when it is sent to the shell
+ * alone (kill PID): termination and user signals, and the job-control and
+ * terminal notices the driver may act on. Not forwarded: SIGCHLD (ours),
+ * SIGPIPE (ignored in the shim), SIGTSTP/SIGTTIN/SIGTTOU (the terminal
+ * sends them to the whole process group: the shim stops with its child),
+ * and the synchronous faults (SIGSEGV, ...), which are the shim's own.
+ */
+static const int forwarded[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH, SIGCONT,
+	SIGURG, SIGVTALRM, SIGPROF, SIGXCPU, SIGPWR,
+};
+
 static void forward_signal(int sfd, pid_t child, int *child_done, int *status)
 {
 	struct signalfd_siginfo si;
@@ -175,9 +193,8 @@ int lk_run(const char *path, char *const argv[], char *const envp[],
 		return -1;
 
 	sigemptyset(&watched);
-	sigaddset(&watched, SIGINT);
-	sigaddset(&watched, SIGTERM);
-	sigaddset(&watched, SIGHUP);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		sigaddset(&watched, forwarded[i]);
 	sigaddset(&watched, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &watched, &old);
 	sfd = signalfd(-1, &watched, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -245,6 +262,26 @@ int lk_run(const char *path, char *const argv[], char *const envp[],
 void lk_run_release(struct lk_run *res)
 {
 	lk_buf_release(&res->stderr_text);
+}
+
+_Noreturn void lk_run_die_like(int sig)
+{
+	struct sigaction dfl;
+	struct rlimit none = { 0, 0 };
+	sigset_t set;
+
+	fflush(NULL);
+	/* The driver's core, if any, is the one that matters: the shim leaves none of its own. */
+	setrlimit(RLIMIT_CORE, &none);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	/* A signal whose default is to ignore (none ends a process by itself): as a shell reports it. */
+	_exit(128 + sig);
 }
 
 int lk_run_shell_status(const struct lk_run *res)

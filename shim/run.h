@@ -24,13 +24,21 @@ struct lk_run {
  * Run `path` with `argv` and `envp`, stdin and stdout inherited. Its stderr
  * goes through a pipe: each chunk is written to our stderr at once, and the
  * first and last `keep` bytes are kept. SIGINT, SIGTERM and SIGHUP sent to
- * the shim are passed on to the child. Returns 0 once the child has ended
+ * the shim (and QUIT, USR1, USR2, ALRM, WINCH, CONT, ...: what a shell
+ * forwards) are passed on to the child. Returns 0 once the child has ended
  * (or could not start: see `ran`), -1 only if the pipe could not be made.
  * Release with lk_run_release().
  */
 int lk_run(const char *path, char *const argv[], char *const envp[],
 	   size_t keep, struct lk_run *res);
 void lk_run_release(struct lk_run *res);
+
+/*
+ * Die by `sig` as the child did: default action, unblocked, raised, with
+ * no core file of the shim's own (RLIMIT_CORE 0). Falls back to
+ * _exit(128 + sig) for a signal that does not end a process.
+ */
+_Noreturn void lk_run_die_like(int sig);
 
 /* The shell's view of the result: the exit status, or 128+signal, or 126/127. */
 int lk_run_shell_status(const struct lk_run *res);

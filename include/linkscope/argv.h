@@ -87,4 +87,13 @@ size_t lk_argv_wl_words(const char *arg,
 			void (*fn)(const char *word, size_t len, void *data),
 			void *data);
 
+/*
+ * Is `name` (a basename, no '/') a known compiler driver: gcc, g++, cc, c++,
+ * clang, clang++, with an optional version suffix (gcc-12) and, for gcc,
+ * g++, clang and clang++, a target prefix (aarch64-linux-gnu-gcc)? The
+ * analyzer runs only such drivers (docs/security.md); the shim uses it to
+ * tell a launcher's compiler word from a link input.
+ */
+int lk_argv_is_driver_name(const char *name);
+
 #endif

@@ -90,7 +90,7 @@ int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *e
 
 /* An archive opened for the replay: its armap, members read on demand. */
 struct lk_elf_armap_entry {
-	const char *name;	/* borrowed from libelf: valid until lk_elf_archive_close() */
+	const char *name;	/* in armap_names: valid until lk_elf_archive_close() */
 	size_t offset;		/* of the member's header */
 };
 
@@ -100,6 +100,7 @@ struct lk_elf_archive {
 	char *path;
 	int has_index;		/* a symbol index exists, even an empty one */
 	struct { struct lk_elf_armap_entry *items; size_t nr, alloc; } armap;
+	char *armap_names;	/* the index's string table, NUL-terminated: armap names point here */
 	struct { size_t *items; size_t nr, alloc; } members;	/* every member's offset, in order */
 };
 
@@ -172,4 +173,10 @@ void lk_elf_gc_release(struct lk_elf_gc *gc);
  */
 int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
 		   struct lk_err *err);
+/*
+ * Is `section` named like a C identifier? ld defines __start_X/__stop_X
+ * only for such sections (and --gc-sections keeps them when referenced).
+ */
+int lk_elf_start_stop_name(const char *section);
+
 #endif

@@ -82,11 +82,14 @@ struct lk_line {
 	struct { struct lk_needed *items; size_t nr, alloc; } needed;
 	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
 	struct lk_strvec notes;		/* what could not be known, and why */
+	struct lk_strvec unknown;	/* what the model lacks because it was not run: the outcome is then unknown */
+	char *run_driver;		/* --run-driver: this machine's driver allowed to run (trust.c), or NULL */
+	char *no_driver_why;		/* --run-driver refused: why, or NULL */
 	char *scratch;			/* a directory the model owns (recompiled sources), or NULL */
 };
 
 struct lk_line_options {
-	int run_driver;		/* allow running the recorded driver's -### now */
+	int run_driver;		/* --run-driver: may run this machine's driver of the record's name (docs/security.md) */
 };
 
 /*

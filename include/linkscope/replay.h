@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "linkscope/buf.h"
 #include "linkscope/line.h"
 #include "linkscope/record.h"
 
@@ -160,5 +161,13 @@ void lk_replay_refs(const struct lk_replay *r, const char *name,
 /* Every reason the replay has about `symbol`, one line each, in reading order. */
 void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
 		   const char *symbol, struct lk_strvec *out);
+
+/*
+ * Where input `input` of the replay is, for a sentence: "member M of PATH
+ * at POS", or "PATH at POS", or "(added by the driver)" when the driver put
+ * it there. Appended to `b`.
+ */
+void lk_replay_site_text(const struct lk_replay *r, const struct lk_line *line, long input,
+			 struct lk_buf *b);
 
 #endif

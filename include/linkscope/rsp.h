@@ -43,6 +43,8 @@ struct lk_rspfiles {
 
 /* GCC stops after this many expansions (libiberty's limit). */
 #define LK_RSP_MAX_EXPANSIONS 2000
+/* More arguments than this from @-files is an error too (a self-including file). */
+#define LK_RSP_MAX_ARGS 4000000
 /* A response file larger than this is not read (kept literally). */
 #define LK_RSP_MAX_BYTES ((size_t)256 << 20)
 
@@ -58,9 +60,11 @@ void lk_rsp_split(const char *text, struct lk_strvec *out);
 /*
  * Expand argv[1..argc-1] (argv[0] is the program and is never expanded) into
  * `out`, recording each response file in `files`. Nested files are expanded
- * in place, relative to the current directory, as GCC does. Returns 0, or -1
- * when the expansion limit was hit (GCC fails such a command): `out` then
- * holds the arguments with the remaining `@` arguments literal.
+ * in place, relative to the current directory, as GCC does. A file that is
+ * not a regular file (a FIFO, a device) is not read: it is kept literally,
+ * status unreadable. Returns 0, or -1 when the expansion limit was hit (GCC
+ * fails such a command) or the arguments passed LK_RSP_MAX_ARGS: `out`
+ * then holds the received argv unexpanded, and `files` what was read.
  * The caller releases both lists with the functions below.
  */
 int lk_rsp_expand(const char *const *argv, size_t argc, struct lk_args *out,

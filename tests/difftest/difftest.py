@@ -458,7 +458,7 @@ def run_case(build_dir, seed, case, keep):
     d = tempfile.mkdtemp(prefix=f"lk-diff-{case}-")
     try:
         driver, args = CLASSES[cls](rng, case, d)
-        env = dict(os.environ, LINKSCOPE_DIR=os.path.join(d, "records"))
+        env = dict(os.environ, LINKSCOPE_DIR=os.path.join(d, "records"), LINKSCOPE_EXPAND="always")
         env.pop("LINKSCOPE_LINKER", None)
         shim = os.path.join(build_dir, "bin", "linkscope-cc")
         out = "libout.so" if "-shared" in args else "prog"

@@ -42,14 +42,15 @@ check_contains "colours on a terminal" "$tty_out" $'\033[33m'
 tty_plain=$(NO_COLOR=1 script -qec "$LINKSCOPE show last" /dev/null)
 check_eq "NO_COLOR turns them off" 0 "$(grep -c $'\033' <<<"$tty_plain")"
 
-# A successful link: no expansion in the record; show runs the driver's -### itself.
+# A successful link recorded without the driver's view (LINKSCOPE_EXPAND=failure):
+# with --run-driver, show runs this machine's driver's -### itself.
 LINKSCOPE_EXPAND=failure "$SHIM" main.o -Llib -lhelper -o prog2
-out=$("$LINKSCOPE" show last)
-check_contains "no expansion recorded: the driver is asked now" "$out" "from running the driver's -### now"
+out=$("$LINKSCOPE" show --run-driver last)
+check_contains "no expansion recorded: --run-driver asks the driver now" "$out" "from running this machine's /usr/bin/cc -### now"
 check_contains "-lhelper became the shared object" "$out" "-lhelper  -> $T/lib/libhelper.so  shared object"
-out=$("$LINKSCOPE" show --no-driver last)
-check_contains "--no-driver: the driver's part is unknown, and said so" "$out" "note: the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown"
-check_contains "--no-driver: the user's own -lhelper is still resolved" "$out" "-lhelper  -> $T/lib/libhelper.so"
+out=$("$LINKSCOPE" show last)
+check_contains "by default no driver runs: the driver's part is unknown, and said so" "$out" "note: the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown"
+check_contains "the user's own -lhelper is still resolved" "$out" "-lhelper  -> $T/lib/libhelper.so"
 
 # A source on the line: the driver compiles it to a temporary object, which the shim catches.
 "$SHIM" main.c helper.o -o prog3

@@ -4,6 +4,8 @@
 # through libc.so.6's DT_NEEDED, why --copy-dt-needed-entries after rustc's
 # -lc does not help, and the verified fix "append -lc after the group".
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
 read -r -a line <<<"$("$ROOT/testdata/iree-case/build.sh")"
 run_capture link "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app

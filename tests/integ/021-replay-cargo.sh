@@ -3,6 +3,8 @@
 # references it) fails with GNU ld and links with rust-lld; a reference to
 # __tls_get_addr links because Rust's std needed the loader first.
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
 cp -r "$ROOT/testdata/cargo-group" crate

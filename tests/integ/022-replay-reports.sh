@@ -1,6 +1,8 @@
 # Reports in three formats, the success path, LINKSCOPE_REPORT=1, and
 # agreement with the real ld on plain C links.
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
 printf 'int helper(void);\nint main(void) { return helper() - 1; }\n' >main.c
 printf 'int helper(void) { return 1; }\n' >helper.c
@@ -19,7 +21,7 @@ md=$("$LINKSCOPE" report --format markdown last)
 check_contains "markdown: a headline" "$md" "## linkscope: the link of \`prog\` fails under GNU ld's rules"
 check_contains "markdown: the fix table" "$md" "| append $T/libhelper.a again, after the reference (it defines helper) | yes |"
 json=$("$LINKSCOPE" report --format json last)
-check_eq "json: contract fields" "linkscope-report/1 failure True undefined-symbol helper" \
+check_eq "json: contract fields" "linkscope-report/2 failure True undefined-symbol helper" \
 	"$("$PY" -c 'import json,sys; r=json.load(sys.stdin); d=r["diagnostics"][0]; print(r["schema"], r["predicted"]["outcome"], r["linker"]["agrees_with_replay"], d["kind"], d["symbol"])' <<<"$json")"
 
 run_capture good "$SHIM" main.o -L. -lhelper -o prog

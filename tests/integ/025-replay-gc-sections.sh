@@ -2,6 +2,8 @@
 # oracle twice: its exit status, and its --print-gc-sections list, whose
 # length must equal the count of sections the replay collects.
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
 # outcome: "succeeds" or "fails" under GNU ld's rules, from the replay of the last record.
 outcome() { "$LINKSCOPE" explain --replay-only last | sed -n 's/.*the link \(succeeds\|fails\) under GNU ld.*/\1/p' | head -n 1; }

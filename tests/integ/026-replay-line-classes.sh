@@ -3,8 +3,10 @@
 # references, -lm's script inside a --start-group with --as-needed, the
 # unresolved-symbol options in ld's order, -static's TLS.
 . "$(dirname "$0")/lib.sh"
+# Records carry the driver's -### view: the analyzer runs no driver unless asked.
+export LINKSCOPE_EXPAND=always
 
-outcome() { "$LINKSCOPE" explain --replay-only last | sed -n 's/.*the link \(succeeds\|fails\) under GNU ld.*/\1/p' | head -n 1; }
+outcome() { "$LINKSCOPE" explain --replay-only --run-driver last | sed -n 's/.*the link \(succeeds\|fails\) under GNU ld.*/\1/p' | head -n 1; }
 # same WHAT DRIVER ARGS...: ld's outcome through the shim, and the replay's.
 same() {
 	local what=$1 want

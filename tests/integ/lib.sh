@@ -11,7 +11,16 @@ LINKSCOPE=$LK_BUILD/bin/linkscope
 PY=/usr/bin/python3
 
 T=$(mktemp -d /tmp/lk-integ.XXXXXX)
-trap 'cd /; rm -rf "$T"' EXIT
+# LK_GOLDEN_OLD (tests/golden.sh): compare the old binary's analysis of the
+# records this test left with ours before the scratch dir goes.
+golden_then_clean() {
+	cd /
+	if [ -n "${LK_GOLDEN_OLD:-}" ]; then
+		LK_GOLDEN_TEST=$(basename "$0") LK_GOLDEN_NEW=$LINKSCOPE bash "$ROOT/tests/golden-compare.sh" "$T"
+	fi
+	rm -rf "$T"
+}
+trap golden_then_clean EXIT
 cd "$T" || exit 1
 
 # A clean slate: nothing of the caller's linkscope settings leaks in.

@@ -5,15 +5,21 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver.h"
 #include "expand.h"
+#include "keep.h"
 #include "linkscope/expansion.h"
+#include "linkscope/rsp.h"
 #include "testdir.h"
 
 static char dir[64];
@@ -135,6 +141,86 @@ static void test_shim_expand_known_drivers(void **state)
 	assert_true(lk_expand_knows_hash3("cc-wrapper-script", "/usr/bin/x86_64-linux-gnu-gcc-12"));
 }
 
+static size_t count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || (de->d_name[1] && strcmp(de->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+/* A copy that fails half-way (a full disk; here a file size limit) closes and unlinks its temporary. */
+static void test_shim_keep_failure_releases_the_blob(void **state)
+{
+	struct lk_keep_limits limits = { (int64_t)16 << 20, (int64_t)64 << 20 };
+	struct lk_linkrec rec;
+	struct lk_err err = LK_ERR_INIT;
+	struct rlimit old, small = { 64 << 10, 0 };
+	char big[PATH_MAX], blobs[PATH_MAX];
+	size_t fds_before;
+	int64_t used = 0;
+	FILE *fp;
+
+	(void)state;
+	snprintf(big, sizeof(big), "%s/big.o", dir);
+	snprintf(blobs, sizeof(blobs), "%s/blobs", dir);
+	fp = fopen(big, "w");
+	for (int i = 0; i < 4096; i++)
+		fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", fp);
+	fclose(fp);
+	memset(&rec, 0, sizeof(rec));
+	fds_before = count_entries("/proc/self/fd");
+	getrlimit(RLIMIT_FSIZE, &old);
+	small.rlim_max = old.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &small);
+	assert_int_equal(lk_keep_file(&rec, dir, big, "source", &limits, &used, &err), -1);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_non_null(strstr(err.msg, "cannot copy"));
+	assert_int_equal(count_entries("/proc/self/fd"), fds_before);
+	assert_int_equal(count_entries(blobs), 0);
+	assert_int_equal(rec.kept.nr, 0);
+}
+
+/* A FIFO is never opened: not for keeping, not as an @file (its bytes are the driver's). */
+static void test_shim_fifo_never_blocks(void **state)
+{
+	struct lk_keep_limits limits = { (int64_t)16 << 20, (int64_t)64 << 20 };
+	struct lk_linkrec rec;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_args args;
+	struct lk_rspfiles files;
+	char fifo[PATH_MAX], at[PATH_MAX + 1];
+	const char *argv[] = { "cc", at };
+	int64_t used = 0;
+
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo.rsp", dir);
+	snprintf(at, sizeof(at), "@%s", fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(10);	/* a regression blocks in open(): fail, do not hang */
+	memset(&rec, 0, sizeof(rec));
+	assert_int_equal(lk_keep_file(&rec, dir, fifo, "response-file", &limits, &used, &err), -1);
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	memset(&args, 0, sizeof(args));
+	memset(&files, 0, sizeof(files));
+	assert_int_equal(lk_rsp_expand(argv, 2, &args, &files, &err), 0);
+	alarm(0);
+	assert_int_equal(files.nr, 1);
+	assert_int_equal(files.items[0].status, LK_RSP_UNREADABLE);
+	assert_int_equal(args.nr, 2);
+	assert_string_equal(args.items[1].text, at);
+	lk_args_release(&args);
+	lk_rspfiles_release(&files);
+	unlink(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_shim_driver_missing),
 		cmocka_unit_test(test_shim_expand_parse_gcc12),
 		cmocka_unit_test(test_shim_expand_known_drivers),
+		cmocka_unit_test(test_shim_keep_failure_releases_the_blob),
+		cmocka_unit_test(test_shim_fifo_never_blocks),
 	};
 	return cmocka_run_group_tests_name("shim", tests, setup, teardown);
 }

@@ -1,0 +1,209 @@
+/*
+ * Running a helper program: one way for the shim's extra driver runs and
+ * the analyzer's (see runcmd.h). Modelled on git's pipe_command: both
+ * pipes read in one poll loop so neither can fill and block the child, a
+ * bound on what is kept so a chatty child cannot exhaust memory, and a
+ * deadline after which the child is killed, so a hung helper never hangs
+ * the caller (a build, or an analysis).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/runcmd.h"
+
+extern char **environ;
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left before `deadline` (0: none), as poll() takes them. */
+static int left_ms(int64_t deadline)
+{
+	int64_t left;
+
+	if (!deadline)
+		return -1;
+	left = deadline - now_ms();
+	return left < 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int)left;
+}
+
+/* Read what is there: 0 more may come, 1 at EOF. */
+static int drain(int fd, struct lk_buf *into, size_t max)
+{
+	char buf[8192];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : 1;
+	if (n == 0)
+		return 1;
+	if (into && into->len < max)
+		lk_buf_add(into, buf, (size_t)n > max - into->len ? max - into->len : (size_t)n);
+	return 0;
+}
+
+static int spawn(const struct lk_runcmd *cmd, int out_w, int err_w, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, def;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (out_w >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_w, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	if (err_w >= 0)
+		posix_spawn_file_actions_adddup2(&fa, err_w, 2);
+	else
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (cmd->cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, cmd->cwd);
+	/* A helper starts with no blocked signals and SIGPIPE at its default. */
+	posix_spawnattr_init(&attr);
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	rc = posix_spawn(pid, cmd->path, &fa, &attr, (char *const *)cmd->argv,
+			 cmd->envp ? cmd->envp : environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+/* Wait for the child until `deadline`; 1 when it has ended (status set), 0 at the deadline. */
+static int reap(pid_t pid, int64_t deadline, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, deadline ? WNOHANG : 0);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return 1;
+		if (r == 0) {
+			if (!left_ms(deadline))
+				return 0;
+			poll(NULL, 0, left_ms(deadline) < 5 ? left_ms(deadline) : 5);
+		}
+	}
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int lk_runcmd_start(const struct lk_runcmd *cmd, struct lk_runcmd_job *job)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, rc;
+	int merged = cmd->err && cmd->err == cmd->out;
+	pid_t pid;
+
+	memset(job, 0, sizeof(*job));
+	job->cmd = cmd;
+	job->pid = job->out = job->err = -1;
+	if ((cmd->out && pipe2(out, O_CLOEXEC) < 0) ||
+	    (cmd->err && !merged && pipe2(err, O_CLOEXEC) < 0)) {
+		job->error = errno;
+		for (int i = 0; i < 2; i++) {
+			close_fd(&out[i]);
+			close_fd(&err[i]);
+		}
+		return -1;
+	}
+	rc = spawn(cmd, out[1], merged ? out[1] : err[1], &pid);
+	close_fd(&out[1]);
+	close_fd(&err[1]);
+	if (rc) {
+		job->error = rc;
+		close_fd(&out[0]);
+		close_fd(&err[0]);
+		return -1;
+	}
+	job->pid = pid;
+	job->out = out[0];
+	job->err = err[0];
+	return 0;
+}
+
+int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res)
+{
+	const struct lk_runcmd *cmd = job->cmd;
+	struct lk_runcmd_result local;
+	size_t max = cmd->max_bytes ? cmd->max_bytes : (size_t)1 << 20;
+	int64_t deadline = cmd->timeout_ms > 0 ? now_ms() + cmd->timeout_ms : 0;
+	int status = 0;
+
+	if (!res)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	res->exit_status = -1;
+	if (job->pid < 0) {
+		res->error = job->error;
+		return -1;
+	}
+	res->started = 1;
+	while (job->out >= 0 || job->err >= 0) {
+		struct pollfd pfd[2] = { { job->out, POLLIN, 0 }, { job->err, POLLIN, 0 } };
+		int n = poll(pfd, 2, left_ms(deadline));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			res->timed_out = n == 0;
+			break;
+		}
+		if (pfd[0].revents && drain(job->out, cmd->out, max))
+			close_fd(&job->out);
+		if (pfd[1].revents && drain(job->err, cmd->err, max))
+			close_fd(&job->err);
+	}
+	if (!res->timed_out && !reap(job->pid, deadline, &status))
+		res->timed_out = 1;
+	if (res->timed_out) {
+		/* A grandchild may still hold the pipes: they are closed below, whatever it does. */
+		kill(job->pid, SIGKILL);
+		reap(job->pid, 0, &status);
+	}
+	close_fd(&job->out);
+	close_fd(&job->err);
+	job->pid = -1;
+	if (res->timed_out)
+		return -1;
+	if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+		return -1;
+	}
+	res->exit_status = WEXITSTATUS(status);
+	return res->exit_status;
+}
+
+int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
+{
+	struct lk_runcmd_job job;
+
+	lk_runcmd_start(cmd, &job);
+	return lk_runcmd_finish(&job, res);
+}

@@ -1,0 +1,81 @@
+# The shim keeps records private and never hangs or slows a build (issue #7):
+# 0700 dir and 0600 files whatever the umask, a /tmp fallback that must be
+# ours, a self-including @file (FIFOs: tests/unit/test_shim.c), a bounded -### after a failed link
+# and none after one ended by a signal.
+. "$(dirname "$0")/lib.sh"
+
+write_main
+umask 022
+chmod 755 "$T"	# user nobody works below it
+
+# Privacy: a source is kept; everything is private although the umask is 022.
+printf 'int main(void) { return 0; }\n' >prog.c
+"$SHIM" prog.c -o prog
+r=$(last_record)
+check_eq "record dir 0700" 700 "$(stat -c %a "$LINKSCOPE_DIR")"
+check_eq "record 0600" 600 "$(stat -c %a "$r")"
+check_eq "blobs dir 0700" 700 "$(stat -c %a "$LINKSCOPE_DIR/blobs")"
+check_eq "kept copy 0600" 600 "$(stat -c %a "$LINKSCOPE_DIR/$(rec "$r" 'r["kept"][0]["blob"]')")"
+mkdir -p open && chmod 755 open
+LINKSCOPE_DIR=$T/open "$SHIM" main.o -o x
+check_eq "an existing record dir of ours is made 0700" 700 "$(stat -c %a open)"
+
+# The /tmp fallback (no LINKSCOPE_DIR, XDG_STATE_HOME or absolute HOME), as user nobody.
+fb=/tmp/linkscope-65534
+# nobody may not reach the build tree (a clone in a 0700 dir): its own copy of the shim.
+cp "$SHIM" "$T/linkscope-cc" && chmod 755 "$T/linkscope-cc"
+NOBODY_SHIM=$T/linkscope-cc
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env -u LINKSCOPE_DIR -u XDG_STATE_HOME HOME=relative "$@"; }
+mkdir -p nob && cp main.o nob/ && chmod -R 777 nob
+rm -rf "$fb" "$T/elsewhere"
+mkdir "$T/elsewhere" && chmod 777 "$T/elsewhere"
+ln -s "$T/elsewhere" "$fb"
+run_capture sym as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
+check_eq "a symlink at the fallback: the link still runs" 0 "$(cat "$T/sym.rc")"
+check_contains "and is refused with a warning" "$(cat "$T/sym.err")" "refusing record directory '$fb'"
+check_eq "nothing written through the symlink" 0 "$(ls "$T/elsewhere" | wc -l)"
+rm -f "$fb"
+mkdir "$fb"	# owned by root, not by nobody
+run_capture other as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
+check_contains "a fallback owned by another user is refused" "$(cat "$T/other.err")" "refusing record directory '$fb'"
+rm -rf "$fb"
+run_capture fresh as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
+check_eq "a fresh fallback: recorded without a warning" "" "$(cat "$T/fresh.err")"
+check_eq "and it is ours and private" "nobody 700" "$(stat -c '%U %a' "$fb")"
+rm -rf "$fb"
+
+# A self-including @file of 1,000 arguments: gcc fails with "too many @-files"; so does
+# the shim's expansion, fast, and the record stays the size of the argv.
+"$PY" -c "open('self.rsp','w').write(' '.join(['@self.rsp'] * 1000))"
+start=$(date +%s)
+run_capture self timeout 60 "$SHIM" main.o @self.rsp -o y
+check_eq "self-including @file: the driver's failure" 1 "$(cat "$T/self.rc")"
+check "self-including @file: done in seconds" test $(( $(date +%s) - start )) -lt 20
+r=$(last_record)
+check_contains "the error is recorded" "$(rec "$r" 'r["warnings"]')" "too many @-files (more than 2000)"
+check_eq "argv_expanded is the argv" 5 "$(rec "$r" 'len(r["argv_expanded"])')"
+
+# A driver that hangs on -### after a failed link: the shim's extra run is cut.
+cat >hang-driver <<'SH'
+#!/bin/sh
+for a in "$@"; do [ "$a" = "-###" ] && exec sleep 120; done
+echo "link failed" >&2
+exit 1
+SH
+chmod +x hang-driver
+start=$(date +%s)
+run_capture hang timeout 100 "$SHIM" -- ./hang-driver main.o -o z
+check_eq "hung -###: the link's own status" 1 "$(cat "$T/hang.rc")"
+check "hung -###: the shim gives up in seconds, not minutes" test $(( $(date +%s) - start )) -lt 30
+check_contains "and says so in the record" "$(rec "$(last_record)" 'r["warnings"]')" "the driver's -### expansion could not be run"
+
+# A link ended by a signal: no -### run afterwards.
+cat >term-driver <<SH
+#!/bin/sh
+for a in "\$@"; do [ "\$a" = "-###" ] && touch "$T/expanded"; done
+kill -TERM \$\$
+SH
+chmod +x term-driver
+"$SHIM" -- ./term-driver main.o -o z 2>/dev/null
+check "ended by a signal: no -### run" test ! -e expanded
+finish
