@@ -33,5 +33,13 @@ check_contains "record: its linker command has crt1.o" \
 check_eq "record: the driver's linker program" "ld" "$(rec "$r" 'r["linker"]["print_prog_name"]')"
 LINKSCOPE_EXPAND=failure "$SHIM" main.o warn.o -o shim2.bin 2>/dev/null
 check_eq "LINKSCOPE_EXPAND=failure: no -### expansion on success" "None" "$(rec "$(last_record)" 'r["expansion"]')"
+# A driver of another name (a wrapper script): its -### might do work, so by
+# default it is asked only after a failure; LINKSCOPE_EXPAND=always asks it after any link.
+printf '#!/bin/sh\nexec cc "$@"\n' >mywrap && chmod +x mywrap
+LINKSCOPE_LINKER=$T/mywrap "$SHIM" main.o warn.o -o shim3.bin 2>/dev/null
+check_eq "a wrapper driver: no -### beside a successful link" "None" "$(rec "$(last_record)" 'r["expansion"]')"
+LINKSCOPE_EXPAND=always LINKSCOPE_LINKER=$T/mywrap "$SHIM" main.o warn.o -o shim4.bin 2>/dev/null
+check_eq "LINKSCOPE_EXPAND=always: a wrapper driver asked after the link" "always 0" \
+	"$(rec "$(last_record)" '"%s %s" % (r["expansion"]["trigger"], r["expansion"]["exit_status"])')"
 check_eq "record: host machine" "$(uname -m)" "$(rec "$r" 'r["host"]["machine"]')"
 finish
