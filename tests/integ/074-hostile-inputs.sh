@@ -47,7 +47,11 @@ mkfifo pipe.o
 "$PY" - "$r" altered.json "$T/pipe.o" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+old = r["argv_expanded"][2]
 r["argv_expanded"][2] = sys.argv[3]
+# The driver's -### view, taken beside the link, names the input too.
+for cmd in (r.get("expansion") or {}).get("commands", []):
+    cmd[:] = [sys.argv[3] if w == old else w for w in cmd]
 json.dump(r, open(sys.argv[2], "w"))
 PY
 run_capture fifo timeout 20 "$LINKSCOPE" show altered.json
