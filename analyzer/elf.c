@@ -22,7 +22,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/elf.h"
+#include "elf.h"
 #include "linkscope/vec.h"
 
 const char *lk_file_kind_name(enum lk_file_kind kind)

@@ -15,7 +15,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/script.h"
+#include "script.h"
 #include "linkscope/vec.h"
 
 struct lexer {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/rsp.h"
-#include "linkscope/script.h"
+#include "script.h"
 #include "testdir.h"
 
 static void parse_ok(const char *text, struct lk_script *s)
