@@ -23,8 +23,8 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/demangle.h"
-#include "linkscope/provider.h"
+#include "demangle.h"
+#include "provider.h"
 #include "linkscope/vec.h"
 #include "cause.h"
 

@@ -6,9 +6,9 @@
 #ifndef ANALYZER_CAUSE_H
 #define ANALYZER_CAUSE_H
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 
 /*
  * Merge the undefined-symbol diagnostics of `out` into one per cause: the

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linkscope/demangle.h"
+#include "demangle.h"
 
 /* libiberty's DMGL_PARAMS | DMGL_ANSI: parameter lists and const qualifiers. */
 #define LK_DMGL_FLAGS (1 << 0 | 1 << 1)

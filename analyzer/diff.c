@@ -31,7 +31,7 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 #include "linkscope/rustc.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"

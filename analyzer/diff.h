@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 void lk_diff_print(FILE *out, const struct lk_record *a, struct lk_line *la,

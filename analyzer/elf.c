@@ -22,7 +22,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/elf.h"
+#include "elf.h"
 #include "linkscope/vec.h"
 
 const char *lk_file_kind_name(enum lk_file_kind kind)
@@ -104,12 +104,41 @@ static void read_dynamic(Elf *e, struct lk_elf_info *info)
 	}
 }
 
-static void read_elf(Elf *e, struct lk_elf_info *info)
+/*
+ * Why an ELF image of `size` bytes does not hold its section headers or a
+ * section's contents, or NULL when it does. libelf shows a file cut after
+ * its ELF header as one with no sections, which the replay would take for
+ * an input that defines nothing; ld says "file format not recognized".
+ */
+static const char *truncated(Elf *e, uint64_t size)
 {
 	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = NULL;
+
+	if (!gelf_getehdr(e, &ehdr))
+		return NULL;	/* no header at all: the callers say so */
+	if (ehdr.e_shoff && (ehdr.e_shoff > size ||
+			     (uint64_t)ehdr.e_shnum * ehdr.e_shentsize > size - ehdr.e_shoff))
+		return "truncated: the section headers end past the end of the file";
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > size || shdr.sh_size > size - shdr.sh_offset))
+			return "truncated: a section ends past the end of the file";
+	return NULL;
+}
+
+static void read_elf(Elf *e, off_t size, struct lk_elf_info *info)
+{
+	GElf_Ehdr ehdr;
+	const char *cut;
 
 	if (!gelf_getehdr(e, &ehdr)) {
 		set_problem(info, LK_FILE_CORRUPT, elf_errmsg(-1));
+		return;
+	}
+	if ((cut = truncated(e, (uint64_t)size))) {
+		set_problem(info, LK_FILE_CORRUPT, cut);
 		return;
 	}
 	info->elf_class = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 64 :
@@ -290,7 +319,7 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 		else if (elf_kind(e) == ELF_K_AR)
 			read_archive(fd, e, st.st_size, info);
 		else if (elf_kind(e) == ELF_K_ELF)
-			read_elf(e, info);
+			read_elf(e, st.st_size, info);
 		else
 			set_problem(info, LK_FILE_CORRUPT, "truncated ELF header");
 		if (e)
@@ -512,6 +541,8 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 			struct lk_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	const char *cut;
+	struct stat st;
 	Elf *e;
 
 	if (gc)
@@ -525,6 +556,11 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 			elf_end(e);
 		close(fd);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
+	}
+	if (fstat(fd, &st) == 0 && (cut = truncated(e, (uint64_t)st.st_size))) {
+		elf_end(e);
+		close(fd);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, cut);
 	}
 	rc = read_syms_and_gc(e, gc ? fd : -1, path, out, gc, err);
 	if (!gc)
@@ -589,9 +625,15 @@ int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **na
 	*name = lk_xstrdup(h && h->ar_name ? h->ar_name : "?");
 	if (elf_kind(m) == ELF_K_ELF) {
 		struct lk_buf where = LK_BUF_INIT;
+		const char *cut = h ? truncated(m, (uint64_t)h->ar_size) : NULL;
 
 		lk_buf_addf(&where, "%s(%s)", ar->path, *name);
-		rc = read_syms_and_gc(m, -1, where.buf, out, gc, err);
+		if (cut) {
+			rc = lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", where.buf, cut);
+			elf_end(m);
+		} else {
+			rc = read_syms_and_gc(m, -1, where.buf, out, gc, err);
+		}
 		lk_buf_release(&where);
 		return rc;
 	}

@@ -10,9 +10,9 @@
 
 #include <stdio.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 
 enum lk_fact_kind {
 	LK_FACT_INCIDENTAL_DSO,		/* an --as-needed library kept by an earlier, unrelated reference */

@@ -30,7 +30,7 @@
 #include "gc.h"
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
-#include "linkscope/elf.h"
+#include "elf.h"
 #include "linkscope/vec.h"
 
 /* Compact: a line like llvm's has millions of sections and relocations. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "linkscope/elf.h"
+#include "elf.h"
 #include "linkscope/strvec.h"
 
 /* What the collector asks the replay about symbols (opaque handles of its table). */

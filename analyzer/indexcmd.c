@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "linkscope/banned.h"
-#include "linkscope/provider.h"
+#include "provider.h"
 #include "linkscope/vec.h"
 #include "indexcmd.h"
 

@@ -26,7 +26,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/expansion.h"
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/runcmd.h"
 #include "trust.h"
 #include "linkscope/vec.h"

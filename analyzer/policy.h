@@ -6,7 +6,7 @@
 #ifndef ANALYZER_POLICY_H
 #define ANALYZER_POLICY_H
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/strvec.h"
 
 struct lk_policy {

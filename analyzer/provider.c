@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
-#include "linkscope/hash.h"
+#include "hash.h"
 #include "linkscope/buf.h"
-#include "linkscope/elf.h"
-#include "linkscope/provider.h"
+#include "elf.h"
+#include "provider.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 #include "resolve.h"

@@ -12,7 +12,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/demangle.h"
+#include "demangle.h"
 #include "report.h"
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)

@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 
 struct lk_report_options {
 	int replay_only;	/* ignore the linker's recorded status and stderr */

@@ -26,7 +26,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/runcmd.h"
-#include "linkscope/script.h"
+#include "script.h"
 #include "linkscope/vec.h"
 #include "compile.h"
 #include "resolve.h"

@@ -2,7 +2,7 @@
 #ifndef ANALYZER_RESOLVE_H
 #define ANALYZER_RESOLVE_H
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 /*

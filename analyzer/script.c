@@ -15,7 +15,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/script.h"
+#include "script.h"
 #include "linkscope/vec.h"
 
 struct lexer {
@@ -73,6 +73,34 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 	return 0;
 }
 
+/*
+ * `s` as an error message shows it: on one line, a control character
+ * (a quoted name may hold a newline) written as \n or \xNN.
+ */
+static const char *one_line(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char piece[8];
+		size_t len;
+
+		if (c == '\n')
+			len = (size_t)snprintf(piece, sizeof(piece), "\\n");
+		else if (c < 0x20 || c == 0x7f)
+			len = (size_t)snprintf(piece, sizeof(piece), "\\x%02x", c);
+		else
+			piece[0] = (char)c, len = 1;
+		if (n + len >= size)
+			break;
+		memcpy(buf + n, piece, len);
+		n += len;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static int is(const struct lexer *lx, const char *s)
 {
 	return !lx->quoted && !strcmp(lx->tok.buf, s);
@@ -82,9 +110,13 @@ static int expect(struct lexer *lx, const char *what, struct lk_err *err)
 {
 	if (next_token(lx, err) < 0)
 		return -1;
-	if (!is(lx, what))
+	if (!is(lx, what)) {
+		char shown[sizeof(err->msg)];
+
 		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected '%s', found '%s'",
-				  lx->path, lx->line, what, lx->tok.len ? lx->tok.buf : "end of file");
+				  lx->path, lx->line, what,
+				  lx->tok.len ? one_line(lx->tok.buf, shown, sizeof(shown)) : "end of file");
+	}
 	return 0;
 }
 
@@ -149,7 +181,7 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 	static const char *const blocks[] = { "SECTIONS", "MEMORY", "PHDRS", "VERSION", NULL };
 	char name[64];
 
-	snprintf(name, sizeof(name), "%s", lx->tok.buf);
+	one_line(lx->tok.buf, name, sizeof(name));
 	if (is(lx, ";"))
 		return 0;
 	if (is(lx, "GROUP") || is(lx, "INPUT")) {

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 struct lk_show_options {

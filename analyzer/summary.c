@@ -17,7 +17,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/prune.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 #include "linkscope/vec.h"
 #include "normalize.h"
 #include "report.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "linkscope/err.h"
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 struct lk_summary_options {

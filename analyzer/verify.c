@@ -18,7 +18,7 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 #include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 #include "trust.h"

@@ -2,7 +2,7 @@
 #ifndef ANALYZER_WARN_H
 #define ANALYZER_WARN_H
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 /* Append one line per finding to line->warnings. */

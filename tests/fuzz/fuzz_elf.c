@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linkscope/elf.h"
+#include "elf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

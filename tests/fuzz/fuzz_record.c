@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 #include "diff.h"
 #include "report.h"
 #include "show.h"

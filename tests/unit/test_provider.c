@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "linkscope/provider.h"
+#include "provider.h"
 #include "testdir.h"
 
 /* A dir with libz under three names (one file), an archive of it, and a text file named like a library. */

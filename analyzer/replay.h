@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "linkscope/buf.h"
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 
 /* One input the replay read: an object, an archive member, a shared object. */

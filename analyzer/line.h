@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "linkscope/elf.h"
+#include "elf.h"
 #include "linkscope/err.h"
 #include "linkscope/record.h"
 #include "linkscope/rustc.h"

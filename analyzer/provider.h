@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
 #include "linkscope/strvec.h"
 
