@@ -2,9 +2,9 @@
 #ifndef ANALYZER_CERTAINTY_H
 #define ANALYZER_CERTAINTY_H
 
-#include "linkscope/line.h"
+#include "line.h"
 #include "linkscope/record.h"
-#include "linkscope/replay.h"
+#include "replay.h"
 
 /*
  * NULL when the replay's verdict stands; else why the outcome is unknown
