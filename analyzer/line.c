@@ -262,9 +262,8 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 			 struct lk_strvec *out)
 {
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
-	struct lk_buf text = LK_BUF_INIT;
+	struct lk_expansion_query query;
 	struct lk_rec_expansion exp;
-	struct lk_runcmd cmd = { 0 };
 	char *note;
 
 	lk_strvec_push(&argv, driver);
@@ -272,18 +271,14 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 	lk_trust_filter(rec, LK_TRUST_EXPAND, &argv, &dropped);
 	if ((note = lk_trust_dropped_note(&dropped)))
 		lk_strvec_push_owned(&line->notes, note);
-	cmd.path = driver;
-	cmd.argv = (const char *const *)argv.items;
-	cmd.cwd = rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL;
-	cmd.out = cmd.err = &text;
-	cmd.max_bytes = (size_t)4 << 20;
-	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
-	lk_runcmd(&cmd, NULL);
+	memset(&exp, 0, sizeof(exp));
+	exp.linker_command = -1;
+	lk_expansion_start(&query, driver, (const char *const *)argv.items,
+			   rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL, NULL,
+			   LK_TRUST_TIMEOUT_MS);
+	lk_expansion_finish(&query, &exp);
 	lk_strvec_release(&argv);
 	lk_strvec_release(&dropped);
-	memset(&exp, 0, sizeof(exp));
-	lk_expansion_parse(text.buf ? text.buf : "", &exp);
-	lk_buf_release(&text);
 	if (exp.linker_command >= 0) {
 		struct lk_strvec *cmdv = &exp.commands.items[exp.linker_command];
 

@@ -391,12 +391,8 @@ static void compile_again(struct ctx *c, size_t index)
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 		goto out;
 	}
-	if (!c->line->scratch) {
-		char tmpl[] = "/tmp/lk-sources-XXXXXX";
-
-		if (mkdtemp(tmpl))
-			c->line->scratch = lk_xstrdup(tmpl);
-	}
+	if (!c->line->scratch)
+		c->line->scratch = lk_scratch_dir("lk-sources");
 	obj = c->line->scratch ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
 						   c->line->scratch, &dropped, &err) : NULL;
 	if (!obj) {

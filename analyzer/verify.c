@@ -104,7 +104,7 @@ static void remove_dir(const char *dir)
 
 void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 {
-	char dir[] = "/tmp/lk-verify-XXXXXX";
+	char *dir;
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT, said = LK_BUF_INIT;
 	struct lk_runcmd_result res;
@@ -112,7 +112,7 @@ void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fi
 	struct lk_err err = LK_ERR_INIT;
 	char *driver = lk_trust_driver(rec, &err), *note;
 
-	if (!driver || !mkdtemp(dir)) {
+	if (!driver || !(dir = lk_scratch_dir("lk-verify"))) {
 		/* Not run: said, but not checked, so never reported as "fails". */
 		fix->linker_said = lk_xstrdup(driver ? "no scratch directory" : err.msg);
 		free(driver);
@@ -145,6 +145,7 @@ void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fi
 	}
 	free(note);
 	remove_dir(dir);
+	free(dir);
 	free(driver);
 	lk_buf_release(&out);
 	lk_buf_release(&said);

@@ -1,7 +1,8 @@
 /*
  * The driver's -### output, parsed: each command it would run, and its
- * default search dirs. The shim stores it in the record after a failed
- * link; the analyzer reads it the same way when it runs -### itself.
+ * default search dirs, and the one way to run it. The shim takes it beside
+ * every link and stores it in the record; the analyzer reads it the same
+ * way, and runs it the same way when asked (--run-driver).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,4 +84,36 @@ void lk_expansion_release(struct lk_rec_expansion *exp)
 	free(exp->library_path);
 	free(exp->compiler_path);
 	memset(exp, 0, sizeof(*exp));
+}
+
+int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
+		       const char *const *argv, const char *cwd, char *const envp[],
+		       int timeout_ms)
+{
+	memset(q, 0, sizeof(*q));
+	lk_buf_init(&q->out);
+	q->cmd.path = driver;
+	q->cmd.argv = argv;
+	q->cmd.cwd = cwd;
+	q->cmd.envp = envp;
+	q->cmd.out = q->cmd.err = &q->out;
+	q->cmd.max_bytes = (size_t)4 << 20;
+	q->cmd.timeout_ms = timeout_ms;
+	return lk_runcmd_start(&q->cmd, &q->job);
+}
+
+int lk_expansion_finish(struct lk_expansion_query *q, struct lk_rec_expansion *exp)
+{
+	struct lk_runcmd_result res;
+	int status = lk_runcmd_finish(&q->job, &res);
+
+	if (status < 0 && res.started && !res.timed_out)
+		status = 128 + res.signal;
+	if (status >= 0) {
+		exp->done = 1;
+		exp->exit_status = status;
+		lk_expansion_parse(q->out.buf, exp);
+	}
+	lk_buf_release(&q->out);
+	return status;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/runcmd.h"
+#include "linkscope/vec.h"
 
 extern char **environ;
 
@@ -67,11 +69,13 @@ static int spawn(const struct lk_runcmd *cmd, int out_w, int err_w, pid_t *pid)
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	if (out_w >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out_w, 1);
+	else if (cmd->out_to_err)
+		posix_spawn_file_actions_adddup2(&fa, 2, 1);
 	else
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	if (err_w >= 0)
 		posix_spawn_file_actions_adddup2(&fa, err_w, 2);
-	else
+	else if (!cmd->out_to_err)
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	if (cmd->cwd)
 		posix_spawn_file_actions_addchdir_np(&fa, cmd->cwd);
@@ -206,4 +210,20 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 
 	lk_runcmd_start(cmd, &job);
 	return lk_runcmd_finish(&job, res);
+}
+
+char *lk_scratch_dir(const char *prefix)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct lk_buf dir = LK_BUF_INIT;
+
+	lk_buf_addf(&dir, "%s/%s-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp", prefix);
+	if (!mkdtemp(dir.buf)) {
+		int saved = errno;
+
+		lk_buf_release(&dir);
+		errno = saved;
+		return NULL;
+	}
+	return lk_buf_detach(&dir);
 }

@@ -30,84 +30,58 @@ int lk_expand_knows_hash3(const char *driver, const char *driver_real)
 	return known_name(driver) || (driver_real && known_name(driver_real));
 }
 
-static void query_init(struct lk_expand_query *q)
-{
-	memset(q, 0, sizeof(*q));
-	lk_buf_init(&q->out);
-	q->job.pid = -1;
-}
-
-static void query_release(struct lk_expand_query *q)
-{
-	lk_strvec_release(&q->argv);
-	lk_buf_release(&q->out);
-}
-
-/* Start q->argv (filled by the caller) with stdout+stderr kept (at most 4 MiB). */
-static int query_start(struct lk_expand_query *q, const char *driver, char *const envp[])
-{
-	q->cmd.path = driver;
-	q->cmd.argv = (const char *const *)q->argv.items;
-	q->cmd.envp = envp;
-	q->cmd.out = q->cmd.err = &q->out;
-	q->cmd.max_bytes = (size_t)4 << 20;
-	q->cmd.timeout_ms = LK_EXPAND_TIMEOUT_MS;
-	return lk_runcmd_start(&q->cmd, &q->job);
-}
-
-/* The query's exit status, 128+N for a signal, or -1 when it did not run or timed out. */
-static int query_finish(struct lk_expand_query *q)
-{
-	struct lk_runcmd_result res;
-	int rc = lk_runcmd_finish(&q->job, &res);
-
-	if (rc < 0 && res.started && !res.timed_out)
-		return 128 + res.signal;
-	return rc;
-}
-
 int lk_expand_start(const char *driver, char *const argv[], char *const envp[],
 		    const char *fuse_ld, struct lk_expand_job *job)
 {
+	struct lk_strvec cmd = LK_STRVEC_INIT;
 	struct lk_buf opt = LK_BUF_INIT;
+	const char *prog_argv[3];
+	int rc;
 
-	query_init(&job->hash3);
-	query_init(&job->prog);
-	lk_strvec_push(&job->hash3.argv, argv[0]);
-	lk_strvec_push(&job->hash3.argv, "-###");
+	memset(job, 0, sizeof(*job));
+	lk_strvec_push(&cmd, argv[0]);
+	lk_strvec_push(&cmd, "-###");
 	for (size_t i = 1; argv[i]; i++)
-		lk_strvec_push(&job->hash3.argv, argv[i]);
-	if (query_start(&job->hash3, driver, envp) < 0) {
-		query_release(&job->hash3);
+		lk_strvec_push(&cmd, argv[i]);
+	/* The words are copied at the start: nothing of them is needed after it. */
+	rc = lk_expansion_start(&job->hash3, driver, (const char *const *)cmd.items, NULL, envp,
+				LK_EXPAND_TIMEOUT_MS);
+	lk_strvec_release(&cmd);
+	if (rc < 0) {
+		lk_expansion_finish(&job->hash3, NULL);
 		return -1;
 	}
 	lk_buf_addstr(&opt, "-print-prog-name=ld");
 	/* -fuse-ld=/path or --ld-path: the driver has nothing to add. */
 	if (fuse_ld && !strchr(fuse_ld, '/'))
 		lk_buf_addf(&opt, ".%s", fuse_ld);
-	lk_strvec_push(&job->prog.argv, driver);
-	lk_strvec_push_owned(&job->prog.argv, lk_buf_detach(&opt));
-	query_start(&job->prog, driver, envp);
+	prog_argv[0] = driver;
+	prog_argv[1] = opt.buf;
+	prog_argv[2] = NULL;
+	lk_buf_init(&job->prog_out);
+	job->prog_cmd.path = driver;
+	job->prog_cmd.argv = prog_argv;
+	job->prog_cmd.envp = envp;
+	job->prog_cmd.out = &job->prog_out;
+	job->prog_cmd.max_bytes = 4096;
+	job->prog_cmd.timeout_ms = LK_EXPAND_TIMEOUT_MS;
+	lk_runcmd_start(&job->prog_cmd, &job->prog);
+	job->prog_cmd.argv = NULL;
+	lk_buf_release(&opt);
 	return 0;
 }
 
 int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp)
 {
-	int status = query_finish(&job->hash3), prog = query_finish(&job->prog);
-	struct lk_buf *out = &job->prog.out;
+	int status = lk_expansion_finish(&job->hash3, exp);
+	struct lk_buf *out = &job->prog_out;
 
-	if (status >= 0) {
-		exp->done = 1;
-		exp->exit_status = status;
-		lk_expansion_parse(job->hash3.out.buf, exp);
-		if (prog == 0) {
-			while (out->len && (out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == '\r'))
-				out->buf[--out->len] = '\0';
-			exp->linker_program = lk_buf_detach(out);
-		}
+	if (lk_runcmd_finish(&job->prog, NULL) == 0 && status >= 0) {
+		while (out->len && (out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == '\r'))
+			out->buf[--out->len] = '\0';
+		exp->linker_program = lk_buf_detach(out);
 	}
-	query_release(&job->hash3);
-	query_release(&job->prog);
+	lk_buf_release(out);
 	return status >= 0 ? 0 : -1;
 }
 

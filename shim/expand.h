@@ -3,9 +3,9 @@
 #define SHIM_EXPAND_H
 
 #include "linkscope/buf.h"
+#include "linkscope/expansion.h"
 #include "linkscope/record.h"
 #include "linkscope/runcmd.h"
-#include "linkscope/strvec.h"
 
 /*
  * Bound of each extra driver run (-###, -print-prog-name), in milliseconds,
@@ -14,17 +14,12 @@
  */
 #define LK_EXPAND_TIMEOUT_MS 10000
 
-/* One driver query: started beside the link, collected after it. */
-struct lk_expand_query {
-	struct lk_strvec argv;
-	struct lk_buf out;		/* stdout and stderr */
-	struct lk_runcmd cmd;
-	struct lk_runcmd_job job;
-};
-
-/* The two driver queries of one link. */
+/* The two driver queries of one link: started beside it, collected after it. */
 struct lk_expand_job {
-	struct lk_expand_query hash3, prog;	/* -###, -print-prog-name=ld[.FLAVOR] */
+	struct lk_expansion_query hash3;	/* -### */
+	struct lk_buf prog_out;			/* -print-prog-name=ld[.FLAVOR] */
+	struct lk_runcmd prog_cmd;
+	struct lk_runcmd_job prog;
 };
 
 /*
@@ -46,7 +41,7 @@ int lk_expand_start(const char *driver, char *const argv[], char *const envp[],
 /*
  * Collect a started job: what -### printed, parsed into exp->commands (the
  * last collect2/ld command is exp->linker_command), and the linker program.
- * Returns 0, or -1 if -### did not finish (timeout, signal): exp untouched.
+ * Returns 0, or -1 if -### did not finish (timeout): exp untouched then.
  */
 int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp);
 

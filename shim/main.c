@@ -13,9 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <spawn.h>
 #include <sys/random.h>
-#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -31,6 +29,7 @@
 #include "linkscope/env.h"
 #include "linkscope/prune.h"
 #include "linkscope/record.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
 #include "linkscope/vec.h"
@@ -538,41 +537,51 @@ static void warn_not_recorded(const struct lk_err *err)
  * LINKSCOPE_REPORT=1: run `linkscope explain --write-reports` on the
  * record of a failed link, its output on our stderr below the linker's
  * message. The analyzer is the one installed beside the shim, else the one
- * on PATH. Whatever it does, the link's status stays the linker's.
+ * on PATH. Whatever it does, the link's status stays the linker's, and a
+ * build waits for it at most LK_REPORT_TIMEOUT_MS.
  */
+#define LK_REPORT_TIMEOUT_MS 120000
+
 static void explain_failure(const char *record)
 {
-	posix_spawn_file_actions_t fa;
 	struct lk_buf analyzer = LK_BUF_INIT;
+	struct lk_driver found = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_runcmd cmd = { 0 };
+	struct lk_runcmd_result res;
 	char *self = realpath("/proc/self/exe", NULL);
 	char *slash = self ? strrchr(self, '/') : NULL;
-	char *argv[6];
-	pid_t pid;
-	int status;
+	const char *argv[6];
 
 	if (slash) {
 		lk_buf_add(&analyzer, self, (size_t)(slash - self));
 		lk_buf_addstr(&analyzer, "/linkscope");
 	}
-	if (!analyzer.len || access(analyzer.buf, X_OK) < 0) {
+	if ((!analyzer.len || access(analyzer.buf, X_OK) < 0) &&
+	    lk_driver_resolve("linkscope", self, getenv("PATH"), &found, &err) == 0) {
 		lk_buf_reset(&analyzer);
-		lk_buf_addstr(&analyzer, "linkscope");
+		lk_buf_addstr(&analyzer, found.resolved);
 	}
-	argv[0] = analyzer.buf;
-	argv[1] = (char *)"explain";
-	argv[2] = (char *)"--write-reports";
+	argv[0] = "linkscope";
+	argv[1] = "explain";
+	argv[2] = "--write-reports";
 	/* Our own record of the user's own link: the driver may run (docs/security.md). */
-	argv[3] = (char *)"--run-driver";
-	argv[4] = (char *)record;
+	argv[3] = "--run-driver";
+	argv[4] = record;
 	argv[5] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, 2, 1);
+	cmd.path = analyzer.buf;
+	cmd.argv = argv;
+	cmd.out_to_err = 1;
+	cmd.timeout_ms = LK_REPORT_TIMEOUT_MS;
 	fprintf(stderr, "linkscope-cc: the link failed; linkscope explains (record %s):\n", record);
-	if (posix_spawnp(&pid, analyzer.buf, &fa, NULL, argv, environ) == 0)
-		waitpid(pid, &status, 0);
-	else
-		fprintf(stderr, "linkscope-cc: warning: cannot run '%s' for LINKSCOPE_REPORT\n", analyzer.buf);
-	posix_spawn_file_actions_destroy(&fa);
+	fflush(stderr);
+	if (!analyzer.len || (lk_runcmd(&cmd, &res) < 0 && !res.started))
+		fprintf(stderr, "linkscope-cc: warning: cannot run '%s' for LINKSCOPE_REPORT\n",
+			analyzer.len ? analyzer.buf : "linkscope");
+	else if (res.timed_out)
+		fprintf(stderr, "linkscope-cc: warning: linkscope explain stopped after %d s\n",
+			LK_REPORT_TIMEOUT_MS / 1000);
+	lk_driver_release(&found);
 	lk_buf_release(&analyzer);
 	free(self);
 }

@@ -29,6 +29,7 @@
 #include "keep.h"
 #include "tempobj.h"
 #include "linkscope/banned.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 
@@ -111,18 +112,11 @@ static int start_thread(struct lk_tempobj *t)
 
 int lk_tempobj_start(struct lk_tempobj *t, size_t want)
 {
-	const char *tmp = getenv("TMPDIR");
-	struct lk_buf dir = LK_BUF_INIT;
-
 	memset(t, 0, sizeof(*t));
 	t->ifd = t->stop = -1;
 	t->want = want < LK_TEMPOBJ_MAX ? want : LK_TEMPOBJ_MAX;
-	lk_buf_addf(&dir, "%s/lk-objs-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-	if (!mkdtemp(dir.buf)) {
-		lk_buf_release(&dir);
+	if (!(t->dir = lk_scratch_dir("lk-objs")))
 		return -1;
-	}
-	t->dir = lk_buf_detach(&dir);
 	t->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	t->stop = eventfd(0, EFD_CLOEXEC);
 	if (t->ifd < 0 || t->stop < 0 || inotify_add_watch(t->ifd, t->dir, IN_CLOSE_WRITE) < 0 ||
@@ -131,7 +125,7 @@ int lk_tempobj_start(struct lk_tempobj *t, size_t want)
 		return -1;
 	}
 	t->running = 1;
-	t->old_tmpdir = tmp ? lk_xstrdup(tmp) : NULL;
+	t->old_tmpdir = getenv("TMPDIR") ? lk_xstrdup(getenv("TMPDIR")) : NULL;
 	setenv("TMPDIR", t->dir, 1);
 	return 0;
 }

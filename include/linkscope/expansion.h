@@ -2,7 +2,9 @@
 #ifndef LINKSCOPE_EXPANSION_H
 #define LINKSCOPE_EXPANSION_H
 
+#include "linkscope/buf.h"
 #include "linkscope/record.h"
+#include "linkscope/runcmd.h"
 
 /*
  * Parse the text gcc prints for -###: lines starting with one space hold a
@@ -13,6 +15,34 @@
  * collect2/ld one (-1 if none).
  */
 void lk_expansion_parse(const char *text, struct lk_rec_expansion *exp);
+
+/*
+ * One run of a driver's -###, the same for the shim (beside the link, in
+ * the link's environment) and the analyzer (--run-driver, with filtered
+ * words): started, then finished into a parsed expansion.
+ */
+struct lk_expansion_query {
+	struct lk_buf out;		/* stdout and stderr, at most 4 MiB */
+	struct lk_runcmd cmd;
+	struct lk_runcmd_job job;
+};
+
+/*
+ * Start `driver` with `argv` (argv[0] as the driver sees it, then "-###"
+ * and the link's words), in `cwd` (NULL: ours) with `envp` (NULL: ours),
+ * killed `timeout_ms` after the finish begins to wait. Returns 0, or -1 if
+ * it did not start (finishing it is harmless).
+ */
+int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
+		       const char *const *argv, const char *cwd, char *const envp[],
+		       int timeout_ms);
+
+/*
+ * Wait for a started query and parse what it printed into `exp` (done,
+ * exit_status, commands). Returns its exit status (128+N for a signal), or
+ * -1 if it did not run or timed out: `exp` is left untouched then.
+ */
+int lk_expansion_finish(struct lk_expansion_query *q, struct lk_rec_expansion *exp);
 
 /* Free what lk_expansion_parse() and the shim filled in. */
 void lk_expansion_release(struct lk_rec_expansion *exp);

@@ -24,6 +24,7 @@ struct lk_runcmd {
 	struct lk_buf *err;		/* stderr captured here; == out: merged; NULL: /dev/null */
 	size_t max_bytes;		/* kept of each stream (0: 1 MiB); the rest is read and dropped */
 	int timeout_ms;			/* 0: none; when it expires the child gets SIGKILL */
+	int out_to_err;			/* with out and err NULL: both streams are our stderr (for the user) */
 };
 
 struct lk_runcmd_result {
@@ -64,5 +65,11 @@ int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res);
  * the child is the default.
  */
 int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
+
+/*
+ * A new private (0700) directory for a helper's files: $TMPDIR/PREFIX-XXXXXX
+ * ($TMPDIR when absolute, else /tmp), malloc'd; NULL with errno on failure.
+ */
+char *lk_scratch_dir(const char *prefix);
 
 #endif

@@ -1,0 +1,147 @@
+/* The one way to run a helper program (common/runcmd.c): start, finish, bounds, scratch dirs. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linkscope/buf.h"
+#include "linkscope/runcmd.h"
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The shim starts -### beside the link and collects it after: a child that
+ * prints more than a pipe holds waits for us, and the time the link took
+ * does not count against the child's timeout.
+ */
+static void test_runcmd_timeout_counts_from_finish(void **state)
+{
+	const char *const chatty[] = { "/bin/sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x; exit 3", NULL };
+	struct lk_buf out = LK_BUF_INIT;
+	struct lk_runcmd cmd = { 0 };
+	struct lk_runcmd_job job;
+	struct lk_runcmd_result res;
+
+	(void)state;
+	cmd.path = "/bin/sh";
+	cmd.argv = chatty;
+	cmd.out = &out;
+	cmd.max_bytes = 100000;
+	cmd.timeout_ms = 300;
+	assert_int_equal(lk_runcmd_start(&cmd, &job), 0);
+	sleep_ms(600);
+	assert_int_equal(lk_runcmd_finish(&job, &res), 3);
+	assert_false(res.timed_out);
+	assert_int_equal(res.exit_status, 3);
+	/* Bounded: the rest was read and dropped, so the child could end. */
+	assert_int_equal(out.len, 100000);
+	lk_buf_release(&out);
+}
+
+static void test_runcmd_not_started_and_signalled(void **state)
+{
+	const char *const missing[] = { "nope", NULL };
+	const char *const killed[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
+	struct lk_runcmd cmd = { 0 };
+	struct lk_runcmd_job job;
+	struct lk_runcmd_result res;
+
+	(void)state;
+	cmd.path = "/nonexistent/bin/nope";
+	cmd.argv = missing;
+	assert_int_equal(lk_runcmd_start(&cmd, &job), -1);
+	assert_int_equal(lk_runcmd_finish(&job, &res), -1);
+	assert_false(res.started);
+	assert_int_equal(res.error, ENOENT);
+	cmd.path = "/bin/sh";
+	cmd.argv = killed;
+	assert_int_equal(lk_runcmd(&cmd, &res), -1);
+	assert_true(res.started);
+	assert_int_equal(res.signal, SIGTERM);
+}
+
+/* out_to_err: a report meant for the user goes to our stderr, its stdout too. */
+static void test_runcmd_out_to_err(void **state)
+{
+	const char *const both[] = { "/bin/sh", "-c", "echo to-out; echo to-err >&2", NULL };
+	char path[] = "/tmp/lk-runcmd-err-XXXXXX";
+	struct lk_buf got = LK_BUF_INIT;
+	struct lk_runcmd cmd = { 0 };
+	int fd = mkstemp(path), saved = dup(2);
+
+	(void)state;
+	assert_true(fd >= 0 && saved >= 0);
+	dup2(fd, 2);
+	cmd.path = "/bin/sh";
+	cmd.argv = both;
+	cmd.out_to_err = 1;
+	assert_int_equal(lk_runcmd(&cmd, NULL), 0);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	assert_int_equal(lk_buf_read_file(&got, path, 4096), 0);
+	assert_string_equal(got.buf, "to-out\nto-err\n");
+	unlink(path);
+	lk_buf_release(&got);
+}
+
+static void test_runcmd_scratch_dir_in_tmpdir(void **state)
+{
+	char base[] = "/tmp/lk-runcmd-tmp-XXXXXX";
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL, *dir;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	setenv("TMPDIR", base, 1);
+	dir = lk_scratch_dir("lk-test");
+	assert_non_null(dir);
+	assert_int_equal(strncmp(dir, base, strlen(base)), 0);
+	assert_non_null(strstr(dir, "/lk-test-"));
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	rmdir(dir);
+	free(dir);
+	/* A relative TMPDIR is not trusted to mean the same dir later: /tmp. */
+	setenv("TMPDIR", "relative", 1);
+	dir = lk_scratch_dir("lk-test");
+	assert_int_equal(strncmp(dir, "/tmp/lk-test-", 13), 0);
+	rmdir(dir);
+	free(dir);
+	if (keep)
+		setenv("TMPDIR", keep, 1);
+	else
+		unsetenv("TMPDIR");
+	free(keep);
+	rmdir(base);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runcmd_timeout_counts_from_finish),
+		cmocka_unit_test(test_runcmd_not_started_and_signalled),
+		cmocka_unit_test(test_runcmd_out_to_err),
+		cmocka_unit_test(test_runcmd_scratch_dir_in_tmpdir),
+	};
+
+	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
+}
