@@ -261,7 +261,7 @@ void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 static int run_expansion(const struct lk_record *rec, const char *driver, struct lk_line *line,
 			 struct lk_strvec *out)
 {
-	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
+	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	struct lk_expansion_query query;
 	struct lk_rec_expansion exp;
 	char *note;
@@ -273,10 +273,12 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 		lk_strvec_push_owned(&line->notes, note);
 	memset(&exp, 0, sizeof(exp));
 	exp.linker_command = -1;
+	lk_trust_env(rec, LK_TRUST_EXPAND, &envp);
 	lk_expansion_start(&query, driver, (const char *const *)argv.items,
-			   rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL, NULL,
+			   rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL, envp.items,
 			   LK_TRUST_TIMEOUT_MS);
 	lk_expansion_finish(&query, &exp);
+	lk_strvec_release(&envp);
 	lk_strvec_release(&argv);
 	lk_strvec_release(&dropped);
 	if (exp.linker_command >= 0) {

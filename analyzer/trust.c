@@ -33,6 +33,47 @@ static int is_shim(const char *path)
 	return shim;
 }
 
+extern char **environ;
+
+/* The variables that change what the driver finds; the record's, for the uses that may have them. */
+static const char *const driver_vars[] = { "LIBRARY_PATH", "COMPILER_PATH", "GCC_EXEC_PREFIX", NULL };
+
+static int recorded_for(enum lk_trust_use use, const char *name)
+{
+	return use == LK_TRUST_EXPAND || (use == LK_TRUST_LINK && !strcmp(name, "LIBRARY_PATH"));
+}
+
+/* Whether our `entry` ("NAME=value") gives way to the record's for `use`. */
+static int replaced(enum lk_trust_use use, const char *entry)
+{
+	for (const char *const *v = driver_vars; *v; v++) {
+		size_t len = strlen(*v);
+
+		if (recorded_for(use, *v) && !strncmp(entry, *v, len) && entry[len] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+void lk_trust_env(const struct lk_record *rec, enum lk_trust_use use, struct lk_strvec *envp)
+{
+	struct lk_buf entry = LK_BUF_INIT;
+
+	for (char **e = environ; *e; e++)
+		if (!replaced(use, *e))
+			lk_strvec_push(envp, *e);
+	for (const char *const *v = driver_vars; *v; v++) {
+		const char *value = lk_record_env(rec, *v);
+
+		if (!recorded_for(use, *v) || !value)
+			continue;
+		lk_buf_reset(&entry);
+		lk_buf_addf(&entry, "%s=%s", *v, value);
+		lk_strvec_push(envp, entry.buf);
+	}
+	lk_buf_release(&entry);
+}
+
 char *lk_trust_which(const char *name)
 {
 	const char *path = getenv("PATH");

@@ -50,6 +50,18 @@ char *lk_trust_which(const char *name);
 void lk_trust_filter(const struct lk_record *rec, enum lk_trust_use use,
 		     struct lk_strvec *kept, struct lk_strvec *dropped);
 
+/*
+ * The environment for a run of the driver for `use`, appended to `envp`
+ * (owned "NAME=value" strings, NULL-terminated as lk_strvec is): ours,
+ * but the variables that change what the driver finds are the record's,
+ * unset where the record has none, so the analysing shell does not leak
+ * into the model (issue #9). -### runs nothing, so it gets LIBRARY_PATH,
+ * COMPILER_PATH and GCC_EXEC_PREFIX as recorded; a verification link only
+ * LIBRARY_PATH (the other two choose the programs that run); a compile
+ * none of them.
+ */
+void lk_trust_env(const struct lk_record *rec, enum lk_trust_use use, struct lk_strvec *envp);
+
 /* "not passed to the driver: A, B, C" for notes, or NULL when nothing was dropped (malloc'd). */
 char *lk_trust_dropped_note(const struct lk_strvec *dropped);
 

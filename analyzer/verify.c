@@ -105,7 +105,7 @@ static void remove_dir(const char *dir)
 void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 {
 	char *dir;
-	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
+	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT, said = LK_BUF_INIT;
 	struct lk_runcmd_result res;
 	struct lk_runcmd cmd = { 0 };
@@ -121,6 +121,8 @@ void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fi
 	fix->linker_checked = 1;
 	lk_buf_addf(&out, "%s/out", dir);
 	build_argv(rec, fix, driver, out.buf, &argv, &dropped);
+	lk_trust_env(rec, LK_TRUST_LINK, &envp);
+	cmd.envp = envp.items;
 	cmd.path = driver;
 	cmd.argv = (const char *const *)argv.items;
 	cmd.cwd = dir;
@@ -146,6 +148,7 @@ void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fi
 	free(note);
 	remove_dir(dir);
 	free(dir);
+	lk_strvec_release(&envp);
 	free(driver);
 	lk_buf_release(&out);
 	lk_buf_release(&said);

@@ -52,6 +52,18 @@ out=$("$LINKSCOPE" show last)
 check_contains "by default no driver runs: the driver's part is unknown, and said so" "$out" "note: the driver's additions (crt files, default -L dirs, -lgcc, -lc) are unknown"
 check_contains "the user's own -lhelper is still resolved" "$out" "-lhelper  -> $T/lib/libhelper.so"
 
+# --run-driver runs -### with the record's LIBRARY_PATH (unset where the record
+# has none), not the analysing shell's: the link found -lhelper through it.
+mkdir -p decoy decoy-lib
+LINKSCOPE_EXPAND=failure LIBRARY_PATH=$T/lib "$SHIM" main.o -lhelper -o prog-lp
+out=$(LIBRARY_PATH=$T/decoy "$LINKSCOPE" show --run-driver last)
+check_contains "the record's LIBRARY_PATH, not ours: -lhelper found" "$out" "-lhelper  -> $T/lib/../lib/libhelper.so  shared object"
+check_eq "and the decoy dir is nowhere" 0 "$(grep -c "$T/decoy" <<<"$out")"
+out=$(LIBRARY_PATH=$T/decoy "$LINKSCOPE" report --format json --replay-only --run-driver last)
+check_contains "so the replay agrees the link succeeds" "$out" '"outcome": "success"'
+unset_lp=$(LINKSCOPE_EXPAND=failure "$SHIM" main.o -Llib -lhelper -o prog-nolp; LIBRARY_PATH=$T/decoy-lib "$LINKSCOPE" show --run-driver last)
+check_eq "a LIBRARY_PATH the record lacks is unset for -###" 0 "$(grep -c decoy-lib <<<"$unset_lp")"
+
 # A source on the line: the driver compiles it to a temporary object, which the shim catches.
 "$SHIM" main.c helper.o -o prog3
 out=$("$LINKSCOPE" show --dir "$LINKSCOPE_DIR" last)
