@@ -15,7 +15,9 @@
  *  - the driver's own additions (crt files, -lc) are unknown: the record
  *    has no -### expansion and the driver was not run.
  * A predicted success needs no such check: what is missing can only take
- * definitions away, and with them the success.
+ * definitions away, and with them the success. Nor does a failure when
+ * the record proves an input missing when ld ran: ld fails at an input it
+ * cannot open, whatever the others would have given.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,14 @@ static const char *compiled_from(const struct lk_record *rec, const struct lk_li
 
 static char *absolute(const struct lk_record *rec, const char *path);
 
+/* A file or -l of the line that was not there when the link failed. */
+static int fingerprint_says_missing(const struct lk_record *rec, const struct lk_line_item *it)
+{
+	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+
+	return s && !s->existed && rec->has_exit && rec->exit_status != 0;
+}
+
 /*
  * The record proves ld could not open it either. A file: the link failed
  * and the fingerprint says the file was not there. A -l: the search is
@@ -68,7 +78,7 @@ static int missing_at_link_time(const struct lk_record *rec, const struct lk_lin
 	int gone;
 
 	if (it->kind == LK_ITEM_FILE)
-		return s && !s->existed && rec->has_exit && rec->exit_status != 0;
+		return fingerprint_says_missing(rec, it);
 	if (!s || !s->existed || !s->path)
 		return 1;
 	path = absolute(rec, s->path);
@@ -108,6 +118,14 @@ static int changed_since(const struct lk_record *rec, const struct lk_line_item 
 	return changed;
 }
 
+/* The file a -l found when ld ran, per the fingerprint, or NULL. */
+static const char *library_then(const struct lk_record *rec, const struct lk_line_item *it)
+{
+	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+
+	return it->kind == LK_ITEM_LIB && !it->path && s && s->existed ? s->path : NULL;
+}
+
 static void because_of_item(const struct lk_record *rec, const struct lk_line_item *it,
 			    struct lk_buf *why)
 {
@@ -119,8 +137,9 @@ static void because_of_item(const struct lk_record *rec, const struct lk_line_it
 		lk_buf_addf(why, "the object the driver compiled from '%s' (at %ld) is not available now (%s), so the symbols it defines are unknown",
 			    source, it->position, it->note ? it->note : "not compiled again");
 	else if (cannot_read(it))
-		lk_buf_addf(why, "'%s'%s cannot be read now, and the record does not show it missing when ld ran",
-			    it->path ? it->path : it->word, it->position >= 0 ? "" : " (added by the driver)");
+		lk_buf_addf(why, "'%s'%s%s%s cannot be read now, and the record does not show it missing when ld ran",
+			    it->path ? it->path : it->word, it->position >= 0 ? "" : " (added by the driver)",
+			    library_then(rec, it) ? ", which was " : "", library_then(rec, it) ? library_then(rec, it) : "");
 	else
 		lk_buf_addf(why, "'%s' has changed since the link (size or time differs from the record's fingerprint)",
 			    it->path);
@@ -133,6 +152,9 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 
 	if (rp->success && rp->lld_success)
 		return NULL;
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (cannot_read(&line->items.items[i]) && fingerprint_says_missing(rec, &line->items.items[i]))
+			return NULL;
 	if (line->driver_part == LK_DRIVER_UNKNOWN)
 		lk_buf_addstr(&why, "the driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run");
 	for (size_t i = 0; i < line->items.nr; i++) {

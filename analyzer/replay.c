@@ -1455,9 +1455,8 @@ static int replay_core_edit(const struct lk_record *rec, struct lk_line *line, l
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING &&
-		    (it->parent < 0 || is_extra(&r, i))) {
-			/* ld stops at an input it cannot open; so does the prediction. */
+		if ((it->kind == LK_ITEM_LIB || it->kind == LK_ITEM_FILE) && it->info.kind == LK_FILE_MISSING) {
+			/* ld stops at an input it cannot open, a script's member too; so does the prediction. */
 			struct lk_diag *d;
 
 			out->success = 0;

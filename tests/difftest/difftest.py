@@ -3,7 +3,7 @@
 through linkscope-cc, replayed by linkscope; outcome and failing symbols
 compared.
 
-usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME]
+usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME] [--jobs J]
 
 Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
   base       the random lines below;
@@ -22,7 +22,29 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              have undefined references;
   cxx        C++ through g++: vtables, templates (COMDAT), exceptions,
              missing methods, sometimes --gc-sections;
-  static     -static and -static-pie with archives, sometimes --gc-sections.
+  static     -static and -static-pie with archives, sometimes --gc-sections;
+  relative   every path relative to the link's cwd (a build/ subdir): -L../lib,
+             -rpath-link ../deps, `.`, ../lib:../deps, -rpath, LD_LIBRARY_PATH
+             and LD_RUN_PATH of the link, a relative or $ORIGIN DT_RUNPATH,
+             a linker script's INPUT/GROUP/AS_NEEDED members (relative to
+             the cwd, to the script, bare, -l), objects as ../build/obj/x.o;
+  compile    link calls that also compile (cc -O2 prog.c [more.c] libutil.a
+             libx.so -lm), the archive calling back into the sources,
+             sometimes before them, sometimes with LINKSCOPE_KEEP=0;
+  deleted    inputs deleted after the link (objects, kept by the shim or
+             not: more than 4, over 64 KiB, LINKSCOPE_KEEP=0; an archive, a
+             shared object), after links that succeed or fail, sometimes
+             with an input missing when ld ran.
+
+-z defs, --no-undefined and --unresolved-symbols= are in shared and
+undef-policy.
+
+Every case is analysed twice: from the link's cwd, and from another
+directory with another environment (LIBRARY_PATH, LD_LIBRARY_PATH,
+LD_RUN_PATH and COMPILER_PATH set to a decoy dir) where decoy libraries of
+the case's names sit at each relative dir: defining the symbols ld found
+undefined when ld failed, nothing when it linked; the two verdicts must be
+the same.
 
 The base scenario: a handful of C units, each defining one or two functions and
 calling others; units go into main's object, other objects, static archives
@@ -36,7 +58,10 @@ oracle; the linker's messages are read only to compare symbol sets.
 Prints one line per case ("ok K class" or "DISAGREE ..."), the agreement
 per class, and, last, "N passed, N failed" where a case passes when the
 predicted outcome equals ld's and every symbol ld names (when it fails) is
-among the replay's diagnostics.
+among the replay's diagnostics. The outcome "unknown" passes only where
+the case cannot be known (see agrees()): an input deleted after the link
+with no copy kept, named in the reason; or a linker script's member ld
+could not find either, which the record cannot show missing at link time.
 """
 import json
 import os
@@ -421,6 +446,169 @@ def gen_static(rng, case, d):
     return "cc", words
 
 
+def gen_relative(rng, case, d):
+    """Paths relative to the link's cwd (build/): -L, -rpath-link (also `.`),
+    -rpath, LD_LIBRARY_PATH, a relative DT_RUNPATH, linker-script members,
+    objects. The analysis runs a second time elsewhere (run_case)."""
+    for sub in ("build/obj", "lib", "deps", "scripts/sub"):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    b = os.path.join(d, "build")
+    # libB.so (b_fn) lives in deps/, or in build/ itself (then `.` finds it)
+    bdir = "build" if rng.random() < 0.25 else "deps"
+    write(d, f"{bdir}/b.c", f"int b{case}(void) {{ return 2; }}\n")
+    run(os.path.join(d, bdir), ["cc", "-shared", "-fPIC", "-Wl,-soname,libB.so", "b.c", "-o", "libB.so"])
+    # libA (a_fn calls b_fn): a shared object with DT_NEEDED libB.so, or an archive
+    write(d, "lib/a.c", f"int b{case}(void);\nint a{case}(void) {{ return b{case}() + 1; }}\n")
+    a_shared = rng.random() < 0.75
+    runpath = None
+    if a_shared:
+        cmd = ["cc", "-shared", "-fPIC", "-Wl,-soname,libA.so", "a.c", "-o", "libA.so", f"-L../{bdir}", "-lB"]
+        runpath = rng.choice([None, None, f"../{bdir}", f"$ORIGIN/../{bdir}", "../nowhere"])
+        if runpath:
+            cmd += [f"-Wl,-rpath,{runpath}"] + (["-Wl,--disable-new-dtags"] if rng.random() < 0.3 else [])
+        run(os.path.join(d, "lib"), cmd)
+    else:
+        run(os.path.join(d, "lib"), ["cc", "-c", "a.c"])
+        run(os.path.join(d, "lib"), ["ar", "rcs", "libA.a", "a.o"])
+    # libC.a (c_fn), reached through a linker script with a relative member
+    write(d, "scripts/sub/c.c", f"int c{case}(void) {{ return 3; }}\n")
+    run(os.path.join(d, "scripts/sub"), ["cc", "-c", "-fPIC", "c.c"])
+    run(os.path.join(d, "scripts/sub"), ["ar", "rcs", "libC.a", "c.o"])
+    member = rng.choice(["../scripts/sub/libC.a", "sub/libC.a", "libC.a", "-lC", "./../scripts/sub/libC.a"])
+    wrap = rng.choice(["INPUT ( %s )", "GROUP ( %s )", "GROUP ( AS_NEEDED ( %s ) )"])
+    write(d, "scripts/libscr.so", "/* stands for libC */\n" + wrap % member + "\n")
+    uses_c = rng.random() < 0.6
+    calls_b = rng.random() < 0.2
+    write(d, "build/obj/main.c", (f"int a{case}(void);\nint b{case}(void);\nint c{case}(void);\n"
+          f"int main(void) {{ return a{case}(){' + c%d()' % case if uses_c else ''}"
+          f"{' + b%d()' % case if calls_b else ''}; }}\n"))
+    run(os.path.join(d, "build/obj"), ["cc", "-c", "main.c"])
+    words = [rng.choice(["obj/main.o", "./obj/main.o", "../build/obj/main.o"])]
+    words += [rng.choice(["-L../lib", "-L./../lib", "-L../build/../lib", "-Wl,-L../lib"])]
+    words += ["-lA"]
+    if uses_c or rng.random() < 0.3:
+        words += [rng.choice(["-L../scripts", "-L../scripts/"]), "-lscr"]
+        if rng.random() < 0.4:
+            words.append("-L../scripts/sub")
+    if calls_b and rng.random() < 0.5 or not a_shared:
+        words.append(f"-L../{bdir}" if bdir != "build" else "-L.")
+        words.append("-lB")
+    # how ld finds libB.so for libA.so's DT_NEEDED
+    env = {}
+    here = "." if bdir == "build" else f"../{bdir}"
+    way = rng.choice(["rpath-link", "rpath-link", "rpath-link", "rpath", "LD_LIBRARY_PATH", "LD_RUN_PATH",
+                      "wrong", "none"])
+    if way == "rpath-link":
+        words.append(rng.choice([f"-Wl,-rpath-link,{here}", f"-Wl,-rpath-link={here}",
+                                 f"-Wl,-rpath-link,../lib:{here}", f"-Wl,-rpath-link,./{here}"]))
+    elif way == "rpath":
+        words.append(f"-Wl,-rpath,{here}")
+    elif way in ("LD_LIBRARY_PATH", "LD_RUN_PATH"):
+        env[way] = here
+    elif way == "wrong":
+        words.append(rng.choice(["-Wl,-rpath-link,../lib", "-Wl,-rpath-link,.", "-Wl,-rpath-link,deps"]))
+    if rng.random() < 0.25:
+        words.insert(1, "-Wl,--as-needed")
+    if rng.random() < 0.15:
+        words.append("-Wl,--copy-dt-needed-entries")
+    return "cc", words, {"cwd": "build", "env": env}
+
+
+def gen_compile(rng, case, d):
+    """Link calls that also compile: cc -O2 prog.c libutil.a libx.so -lm -o prog.
+    The objects compiled from the sources define main and callbacks that
+    archive members call back."""
+    src_dir = rng.choice(["", "", "src/"])
+    if src_dir:
+        os.makedirs(os.path.join(d, src_dir), exist_ok=True)
+    ncb = rng.randint(1, 3)
+    defined = [rng.random() < 0.9 for _ in range(ncb)]
+    second = rng.random() < 0.35   # a second source defines some callbacks
+    in_second = [second and rng.random() < 0.5 for _ in range(ncb)]
+    use_m = rng.random() < 0.5
+    use_x = rng.random() < 0.7
+    write(d, "util.h", f"int util{case}(int);\nint x{case}(int);\n" +
+          "".join(f"int cb{case}_{i}(int);\n" for i in range(ncb)))
+    # libutil.a: util_fn calls every callback (the source's own symbols must count)
+    write(d, "util.c", '#include "util.h"\n' + f"int util{case}(int v) {{ return v" +
+          "".join(f" + cb{case}_{i}(v)" for i in range(ncb)) + "; }\n")
+    run(d, ["cc", "-c", "-fPIC", "util.c"])
+    run(d, ["ar", "rcs", "libutil.a", "util.o"])
+    write(d, "x.c", f"int x{case}(int v) {{ return v * 2; }}\n")
+    run(d, ["cc", "-shared", "-fPIC", "-Wl,-soname,libx.so", "x.c", "-o", "libx.so"])
+    inc = '#include "util.h"\n' if rng.random() < 0.7 else \
+        f"int util{case}(int);\nint x{case}(int);\n" + "".join(f"int cb{case}_{i}(int);\n" for i in range(ncb))
+    main_cbs = "".join(f"int cb{case}_{i}(int v) {{ return v + {i}; }}\n"
+                       for i in range(ncb) if defined[i] and not in_second[i])
+    body = f"int r = util{case}(argc)" + (f" + x{case}(argc)" if use_x else "")
+    body += " + (int)sqrt((double)argc)" if use_m else ""
+    hdr = "#include <math.h>\n" if use_m else ""
+    write(d, src_dir + "prog.c", hdr + (inc.replace('"util.h"', '"../util.h"') if src_dir else inc) + main_cbs +
+          f"int main(int argc, char **argv) {{ (void)argv; {body}; return r; }}\n")
+    srcs = [src_dir + "prog.c"]
+    if second:
+        write(d, src_dir + "more.c", "".join(f"int cb{case}_{i}(int v) {{ return v - {i}; }}\n"
+                                             for i in range(ncb) if defined[i] and in_second[i]) +
+              f"int more{case}(void) {{ return 0; }}\n")
+        srcs.append(src_dir + "more.c")
+    util = rng.choice(["libutil.a", "./libutil.a", "-lutil"])
+    libs = [util] + ([rng.choice(["libx.so", "-lx"])] if use_x else []) + (["-lm"] if use_m else [])
+    words = [rng.choice(["-O2", "-O0", "-g -O1"])] + srcs
+    words = " ".join(words).split()
+    # mostly sources first; sometimes an archive before the source that needs it
+    if rng.random() < 0.15:
+        words = words[:1] + [util] + words[1:]
+        libs.remove(util)
+        libs.append("-L.")
+    words += libs
+    if any(w.startswith("-l") for w in words) and "-L." not in words:
+        words.insert(1, "-L.")
+    if rng.random() < 0.2:
+        words.insert(1, rng.choice(["-ffunction-sections", "-fcommon", "-Wl,--as-needed"]))
+    if rng.random() < 0.2:
+        words.append("-Wl,--gc-sections")
+    # without the shim's copies the analyzer compiles the sources again
+    return "cc", words, {"env": {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}}
+
+
+BIG = 70000   # over the shim's 64 KiB bound for keeping a small object
+
+
+def gen_deleted(rng, case, d):
+    """Inputs deleted after the link (an object, an archive, a shared object),
+    kept by the shim or not, after a link that succeeded or failed."""
+    nobj = rng.choice([1, 1, 2, 3, 5, 6])
+    big = rng.random() < 0.25
+    miss = rng.random() < 0.3
+    refs = []
+    for i in range(nobj):
+        pad = f"const char pad{case}_{i}[{BIG}] = {{ 1 }};\n" if big and i == 0 else ""
+        write(d, f"o{i}.c", pad + f"int o{case}_{i}(void) {{ return {i}; }}\n")
+        refs.append(f"o{case}_{i}()")
+    write(d, "ar.c", f"int ar{case}(void) {{ return 7; }}\n")
+    write(d, "so.c", f"int so{case}(void) {{ return 8; }}\n")
+    refs += [f"ar{case}()", f"so{case}()"]
+    if miss:
+        refs.append(f"miss{case}()")
+    decls = "".join(f"int {r[:-2]}(void);\n" for r in refs)
+    write(d, "main.c", decls + f"int main(void) {{ return {' + '.join(refs)}; }}\n")
+    run(d, ["cc", "-c", "-fPIC", "main.c", "ar.c", "so.c"] + [f"o{i}.c" for i in range(nobj)])
+    run(d, ["ar", "rcs", "libar.a", "ar.o"])
+    run(d, ["cc", "-shared", "-Wl,-soname,libso.so", "so.o", "-o", "libso.so"])
+    objs = [f"o{i}.o" for i in range(nobj)]
+    ar = rng.choice(["libar.a", "-lar"])
+    so = rng.choice(["libso.so", "-lso"])
+    words = ["main.o"] + objs + ["-L.", ar, so]
+    if rng.random() < 0.1:
+        # an input missing at link time too: the record proves it missing
+        words.insert(rng.randrange(1, len(words) + 1), rng.choice(["absent.o", "-labsent"]))
+    # after the link: delete some of the inputs, or rewrite one
+    files = ["main.o"] + objs + (["libar.a", "libso.so"] if rng.random() < 0.5 else [])
+    gone = rng.sample(files, min(len(files), rng.choice([1, 1, 1, 2, 3])))
+    env = {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}
+    return "cc", words, {"env": env, "delete": gone}
+
+
 def gen_base(rng, case, d):
     return "cc", build(Scenario(rng, case), d)
 
@@ -435,6 +623,9 @@ CLASSES = {
     "undef-policy": lambda rng, case, d: gen_policy(rng, case, d, False),
     "cxx": gen_cxx,
     "static": gen_static,
+    "relative": gen_relative,
+    "compile": gen_compile,
+    "deleted": gen_deleted,
 }
 CLASS_NAMES = list(CLASSES)
 
@@ -451,39 +642,168 @@ def demangled(symbols):
     return set(r.stdout.splitlines())
 
 
+def record_of(env):
+    """The newest record in LINKSCOPE_DIR (the link's)."""
+    recs = sorted(x for x in os.listdir(env["LINKSCOPE_DIR"]) if x.endswith(".json"))
+    with open(os.path.join(env["LINKSCOPE_DIR"], recs[-1])) as f:
+        return json.load(f)
+
+
+def make_decoys(d, names, symbols, where):
+    """Libraries named as the case's own, in each dir of `where`: defining
+    `symbols` (the ones ld found undefined) when ld failed, nothing when it
+    linked. An analysis that resolves a relative path against its own cwd,
+    or takes a search dir from its own environment, finds these and flips
+    its verdict."""
+    defs = "".join(f"int {s}(void) {{ return 0; }}\n" for s in sorted(symbols) if re.fullmatch(r"[A-Za-z_]\w*", s))
+    src = os.path.join(d, "decoy-src")
+    os.makedirs(src, exist_ok=True)
+    write(src, "decoy.c", defs + "int decoy_only(void) { return 0; }\n")
+    run(src, ["cc", "-c", "-fPIC", "decoy.c"])
+    run(src, ["ar", "rcs", "decoy.a", "decoy.o"])
+    run(src, ["cc", "-shared", "decoy.o", "-o", "decoy.so"])
+    for name in names:
+        made = "decoy.a" if name.endswith(".a") else "decoy.so"
+        for w in where:
+            os.makedirs(w, exist_ok=True)
+            shutil.copy(os.path.join(src, made), os.path.join(w, name))
+
+
+def library_names(d, stderr):
+    """The file names of the case's libraries, and those ld looked for."""
+    names = set()
+    for root, _, files in os.walk(d):
+        names |= {f for f in files if f.startswith("lib") and (f.endswith(".a") or f.endswith(".so"))}
+    names |= {f"lib{x}.so" for x in re.findall(r"cannot find -l(\S+)", stderr)}
+    names |= set(re.findall(r"(lib\S+\.so\S*), needed by", stderr))
+    return names
+
+
+def analyse(build_dir, cwd, env):
+    """linkscope report --replay-only of the last record: (json, error text)."""
+    rep = sh([os.path.join(build_dir, "bin", "linkscope"), "report", "--format", "json",
+              "--replay-only", "last"], cwd, env)
+    if rep.returncode:
+        return None, rep.stderr.strip()
+    return json.loads(rep.stdout), None
+
+
+def verdict(j):
+    """(outcome, the symbols of its diagnostics as ld would name them)."""
+    # undefined-symbol diagnostics are grouped by cause: "symbols" holds every one of them;
+    # ld names C++ symbols demangled, and a versioned reference without its version.
+    syms = set(y.split("@")[0] for x in j["diagnostics"] for y in (x.get("symbols") or [x["symbol"]]))
+    return j["predicted"]["outcome"], syms | demangled(syms)
+
+
+def unreadable_now(why):
+    """The inputs an "unknown" names as unreadable, or None if it gives any other reason."""
+    paths = []
+    for part in why.split("; "):
+        m = re.match(r"'([^']+)'.* cannot be read now, and the record does not show it missing", part)
+        if not m:
+            return None
+        paths.append(m.group(1))
+    return paths
+
+
+def agrees(j, ld_fail, ld_stderr, ld_syms, ld_missing, unkept):
+    """A prediction agrees when its outcome is ld's (and, when ld failed,
+    every symbol ld names is among its diagnostics). "unknown" agrees only
+    when it cannot be known:
+     - an input was deleted after the link and the shim kept no copy, the
+       reason names it, and ld did not fail at an input missing when it ran
+       (that failure is predictable whatever the deleted input held);
+     - or ld failed, nothing was deleted, and each input the reason names
+       as unreadable is one ld could not find either, with no fingerprint
+       in the record (a linker script's member: the record cannot show it
+       missing at link time)."""
+    outcome, syms = verdict(j)
+    if outcome != "unknown":
+        return (outcome == "failure") == ld_fail and (ld_syms <= syms or ld_missing)
+    why = j["predicted"].get("unknown_because") or ""
+    if unkept:
+        return not (ld_fail and ld_missing) and any(os.path.basename(p) in why for p in unkept)
+    named = unreadable_now(why)
+    found_not = set(os.path.basename(x) for x in re.findall(r"cannot find (\S+): No such file", ld_stderr))
+    return ld_fail and bool(named) and all(os.path.basename(p) in found_not for p in named)
+
+
+def elsewhere_env(base, e):
+    """Another cwd's environment: decoy dirs in LIBRARY_PATH, LD_LIBRARY_PATH, LD_RUN_PATH."""
+    env = {k: base[k] for k in ("PATH", "LANG", "LINKSCOPE_DIR") if k in base}
+    decoy = os.path.join(e, "decoy")
+    env.update(HOME=e, TMPDIR=e, LIBRARY_PATH=decoy, LD_LIBRARY_PATH=decoy, LD_RUN_PATH=decoy,
+               COMPILER_PATH=os.path.join(e, "bin"))
+    return env
+
+
 def run_case(build_dir, seed, case, keep):
     # One generator per case: any case can be replayed alone (--case K).
     rng = random.Random(seed * 1000003 + case)
     cls = CLASS_NAMES[case % len(CLASS_NAMES)]
     d = tempfile.mkdtemp(prefix=f"lk-diff-{case}-")
     try:
-        driver, args = CLASSES[cls](rng, case, d)
+        driver, args, *more = CLASSES[cls](rng, case, d)
+        extra = more[0] if more else {}
+        cwd = os.path.join(d, extra.get("cwd", ""))
         env = dict(os.environ, LINKSCOPE_DIR=os.path.join(d, "records"), LINKSCOPE_EXPAND="always")
-        env.pop("LINKSCOPE_LINKER", None)
+        for k in ("LINKSCOPE_LINKER", "LINKSCOPE_KEEP", "LD_LIBRARY_PATH", "LD_RUN_PATH", "LIBRARY_PATH"):
+            env.pop(k, None)
         shim = os.path.join(build_dir, "bin", "linkscope-cc")
         out = "libout.so" if "-shared" in args else "prog"
-        r = sh([shim, "--", driver] + args + ["-o", out], d, env)
+        r = sh([shim, "--", driver] + args + ["-o", out], cwd, dict(env, **extra.get("env", {})))
         ld_fail = r.returncode != 0
         errors = "\n".join(x for x in r.stderr.splitlines() if "warning:" not in x)
         ld_syms = set(UNDEF.findall(errors)) if ld_fail else set()
-        ld_missing = "cannot find" in r.stderr
-        rep = sh([os.path.join(build_dir, "bin", "linkscope"), "report", "--format", "json",
-                  "--replay-only", "last"], d, env)
-        if rep.returncode:
-            return cls, False, f"case {case} [{cls}]: report failed: {rep.stderr.strip()}", ld_fail, d
-        j = json.loads(rep.stdout)
-        pred_fail = j["predicted"]["outcome"] == "failure"
-        # undefined-symbol diagnostics are grouped by cause: "symbols" holds every one of them;
-        # ld names C++ symbols demangled, and a versioned reference without its version.
-        rp_syms = set(y.split("@")[0] for x in j["diagnostics"] for y in (x.get("symbols") or [x["symbol"]]))
-        rp_syms |= demangled(rp_syms)
-        ok = pred_fail == ld_fail and (ld_syms <= rp_syms or ld_missing)
+        ld_missing = "cannot find" in r.stderr or "No such file" in r.stderr
+        # inputs the build deletes after the link, and whether the shim kept them
+        rec = record_of(env)
+        kept = set(os.path.normpath(os.path.join(cwd, k["path"])) for k in rec.get("kept") or [])
+        unkept = []
+        for p in extra.get("delete", []):
+            full = os.path.normpath(os.path.join(cwd, p))
+            os.unlink(full)
+            if full not in kept:
+                unkept.append(full)
+        line = f"line: (cd {extra.get('cwd', '.')}; {' '.join(f'{k}={v}' for k, v in extra.get('env', {}).items())}" \
+            f"{' ' if extra.get('env') else ''}{driver} {' '.join(args)})" + \
+            (f"; deleted after: {' '.join(extra['delete'])} (not kept: {' '.join(map(os.path.basename, unkept)) or '-'})"
+             if extra.get("delete") else "")
+        j, err = analyse(build_dir, cwd, env)
+        if err:
+            return cls, False, f"case {case} [{cls}]: report failed: {err}; {line}", ld_fail, d, None
+        ok = agrees(j, ld_fail, r.stderr, ld_syms, ld_missing, unkept)
+        here = verdict(j)
         why = (f"case {case} [{cls}]: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
-               f"replay {'fails' if pred_fail else 'links'} {sorted(rp_syms)}; line: {driver} {' '.join(args)}")
-        return cls, ok, why, ld_fail, d
+               f"replay {here[0]} {sorted(here[1])}"
+               f"{' (' + j['predicted']['unknown_because'] + ')' if here[0] == 'unknown' else ''}; {line}")
+        if not ok:
+            return cls, False, why, ld_fail, d, here[0]
+        # The same record analysed from another directory, in another
+        # environment, with decoy libraries where a wrong search would look.
+        e = os.path.join(d, "elsewhere")
+        dirs = set(os.path.relpath(root, d) for root, _, files in os.walk(d)
+                   if any(f.startswith("lib") for f in files))
+        make_decoys(d, library_names(d, r.stderr), ld_syms if ld_fail else set(),
+                    [os.path.normpath(os.path.join(e, x)) for x in dirs | {extra.get("cwd", "."), "decoy"}])
+        there_cwd = os.path.normpath(os.path.join(e, extra.get("cwd", ".")))
+        os.makedirs(there_cwd, exist_ok=True)
+        j2, err = analyse(build_dir, there_cwd, elsewhere_env(env, e))
+        if err:
+            return cls, False, f"case {case} [{cls}]: report elsewhere failed: {err}; {line}", ld_fail, d, here[0]
+        there = verdict(j2)
+        if there != here:
+            return cls, False, (f"case {case} [{cls}]: elsewhere the replay says {there[0]} {sorted(there[1])}, "
+                                f"here {here[0]} {sorted(here[1])}; ld {'fails' if ld_fail else 'links'}; {line}"), ld_fail, d, here[0]
+        return cls, True, why, ld_fail, d, here[0]
     finally:
         if not keep:
             shutil.rmtree(d, ignore_errors=True)
+
+
+def run_one(job):
+    return run_case(*job)
 
 
 def main():
@@ -491,6 +811,7 @@ def main():
     n = int(sys.argv[2])
     seed = int(sys.argv[3])
     keep = "--keep" in sys.argv
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     cases = list(range(n))
     if "--class" in sys.argv:
         want = sys.argv[sys.argv.index("--class") + 1]
@@ -500,23 +821,30 @@ def main():
     if "--case" in sys.argv:
         cases = [int(sys.argv[sys.argv.index("--case") + 1])]
     passed = failed = ld_failures = 0
-    per_class = {c: [0, 0, 0] for c in CLASS_NAMES}   # agreed, cases, ld failures
-    for case in cases:
-        cls, ok, why, ld_fail, d = run_case(build_dir, seed, case, keep)
+    per_class = {c: [0, 0, 0, 0] for c in CLASS_NAMES}   # agreed, cases, ld failures, agreed as unknown
+    work = [(build_dir, seed, case, keep) for case in cases]
+    if jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.Pool(jobs)
+        results = pool.imap(run_one, work)
+    else:
+        results = map(run_one, work)
+    for case, (cls, ok, why, ld_fail, d, outcome) in zip(cases, results):
         ld_failures += ld_fail
         per_class[cls][1] += 1
         per_class[cls][2] += ld_fail
         if ok:
             passed += 1
             per_class[cls][0] += 1
-            print(f"ok {case} {cls}")
+            per_class[cls][3] += outcome == "unknown"
+            print(f"ok {case} {cls}{' (unknown)' if outcome == 'unknown' else ''}", flush=True)
         else:
             failed += 1
-            print("DISAGREE " + why + (f" (kept in {d})" if keep else ""))
+            print("DISAGREE " + why + (f" (kept in {d})" if keep else ""), flush=True)
     for c in CLASS_NAMES:
-        a, t, f = per_class[c]
+        a, t, f, u = per_class[c]
         if t:
-            print(f"class {c:13} {a}/{t} agree (ld failed {f})")
+            print(f"class {c:13} {a}/{t} agree (ld failed {f}; agreed as unknown {u})")
     print(f"agreement: {passed}/{len(cases)} cases (seed {seed}); the real ld failed {ld_failures} of them")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
