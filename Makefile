@@ -120,11 +120,12 @@ fuzz: deps fuzz-build
 		echo "== $$f ($(FUZZ_SECONDS) s)"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-# The differential test at length: make difftest N=1000 SEED=7
+# The differential test at length: make difftest N=1000 SEED=7 [JOBS=2]
 N ?= 1000
 SEED ?= 1
+JOBS ?= 1
 difftest: all
-	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED)
+	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS)
 
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs

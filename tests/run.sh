@@ -68,11 +68,12 @@ for build in "$@"; do
 		suite "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
 			env LK_BUILD="$dir" LK_ELSEWHERE=1 bash "$s"
 	done
-	# The replay against the real ld on random scenarios (fewer under sanitizers).
+	# The replay against the real ld on random scenarios, every class
+	# (fewer under sanitizers), two cases at a time.
 	n=${DIFFTEST_N:-100}
 	case $b in build-san) n=$((n / 4)) ;; esac
 	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
-		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1
+		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
