@@ -30,6 +30,7 @@
 #include "linkscope/runcmd.h"
 #include "trust.h"
 #include "linkscope/vec.h"
+#include "atfile.h"
 #include "resolve.h"
 
 const char *lk_state_name(unsigned flag)
@@ -327,6 +328,26 @@ static int driver_adds_no_input(const struct lk_record *rec)
 	none = info.nostdlib || (info.nostartfiles && info.nodefaultlibs);
 	lk_argv_info_release(&info);
 	return none;
+}
+
+/* What gcc's temporary response files held (analyzer/atfile.c), when the driver had one of its own. */
+static void fill_gcc_atfiles(const struct lk_record *rec, struct lk_strvec *argv)
+{
+	struct expectations e = { NULL, 0, 0 };
+	struct lk_strvec l_words = LK_STRVEC_INIT, ordered = LK_STRVEC_INIT;
+
+	if (!rec->rspfiles.nr)
+		return;
+	translate_driver(&rec->args, &e);
+	for (size_t i = 0; i < e.nr; i++)
+		if (e.items[i].ordered)
+			lk_strvec_push(&ordered, e.items[i].source ? LK_ATFILE_SOURCE_OBJECT : e.items[i].word);
+		else if (starts_with(e.items[i].word, "-L"))
+			lk_strvec_push(&l_words, e.items[i].word);
+	lk_atfile_fill(argv, &l_words, &ordered);
+	lk_strvec_release(&l_words);
+	lk_strvec_release(&ordered);
+	expectations_release(&e);
 }
 
 static void linker_argv(const struct lk_record *rec, const struct lk_line_options *opt,
@@ -634,6 +655,7 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	(void)err;
 	memset(line, 0, sizeof(*line));
 	linker_argv(rec, opt, line, &argv);
+	fill_gcc_atfiles(rec, &argv);
 	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));
 	lk_line_match(&rec->args, &argv, pos);
 	memset(&b, 0, sizeof(b));

@@ -455,8 +455,16 @@ def gen_relative(rng, case, d):
     b = os.path.join(d, "build")
     # libB.so (b_fn) lives in deps/, or in build/ itself (then `.` finds it)
     bdir = "build" if rng.random() < 0.25 else "deps"
-    write(d, f"{bdir}/b.c", f"int b{case}(void) {{ return 2; }}\n")
-    run(os.path.join(d, bdir), ["cc", "-shared", "-fPIC", "-Wl,-soname,libB.so", "b.c", "-o", "libB.so"])
+    deep = rng.random() < 0.3   # libB.so needs libD.so in deps2/
+    bcmd = ["cc", "-shared", "-fPIC", "-Wl,-soname,libB.so", "b.c", "-o", "libB.so"]
+    if deep:
+        os.makedirs(os.path.join(d, "deps2"), exist_ok=True)
+        write(d, "deps2/dd.c", f"int d{case}(void) {{ return 4; }}\n")
+        run(os.path.join(d, "deps2"), ["cc", "-shared", "-fPIC", "-Wl,-soname,libD.so", "dd.c", "-o", "libD.so"])
+        bcmd += ["-L../deps2", "-lD"] + (["-Wl,-rpath,$ORIGIN/../deps2"] if rng.random() < 0.5 else [])
+    write(d, f"{bdir}/b.c", (f"int d{case}(void);\nint b{case}(void) {{ return d{case}(); }}\n" if deep
+                            else f"int b{case}(void) {{ return 2; }}\n"))
+    run(os.path.join(d, bdir), bcmd)
     # libA (a_fn calls b_fn): a shared object with DT_NEEDED libB.so, or an archive
     write(d, "lib/a.c", f"int b{case}(void);\nint a{case}(void) {{ return b{case}() + 1; }}\n")
     a_shared = rng.random() < 0.75
@@ -484,7 +492,8 @@ def gen_relative(rng, case, d):
           f"{' + b%d()' % case if calls_b else ''}; }}\n"))
     run(os.path.join(d, "build/obj"), ["cc", "-c", "main.c"])
     words = [rng.choice(["obj/main.o", "./obj/main.o", "../build/obj/main.o"])]
-    words += [rng.choice(["-L../lib", "-L./../lib", "-L../build/../lib", "-Wl,-L../lib"])]
+    words += rng.choice([["-L../lib"], ["-L./../lib"], ["-L../build/../lib"], ["-Wl,-L../lib"], ["-L", "../lib"],
+                         ["-Wl,--library-path=../lib"], ["-Wl,-L,../lib"]])
     words += ["-lA"]
     if uses_c or rng.random() < 0.3:
         words += [rng.choice(["-L../scripts", "-L../scripts/"]), "-lscr"]
@@ -507,10 +516,16 @@ def gen_relative(rng, case, d):
         env[way] = here
     elif way == "wrong":
         words.append(rng.choice(["-Wl,-rpath-link,../lib", "-Wl,-rpath-link,.", "-Wl,-rpath-link,deps"]))
+    if deep and rng.random() < 0.5:
+        words.append(rng.choice(["-Wl,-rpath-link,../deps2", "-Wl,-rpath-link=./../deps2"]))
     if rng.random() < 0.25:
         words.insert(1, "-Wl,--as-needed")
     if rng.random() < 0.15:
         words.append("-Wl,--copy-dt-needed-entries")
+    if rng.random() < 0.2:
+        # a response file in another dir: its words are relative to the cwd, not to it
+        write(d, "scripts/link.rsp", " ".join(words[1:]) + "\n")
+        words = words[:1] + ["@../scripts/link.rsp"]
     return "cc", words, {"cwd": "build", "env": env}
 
 
@@ -567,6 +582,10 @@ def gen_compile(rng, case, d):
         words.insert(1, rng.choice(["-ffunction-sections", "-fcommon", "-Wl,--as-needed"]))
     if rng.random() < 0.2:
         words.append("-Wl,--gc-sections")
+    if rng.random() < 0.15:
+        # sources and libraries through a response file: gcc passes ld its own temporary ones
+        write(d, "link.rsp", " ".join(words[1:]) + "\n")
+        words = words[:1] + ["@link.rsp"]
     # without the shim's copies the analyzer compiles the sources again
     return "cc", words, {"env": {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}}
 

@@ -37,4 +37,26 @@ same_run "a missing response file (kept literally, as gcc does)" direct shim
 r=$(last_record)
 check_eq "record: the missing file is marked" "missing" "$(rec "$r" 'r["response_files"][0]["status"]')"
 check_eq "record: and kept literally" "@missing.rsp" "$(rec "$r" 'r["argv_expanded"][2]')"
+
+# gcc hands ld the user's -L options and inputs through temporary response
+# files of its own when the driver had one; they are gone by the replay
+# (analyzer/atfile.c fills them in from the driver's argv).
+replay() {
+	"$LINKSCOPE" report --format json --replay-only last |
+		"$PY" -c 'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], sorted(d["symbol"] for d in r["diagnostics"]))'
+}
+mkdir lib
+ar rcs lib/libuse.a u.o
+printf 'int use(void);\nint main(void) { return use(); }\n' >prog.c
+cc -c prog.c -o prog.o
+printf 'prog.o -Llib -luse "dir with space/h.o"\n' >libs.rsp
+"$SHIM" @libs.rsp -o viarsp >/dev/null 2>&1
+check_eq "through a response file: -L and inputs in gcc's own gone files, the replay links" \
+	"success []" "$(replay)"
+printf 'prog.o -Llib -luse\n' >nohelper.rsp
+"$SHIM" @nohelper.rsp -o viarsp >/dev/null 2>&1
+check_eq "and fails where ld fails, on the symbol it names" "failure ['helper']" "$(replay)"
+printf 'prog.c -Llib -luse "dir with space/h.o"\n' >compile.rsp
+"$SHIM" -O2 @compile.rsp -o viarsp >/dev/null 2>&1
+check_eq "a source in the response file: its object counts" "success []" "$(replay)"
 finish
