@@ -10,6 +10,9 @@
  *    fingerprint says the file was not there proves that;
  *  - an input has changed since the link (its size or mtime is not the
  *    fingerprint's): the replay reads another file than ld read;
+ *  - a shared object's DT_NEEDED library is not found now, and the record
+ *    does not show the link failing (ld's search for it leaves no
+ *    fingerprint; a build may delete it after the link);
  *  - the object the driver compiled from a source on the line could not be
  *    made again (the source's own symbols, main among them, are unknown);
  *  - the driver's own additions (crt files, -lc) are unknown: the record
@@ -145,6 +148,16 @@ static void because_of_item(const struct lk_record *rec, const struct lk_line_it
 			    it->path);
 }
 
+static const char *needed_by_name(const struct lk_line *line, const struct lk_needed *n)
+{
+	const struct lk_line_item *it;
+
+	if (n->needed_by < 0 || (size_t)n->needed_by >= line->items.nr)
+		return n->parent >= 0 ? line->needed.items[n->parent].name : "?";
+	it = &line->items.items[n->needed_by];
+	return it->path ? it->path : it->word;
+}
+
 char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
 			   const struct lk_replay *rp)
 {
@@ -162,6 +175,16 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 
 		if (cannot_read(it) ? !missing_at_link_time(rec, it) : changed_since(rec, it))
 			because_of_item(rec, it, &why);
+	}
+	for (size_t i = 0; i < line->needed.nr; i++) {
+		const struct lk_needed *n = &line->needed.items[i];
+
+		if (n->path || n->on_line_as || (rec->has_exit && rec->exit_status != 0))
+			continue;
+		if (why.len)
+			lk_buf_addstr(&why, "; ");
+		lk_buf_addf(&why, "'%s', needed by '%s', is not found now, and the record does not show ld failing",
+			    n->name, needed_by_name(line, n));
 	}
 	return why.len ? lk_buf_detach(&why) : NULL;
 }

@@ -605,7 +605,11 @@ def gen_deleted(rng, case, d):
         write(d, f"o{i}.c", pad + f"int o{case}_{i}(void) {{ return {i}; }}\n")
         refs.append(f"o{case}_{i}()")
     write(d, "ar.c", f"int ar{case}(void) {{ return 7; }}\n")
-    write(d, "so.c", f"int so{case}(void) {{ return 8; }}\n")
+    # libso.so may need libdep.so (DT_NEEDED, found through -rpath-link .): the build may delete that too
+    needs_dep = rng.random() < 0.3
+    write(d, "dep.c", f"int dep{case}(void) {{ return 9; }}\n")
+    write(d, "so.c", (f"int dep{case}(void);\nint so{case}(void) {{ return dep{case}(); }}\n" if needs_dep
+                      else f"int so{case}(void) {{ return 8; }}\n"))
     refs += [f"ar{case}()", f"so{case}()"]
     if miss:
         refs.append(f"miss{case}()")
@@ -613,16 +617,19 @@ def gen_deleted(rng, case, d):
     write(d, "main.c", decls + f"int main(void) {{ return {' + '.join(refs)}; }}\n")
     run(d, ["cc", "-c", "-fPIC", "main.c", "ar.c", "so.c"] + [f"o{i}.c" for i in range(nobj)])
     run(d, ["ar", "rcs", "libar.a", "ar.o"])
-    run(d, ["cc", "-shared", "-Wl,-soname,libso.so", "so.o", "-o", "libso.so"])
+    run(d, ["cc", "-c", "-fPIC", "dep.c"])
+    run(d, ["cc", "-shared", "-Wl,-soname,libdep.so", "dep.o", "-o", "libdep.so"])
+    run(d, ["cc", "-shared", "-Wl,-soname,libso.so", "so.o", "-o", "libso.so"] + (["-L.", "-ldep"] if needs_dep else []))
     objs = [f"o{i}.o" for i in range(nobj)]
     ar = rng.choice(["libar.a", "-lar"])
     so = rng.choice(["libso.so", "-lso"])
-    words = ["main.o"] + objs + ["-L.", ar, so]
+    words = ["main.o"] + objs + ["-L.", ar, so] + (["-Wl,-rpath-link,."] if needs_dep else [])
     if rng.random() < 0.1:
         # an input missing at link time too: the record proves it missing
         words.insert(rng.randrange(1, len(words) + 1), rng.choice(["absent.o", "-labsent"]))
     # after the link: delete some of the inputs, or rewrite one
-    files = ["main.o"] + objs + (["libar.a", "libso.so"] if rng.random() < 0.5 else [])
+    files = ["main.o"] + objs + (["libar.a", "libso.so"] if rng.random() < 0.5 else []) + \
+        (["libdep.so"] if needs_dep and rng.random() < 0.5 else [])
     gone = rng.sample(files, min(len(files), rng.choice([1, 1, 1, 2, 3])))
     env = {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}
     return "cc", words, {"env": env, "delete": gone}

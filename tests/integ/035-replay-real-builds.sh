@@ -77,6 +77,22 @@ rg=$(last_record)
 rm -r gone
 check_eq "a -l gone since the link: unknown" "unknown" "$(outcome "$rg")"
 
+# A DT_NEEDED library deleted after a link that succeeded: ld's search for
+# it leaves no fingerprint, so unknown, never "fails"; not found by a link
+# that failed, the failure stands.
+mkdir -p dep
+cp sub/liba.so sub/libb.so dep/
+run_capture dep "$SHIM" main.o -Ldep -lb -Wl,-rpath-link,dep -o prog3
+check_eq "a DT_NEEDED library through -rpath-link: the real ld links" 0 "$(cat "$T/dep.rc")"
+rn=$(last_record)
+rm dep/liba.so
+report=$( (cd / && "$LINKSCOPE" report --replay-only --format json "$rn") )
+check_eq "a DT_NEEDED library gone since the link: unknown" "unknown" "$(j 'r["predicted"]["outcome"]' <<<"$report")"
+check_contains "and it says which" "$(j 'r["predicted"]["unknown_because"]' <<<"$report")" "'liba.so', needed by"
+run_capture nodep "$SHIM" main.o -Ldep -lb -o never
+check_eq "a DT_NEEDED library ld cannot find: the real ld fails" 1 "$(cat "$T/nodep.rc")"
+check_eq "a DT_NEEDED library ld cannot find: failure" "failure" "$(outcome "$(last_record)")"
+
 # 5. An archive rewritten after the link: the replay would read another file.
 printf 'int util(void) { return 0; }\n' >util.c
 printf 'int util(void);\nint main(void) { return util(); }\n' >use.c
