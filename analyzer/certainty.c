@@ -24,20 +24,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "certainty.h"
+#include "fingerprint.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-
-static const struct lk_record_seen *seen_at(const struct lk_record *rec, long position)
-{
-	for (size_t i = 0; i < rec->seen.nr; i++)
-		if (rec->seen.items[i].index == position)
-			return &rec->seen.items[i];
-	return NULL;
-}
 
 static int cannot_read(const struct lk_line_item *it)
 {
@@ -57,12 +49,10 @@ static const char *compiled_from(const struct lk_record *rec, const struct lk_li
 	return strcmp(arg, it->word) && strstr(it->word, "/cc") ? arg : NULL;
 }
 
-static char *absolute(const struct lk_record *rec, const char *path);
-
 /* A file or -l of the line that was not there when the link failed. */
 static int fingerprint_says_missing(const struct lk_record *rec, const struct lk_line_item *it)
 {
-	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+	const struct lk_record_seen *s = lk_fingerprint_of(rec, it);
 
 	return s && !s->existed && rec->has_exit && rec->exit_status != 0;
 }
@@ -76,7 +66,7 @@ static int fingerprint_says_missing(const struct lk_record *rec, const struct lk
  */
 static int missing_at_link_time(const struct lk_record *rec, const struct lk_line_item *it)
 {
-	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+	const struct lk_record_seen *s = lk_fingerprint_of(rec, it);
 	char *path;
 	int gone;
 
@@ -84,47 +74,16 @@ static int missing_at_link_time(const struct lk_record *rec, const struct lk_lin
 		return fingerprint_says_missing(rec, it);
 	if (!s || !s->existed || !s->path)
 		return 1;
-	path = absolute(rec, s->path);
+	path = lk_fingerprint_path(rec, s->path);
 	gone = access(path, F_OK) != 0;
 	free(path);
 	return !gone;
 }
 
-static char *absolute(const struct lk_record *rec, const char *path)
-{
-	struct lk_buf b = LK_BUF_INIT;
-
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	if (path[0] == '/' || !rec->cwd)
-		lk_buf_addstr(&b, path);
-	else
-		lk_buf_addf(&b, "%s/%s", rec->cwd, path);
-	return lk_buf_detach(&b);
-}
-
-/* The file ld read (per the fingerprint) is not the one there now. */
-static int changed_since(const struct lk_record *rec, const struct lk_line_item *it)
-{
-	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
-	struct stat st;
-	char *path;
-	int changed;
-
-	if (!s || !s->existed || !s->path || !it->path || it->info.kind == LK_FILE_MISSING)
-		return 0;
-	path = absolute(rec, s->path);
-	changed = !strcmp(path, it->path) && stat(path, &st) == 0 &&
-		  (st.st_size != s->size ||
-		   (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != s->mtime_ns);
-	free(path);
-	return changed;
-}
-
 /* The file a -l found when ld ran, per the fingerprint, or NULL. */
 static const char *library_then(const struct lk_record *rec, const struct lk_line_item *it)
 {
-	const struct lk_record_seen *s = it->parent < 0 ? seen_at(rec, it->position) : NULL;
+	const struct lk_record_seen *s = lk_fingerprint_of(rec, it);
 
 	return it->kind == LK_ITEM_LIB && !it->path && s && s->existed ? s->path : NULL;
 }
@@ -173,7 +132,7 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (cannot_read(it) ? !missing_at_link_time(rec, it) : changed_since(rec, it))
+		if (cannot_read(it) ? !missing_at_link_time(rec, it) : lk_fingerprint_changed(rec, it))
 			because_of_item(rec, it, &why);
 	}
 	for (size_t i = 0; i < line->needed.nr; i++) {

@@ -29,6 +29,7 @@
 #include "script.h"
 #include "linkscope/vec.h"
 #include "compile.h"
+#include "fingerprint.h"
 #include "resolve.h"
 #include "trust.h"
 #include "warn.h"
@@ -442,12 +443,16 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 
 		it->path = path;
 		lk_elf_identify(path, &it->info);
-		if (it->info.kind == LK_FILE_MISSING && (copy = kept_copy(c->rec, path))) {
+		/* The copy is what ld read; a file rewritten since is not (analyzer/fingerprint.c). */
+		if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
+		    (copy = kept_copy(c->rec, path))) {
+			int gone = it->info.kind == LK_FILE_MISSING;
+
 			lk_elf_info_release(&it->info);
 			free(it->path);
 			it->path = copy;
 			lk_elf_identify(copy, &it->info);
-			set_note(it, "gone; read from the copy kept with the record");
+			set_note(it, "%s; read from the copy kept with the record", gone ? "gone" : "changed since the link");
 		} else if (it->info.kind == LK_FILE_MISSING && strstr(it->word, "/cc") &&
 			   it->position >= 0) {
 			compile_again(c, index);

@@ -558,14 +558,20 @@ def gen_compile(rng, case, d):
     body = f"int r = util{case}(argc)" + (f" + x{case}(argc)" if use_x else "")
     body += " + (int)sqrt((double)argc)" if use_m else ""
     hdr = "#include <math.h>\n" if use_m else ""
-    write(d, src_dir + "prog.c", hdr + (inc.replace('"util.h"', '"../util.h"') if src_dir else inc) + main_cbs +
-          f"int main(int argc, char **argv) {{ (void)argv; {body}; return r; }}\n")
-    srcs = [src_dir + "prog.c"]
+    # sometimes C++ through g++: the C callbacks as extern "C", libstdc++ needed
+    cxx = rng.random() < 0.2
+    ext, c_open, c_close = (".cpp", 'extern "C" {\n', "}\n") if cxx else (".c", "", "")
+    if cxx:
+        hdr += "#include <string>\n"
+        body += "; r += (int)std::string(argc, 'x').size()"
+    write(d, src_dir + "prog" + ext, hdr + c_open + (inc.replace('"util.h"', '"../util.h"') if src_dir else inc) +
+          main_cbs + c_close + f"int main(int argc, char **argv) {{ (void)argv; {body}; return r; }}\n")
+    srcs = [src_dir + "prog" + ext]
     if second:
-        write(d, src_dir + "more.c", "".join(f"int cb{case}_{i}(int v) {{ return v - {i}; }}\n"
-                                             for i in range(ncb) if defined[i] and in_second[i]) +
-              f"int more{case}(void) {{ return 0; }}\n")
-        srcs.append(src_dir + "more.c")
+        write(d, src_dir + "more" + ext, c_open + "".join(f"int cb{case}_{i}(int v) {{ return v - {i}; }}\n"
+                                                          for i in range(ncb) if defined[i] and in_second[i]) +
+              f"int more{case}(void) {{ return 0; }}\n" + c_close)
+        srcs.append(src_dir + "more" + ext)
     util = rng.choice(["libutil.a", "./libutil.a", "-lutil"])
     libs = [util] + ([rng.choice(["libx.so", "-lx"])] if use_x else []) + (["-lm"] if use_m else [])
     words = [rng.choice(["-O2", "-O0", "-g -O1"])] + srcs
@@ -587,7 +593,7 @@ def gen_compile(rng, case, d):
         write(d, "link.rsp", " ".join(words[1:]) + "\n")
         words = words[:1] + ["@link.rsp"]
     # without the shim's copies the analyzer compiles the sources again
-    return "cc", words, {"env": {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}}
+    return "g++" if cxx else "cc", words, {"env": {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}}
 
 
 BIG = 70000   # over the shim's 64 KiB bound for keeping a small object
@@ -632,6 +638,9 @@ def gen_deleted(rng, case, d):
         (["libdep.so"] if needs_dep and rng.random() < 0.5 else [])
     gone = rng.sample(files, min(len(files), rng.choice([1, 1, 1, 2, 3])))
     env = {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}
+    if rng.random() < 0.15:
+        # or the build rewrites one after the link: another content, an old mtime
+        return "cc", words, {"env": env, "rewrite": [rng.choice(["libar.a", "main.o", "o0.o"])]}
     return "cc", words, {"env": env, "delete": gone}
 
 
@@ -792,10 +801,24 @@ def run_case(build_dir, seed, case, keep):
             os.unlink(full)
             if full not in kept:
                 unkept.append(full)
+        for p in extra.get("rewrite", []):
+            # the replay reads another file than ld did: the fingerprint shows it
+            full = os.path.normpath(os.path.join(cwd, p))
+            write(cwd, "other.c", "int other_than_before(void) { return 0; }\n")
+            run(cwd, ["cc", "-c", "-fPIC", "other.c", "-o", "other.o"])
+            os.unlink(full)
+            if full.endswith(".a"):
+                run(cwd, ["ar", "rcs", full, "other.o"])
+            else:
+                shutil.copy(os.path.join(cwd, "other.o"), full)
+            os.utime(full, (946684800, 946684800))
+            if full not in kept:
+                unkept.append(full)
         line = f"line: (cd {extra.get('cwd', '.')}; {' '.join(f'{k}={v}' for k, v in extra.get('env', {}).items())}" \
             f"{' ' if extra.get('env') else ''}{driver} {' '.join(args)})" + \
-            (f"; deleted after: {' '.join(extra['delete'])} (not kept: {' '.join(map(os.path.basename, unkept)) or '-'})"
-             if extra.get("delete") else "")
+            (f"; {'deleted' if extra.get('delete') else 'rewritten'} after: "
+             f"{' '.join(extra.get('delete') or extra['rewrite'])} (not kept: {' '.join(map(os.path.basename, unkept)) or '-'})"
+             if extra.get("delete") or extra.get("rewrite") else "")
         j, err = analyse(build_dir, cwd, env)
         if err:
             return cls, False, f"case {case} [{cls}]: report failed: {err}; {line}", ld_fail, d, None

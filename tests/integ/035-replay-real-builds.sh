@@ -44,6 +44,13 @@ rp=$(last_record)
 check_eq "probe: its small object was kept" "small-object" "$(rec "$rp" '[k["reason"] for k in r["kept"]][0]')"
 rm probe.o
 check_eq "probe deleted: success, from the kept copy" "success" "$(outcome "$rp")"
+# Rewritten after the link instead (no main now, an old mtime): the copy is what ld read.
+printf 'int not_main(void) { return 0; }\n' >probe.c
+gcc -c probe.c -o probe.o
+touch -d '2000-01-01' probe.o
+check_eq "probe rewritten: success, from the kept copy" "success" "$(outcome "$rp")"
+printf 'int main(void) { return 0; }\n' >probe.c
+rm probe.o
 
 # 3. The same without copies: unknown, naming the absolute path, never "fails".
 gcc -c probe.c -o probe.o
