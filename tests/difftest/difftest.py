@@ -526,6 +526,12 @@ def gen_relative(rng, case, d):
         # a response file in another dir: its words are relative to the cwd, not to it
         write(d, "scripts/link.rsp", " ".join(words[1:]) + "\n")
         words = words[:1] + ["@../scripts/link.rsp"]
+    if rng.random() < 0.2:
+        # reached through a symbolic link, as a shell's `cd` leaves PWD: ld's `..` is the real dir's
+        os.makedirs(os.path.join(d, "via/x"), exist_ok=True)
+        os.symlink(os.path.join(d, "build"), os.path.join(d, "via/x/alias"))
+        env["PWD"] = os.path.join(d, "via/x/alias")
+        return "cc", words, {"cwd": "via/x/alias", "env": env}
     return "cc", words, {"cwd": "build", "env": env}
 
 
