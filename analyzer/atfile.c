@@ -8,7 +8,12 @@
  * six characters in TMPDIR), one for each, which the driver deletes when
  * the link is over; an empty one is not written (close_at_file). So a
  * record's -### expansion names two gone files, in that order, and the
- * driver's argv (response files expanded) says what was in them.
+ * driver's argv (response files expanded) says what was in them, but for
+ * what the driver itself adds among the inputs (g++'s -lstdc++ and -lm):
+ * a failure predicted from such a line is "unknown" (certainty.c). The
+ * shim since takes the expansion with the response files expanded, so
+ * this is for records that have such files (older ones, or where that
+ * -### could not be run).
  */
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +46,15 @@ static void splice(struct lk_strvec *argv, size_t at, const struct lk_strvec *wo
 	}
 	lk_strvec_release(argv);
 	*argv = out;
+}
+
+size_t lk_atfile_count(const struct lk_strvec *argv)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < argv->nr; i++)
+		n += gcc_temp_atfile(argv->items[i]);
+	return n;
 }
 
 size_t lk_atfile_fill(struct lk_strvec *argv, const struct lk_strvec *l_words,

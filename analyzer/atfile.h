@@ -14,6 +14,9 @@
  * `ordered`. A word that is not such a file is left alone. Returns how
  * many words were replaced.
  */
+/* How many of `argv`'s words are gcc's temporary response files, gone now. */
+size_t lk_atfile_count(const struct lk_strvec *argv);
+
 /* Stands in `ordered` for the temporary object gcc compiled a source to (its name was in the file). */
 #define LK_ATFILE_SOURCE_OBJECT "/tmp/cc-source-object.o"
 

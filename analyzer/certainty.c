@@ -16,7 +16,8 @@
  *  - the object the driver compiled from a source on the line could not be
  *    made again (the source's own symbols, main among them, are unknown);
  *  - the driver's own additions (crt files, -lc) are unknown: the record
- *    has no -### expansion and the driver was not run.
+ *    has no -### expansion and the driver was not run, or its expansion
+ *    passes the inputs through gcc's temporary response files (atfile.c).
  * A predicted success needs no such check: what is missing can only take
  * definitions away, and with them the success. Nor does a failure when
  * the record proves an input missing when ld ran: ld fails at an input it
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atfile.h"
 #include "certainty.h"
 #include "fingerprint.h"
 #include "linkscope/banned.h"
@@ -127,6 +129,8 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	for (size_t i = 0; i < line->items.nr; i++)
 		if (cannot_read(&line->items.items[i]) && fingerprint_says_missing(rec, &line->items.items[i]))
 			return NULL;
+	if (line->driver_part == LK_DRIVER_FROM_RECORD && lk_atfile_count(&rec->linker_argv))
+		lk_buf_addstr(&why, "the record's -### expansion passes the inputs through gcc's own temporary response files, gone now: what the driver itself added among them (g++'s -lstdc++, -lm) is unknown");
 	if (line->driver_part == LK_DRIVER_UNKNOWN)
 		lk_buf_addstr(&why, "the driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run");
 	for (size_t i = 0; i < line->items.nr; i++) {

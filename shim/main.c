@@ -646,6 +646,29 @@ static size_t count_sources(const struct lk_argv_info *info)
 	return n;
 }
 
+/*
+ * The argv for the driver's -###: response files expanded, when it was
+ * given any. Else gcc passes the linker the -L options and inputs through
+ * temporary response files of its own, deleted when -### is done, and the
+ * expansion would name files nobody can read (g++'s -lstdc++ -lm among
+ * their words). NULL when the link's own argv will do; else malloc'd,
+ * pointing into st->args.
+ */
+static char **expansion_argv(const struct link_state *st)
+{
+	char **argv;
+	size_t i;
+
+	for (i = 0; i < st->rspfiles.nr && st->rspfiles.items[i].status != LK_RSP_READ; i++)
+		;
+	if (i == st->rspfiles.nr)
+		return NULL;
+	argv = lk_xcalloc(st->args.nr + 1, sizeof(*argv));
+	for (i = 0; i < st->args.nr; i++)
+		argv[i] = st->args.items[i].text;
+	return argv;
+}
+
 static int record_link(struct link_state *st, const struct lk_options *opt,
 		       const struct lk_invocation *inv, int rsp_failed,
 		       const char *rsp_error)
@@ -658,6 +681,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	int64_t t0;
 	int dir_ok, failed, started, catching;
 	char *written = NULL;
+	char **xargv = expansion_argv(st);
 
 	st->dir = lk_record_dir(opt->dir_env);
 	dir_ok = make_record_dir(st->dir, &err) == 0;
@@ -698,7 +722,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	/* Not after a failed @-file expansion: the driver fails it too, and -### would redo it. */
 	started = dir_ok && !rsp_failed && !opt->expand_failed_only &&
 		  lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real) &&
-		  lk_expand_start(inv->driver.resolved, inv->exec_argv, environ,
+		  lk_expand_start(inv->driver.resolved, xargv ? xargv : inv->exec_argv, environ,
 				  st->info.fuse_ld, &job) == 0;
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && opt->keep && count_sources(&st->info) &&
@@ -723,6 +747,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->stderr_bytes = st->run.stderr_bytes;
 	rec->stderr_truncated = st->run.stderr_truncated;
 	if (!dir_ok) {
+		free(xargv);
 		warn_not_recorded(&err);
 		return rec->shim_exit;
 	}
@@ -736,10 +761,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
 		rec->expansion.trigger = failed ? "failure" : "always";
-		if (lk_expand_run(inv->driver.resolved, inv->exec_argv, environ,
+		if (lk_expand_run(inv->driver.resolved, xargv ? xargv : inv->exec_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
 	}
+	free(xargv);
 	if (opt->keep)
 		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
 	if (catching) {

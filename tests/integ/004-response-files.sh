@@ -59,4 +59,28 @@ check_eq "and fails where ld fails, on the symbol it names" "failure ['helper']"
 printf 'prog.c -Llib -luse "dir with space/h.o"\n' >compile.rsp
 "$SHIM" -O2 @compile.rsp -o viarsp >/dev/null 2>&1
 check_eq "a source in the response file: its object counts" "success []" "$(replay)"
+check_eq "the shim's -### had the response files expanded: no gcc temporary file in it" "0" \
+	"$(rec "$(last_record)" 'sum(w.startswith("@") for w in r["expansion"]["commands"][r["expansion"]["linker_command"]])')"
+# An older record whose expansion names gcc's own temporary response files
+# (now gone): filled in from the driver's argv (analyzer/atfile.c); a
+# failure then rests on what the driver added inside them: unknown.
+older() {
+	"$PY" - "$(last_record)" "$1" <<'PYEOF'
+import json, shlex, subprocess, sys
+path, rsp = sys.argv[1], sys.argv[2]
+r = json.load(open(path))
+out = subprocess.run(["cc", "-###", "@" + rsp, "-o", "viarsp"], capture_output=True, text=True).stderr
+words = shlex.split([x for x in out.splitlines() if x.startswith(" /")][-1])
+r["expansion"]["commands"][r["expansion"]["linker_command"]] = words
+json.dump(r, open(path, "w"))
+print(sum(w.startswith("@/") for w in words))
+PYEOF
+}
+"$SHIM" @libs.rsp -o viarsp >/dev/null 2>&1
+check_eq "older record: the expansion names gcc's two temporary files" "2" "$(older libs.rsp)"
+check_eq "older record: filled in from the driver's argv, the replay links" "success []" "$(replay)"
+"$SHIM" @nohelper.rsp -o viarsp >/dev/null 2>&1
+older nohelper.rsp >/dev/null
+check_eq "older record that fails: unknown, the driver's words in the files are not known" \
+	"unknown ['helper']" "$(replay)"
 finish
