@@ -452,7 +452,6 @@ def gen_relative(rng, case, d):
     objects. The analysis runs a second time elsewhere (run_case)."""
     for sub in ("build/obj", "lib", "deps", "scripts/sub"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
-    b = os.path.join(d, "build")
     # libB.so (b_fn) lives in deps/, or in build/ itself (then `.` finds it)
     bdir = "build" if rng.random() < 0.25 else "deps"
     deep = rng.random() < 0.3   # libB.so needs libD.so in deps2/
