@@ -132,7 +132,8 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	if (line->driver_part == LK_DRIVER_FROM_RECORD && lk_atfile_count(&rec->linker_argv))
 		lk_buf_addstr(&why, "the record's -### expansion passes the inputs through gcc's own temporary response files, gone now: what the driver itself added among them (g++'s -lstdc++, -lm) is unknown");
 	if (line->driver_part == LK_DRIVER_UNKNOWN)
-		lk_buf_addstr(&why, "the driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run");
+		lk_buf_addf(&why, "%sthe driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run",
+			    why.len ? "; " : "");
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
