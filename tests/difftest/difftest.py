@@ -30,7 +30,9 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              the cwd, to the script, bare, -l), objects as ../build/obj/x.o;
   compile    link calls that also compile (cc -O2 prog.c [more.c] libutil.a
              libx.so -lm), the archive calling back into the sources,
-             sometimes before them, sometimes with LINKSCOPE_KEEP=0;
+             sometimes before them, through a response file, in C++ through
+             g++, sometimes with LINKSCOPE_KEEP=0 (analysed with --run-driver,
+             which compiles the sources again);
   deleted    inputs deleted after the link (objects, kept by the shim or
              not: more than 4, over 64 KiB, LINKSCOPE_KEEP=0; an archive, a
              shared object), after links that succeed or fail, sometimes
@@ -597,8 +599,10 @@ def gen_compile(rng, case, d):
         # sources and libraries through a response file: gcc passes ld its own temporary ones
         write(d, "link.rsp", " ".join(words[1:]) + "\n")
         words = words[:1] + ["@link.rsp"]
-    # without the shim's copies the analyzer compiles the sources again
-    return "g++" if cxx else "cc", words, {"env": {"LINKSCOPE_KEEP": "0"} if rng.random() < 0.15 else {}}
+    # without the shim's copies the analyzer compiles the sources again, when asked to (--run-driver)
+    if rng.random() < 0.15:
+        return "g++" if cxx else "cc", words, {"env": {"LINKSCOPE_KEEP": "0"}, "report": ["--run-driver"]}
+    return "g++" if cxx else "cc", words
 
 
 BIG = 70000   # over the shim's 64 KiB bound for keeping a small object
@@ -719,10 +723,10 @@ def library_names(d, stderr):
     return names
 
 
-def analyse(build_dir, cwd, env):
+def analyse(build_dir, cwd, env, more=()):
     """linkscope report --replay-only of the last record: (json, error text)."""
     rep = sh([os.path.join(build_dir, "bin", "linkscope"), "report", "--format", "json",
-              "--replay-only", "last"], cwd, env)
+              "--replay-only", *more, "last"], cwd, env)
     if rep.returncode:
         return None, rep.stderr.strip()
     return json.loads(rep.stdout), None
@@ -734,6 +738,12 @@ def verdict(j):
     # ld names C++ symbols demangled, and a versioned reference without its version.
     syms = set(y.split("@")[0] for x in j["diagnostics"] for y in (x.get("symbols") or [x["symbol"]]))
     return j["predicted"]["outcome"], syms | demangled(syms)
+
+
+def because(j):
+    """The reasons of an "unknown", one string."""
+    why = j["predicted"].get("unknown_because") or []
+    return "; ".join(why) if isinstance(why, list) else why
 
 
 def unreadable_now(why):
@@ -761,7 +771,7 @@ def agrees(j, ld_fail, ld_stderr, ld_syms, ld_missing, unkept):
     outcome, syms = verdict(j)
     if outcome != "unknown":
         return (outcome == "failure") == ld_fail and (ld_syms <= syms or ld_missing)
-    why = j["predicted"].get("unknown_because") or ""
+    why = because(j)
     if unkept:
         return not (ld_fail and ld_missing) and any(os.path.basename(p) in why for p in unkept)
     named = unreadable_now(why)
@@ -824,14 +834,14 @@ def run_case(build_dir, seed, case, keep):
             (f"; {'deleted' if extra.get('delete') else 'rewritten'} after: "
              f"{' '.join(extra.get('delete') or extra['rewrite'])} (not kept: {' '.join(map(os.path.basename, unkept)) or '-'})"
              if extra.get("delete") or extra.get("rewrite") else "")
-        j, err = analyse(build_dir, cwd, env)
+        j, err = analyse(build_dir, cwd, env, extra.get("report", ()))
         if err:
             return cls, False, f"case {case} [{cls}]: report failed: {err}; {line}", ld_fail, d, None
         ok = agrees(j, ld_fail, r.stderr, ld_syms, ld_missing, unkept)
         here = verdict(j)
         why = (f"case {case} [{cls}]: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
                f"replay {here[0]} {sorted(here[1])}"
-               f"{' (' + j['predicted']['unknown_because'] + ')' if here[0] == 'unknown' else ''}; {line}")
+               f"{' (' + because(j) + ')' if here[0] == 'unknown' else ''}; {line}")
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
         # The same record analysed from another directory, in another
@@ -843,7 +853,7 @@ def run_case(build_dir, seed, case, keep):
                     [os.path.normpath(os.path.join(e, x)) for x in dirs | {extra.get("cwd", "."), "decoy"}])
         there_cwd = os.path.normpath(os.path.join(e, extra.get("cwd", ".")))
         os.makedirs(there_cwd, exist_ok=True)
-        j2, err = analyse(build_dir, there_cwd, elsewhere_env(env, e))
+        j2, err = analyse(build_dir, there_cwd, elsewhere_env(env, e), extra.get("report", ()))
         if err:
             return cls, False, f"case {case} [{cls}]: report elsewhere failed: {err}; {line}", ld_fail, d, here[0]
         there = verdict(j2)

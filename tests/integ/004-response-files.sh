@@ -82,5 +82,5 @@ check_eq "older record: filled in from the driver's argv, the replay links" "suc
 "$SHIM" @nohelper.rsp -o viarsp >/dev/null 2>&1
 older nohelper.rsp >/dev/null
 check_eq "older record that fails: unknown, the driver's words in the files are not known" "unknown True" \
-	"$("$LINKSCOPE" report --format json --replay-only last | "$PY" -c 'import json,sys; r=json.load(sys.stdin)["predicted"]; print(r["outcome"], "temporary response files" in r["unknown_because"])')"
+	"$("$LINKSCOPE" report --format json --replay-only last | "$PY" -c 'import json,sys; r=json.load(sys.stdin)["predicted"]; print(r["outcome"], "temporary response files" in " ".join(r["unknown_because"]))')"
 finish
