@@ -27,16 +27,12 @@
 #include "provider.h"
 #include "linkscope/vec.h"
 #include "cause.h"
+#include "fix.h"
+#include "resolve.h"
 
 #define LOOKED_IN_SHOWN 8	/* dirs named in a sentence; JSON keeps all */
 #define SYMBOLS_SHOWN 5
 
-static const char *base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
 
 static void say(struct lk_diag *d, struct lk_buf *b)
 {
@@ -153,7 +149,7 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 			lk_buf_addf(&b, "%s%s", i ? ", " : "", d->alternatives.items[i]);
 		if (d->alternatives.nr > 3)
 			lk_buf_addf(&b, " and %zu more", d->alternatives.nr - 3);
-		lk_buf_addf(&b, "; %s is chosen: %s", base(d->provider),
+		lk_buf_addf(&b, "; %s is chosen: %s", lk_path_base(d->provider),
 			    strcmp(dir->why, "the build tree") ? rank_reason(dir->rank) :
 			    "it is in the build tree around the line's inputs");
 		if (ix->dirs.items[ix->files.items[alt0].dir].rank > dir->rank)
@@ -253,7 +249,7 @@ static void choose_providers(const struct lk_provider_index *ix, long **hits, si
 	free(done);
 }
 
-void lk_cause_group(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
+void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
 {
 	struct lk_provider_index ix;
 	struct { struct group *items; size_t nr, alloc; } groups = { NULL, 0, 0 };
@@ -397,12 +393,12 @@ void lk_cause_judge(struct lk_fix *f, const struct lk_diag *d, int ok, struct lk
 		lk_strvec_push(&f->remaining, remaining->items[i]);
 }
 
-static struct lk_fix *try_words(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out,
+static struct lk_fix *try_words(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 				struct lk_diag *d, const struct lk_strvec *words, const char *description)
 {
 	struct lk_strvec left = LK_STRVEC_INIT;
 	struct lk_fix *f;
-	int ok = lk_replay_trial(out, rec, line, words, &left);
+	int ok = lk_fix_trial(out, rec, line, words, &left);
 
 	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
 	f = &d->fixes.items[d->fixes.nr++];
@@ -419,7 +415,7 @@ static struct lk_fix *try_words(const struct lk_record *rec, struct lk_line *lin
 /* "cc", "gcc", "x86_64-linux-gnu-gcc-12", "clang": a C driver, which does not add libstdc++. */
 static int c_driver(const struct lk_record *rec)
 {
-	const char *d = rec->args.nr ? base(rec->args.items[0].text) : "";
+	const char *d = rec->args.nr ? lk_path_base(rec->args.items[0].text) : "";
 
 	if (strstr(d, "++"))
 		return 0;
@@ -455,7 +451,7 @@ static char *crate_of(const struct lk_replay *out, const struct lk_line *line, c
 		return NULL;
 	it = &line->items.items[out->inputs.items[ri].item];
 	if (it->info.kind == LK_FILE_RLIB) {
-		name = base(it->path);
+		name = lk_path_base(it->path);
 		if (strncmp(name, "lib", 3))
 			return NULL;
 		name += 3;
@@ -464,7 +460,7 @@ static char *crate_of(const struct lk_replay *out, const struct lk_line *line, c
 			end = strstr(name, ".rlib");
 		return end ? lk_xstrndup(name, (size_t)(end - name)) : NULL;
 	}
-	name = base(it->path ? it->path : "");
+	name = lk_path_base(it->path ? it->path : "");
 	if (strstr(name, ".rcgu.o") && (end = strpbrk(name, "-.")))
 		return lk_xstrndup(name, (size_t)(end - name));
 	return NULL;
@@ -488,7 +484,7 @@ static int dir_searched(const struct lk_line *line, const char *dir)
  */
 static char *short_lib(const struct lk_line *line, const char *provider, unsigned state, char **found)
 {
-	const char *lib = base(provider), *so = strstr(lib, ".so.");
+	const char *lib = lk_path_base(provider), *so = strstr(lib, ".so.");
 	struct lk_line_item it;
 	struct lk_buf w = LK_BUF_INIT;
 
@@ -500,7 +496,7 @@ static char *short_lib(const struct lk_line *line, const char *provider, unsigne
 	it.kind = LK_ITEM_LIB;
 	it.word = w.buf;
 	it.state = state;
-	lk_line_search_lib(line, &it);
+	lk_resolve_search_lib(line, &it);
 	lk_strvec_release(&it.tried);
 	lk_elf_info_release(&it.info);
 	if (!it.path) {
@@ -516,7 +512,7 @@ static char *short_lib(const struct lk_line *line, const char *provider, unsigne
 	return lk_buf_detach(&w);
 }
 
-static void provider_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out,
+static void provider_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 			   struct lk_diag *d)
 {
 	struct lk_strvec words = LK_STRVEC_INIT;
@@ -526,7 +522,7 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 	char *arg = lk_provider_arg(line, d->provider, state), *found = NULL;
 	char *shorter = arg[0] == '-' && arg[1] == 'l' && arg[2] != ':' ? NULL : short_lib(line, d->provider, state, &found);
 	char *crate = crate_of(out, line, d);
-	const char *lib = base(d->provider);
+	const char *lib = lk_path_base(d->provider);
 
 	if (!strncmp(lib, "libstdc++", 9) && c_driver(rec) && !crate) {
 		/* C++ objects linked with a C driver: the driver is the cause. */
@@ -535,7 +531,7 @@ static void provider_fixes(const struct lk_record *rec, struct lk_line *line, st
 		lk_strvec_push(&words, "-lstdc++");
 		lk_strvec_push(&words, "-lm");
 		lk_buf_addf(&desc, "link with g++ instead of %s: the inputs are C++, and only the C++ driver adds the C++ runtime (g++ adds -lstdc++ -lm after the inputs)",
-			    base(rec->args.items[0].text));
+			    lk_path_base(rec->args.items[0].text));
 		f = try_words(rec, line, out, d, &words, desc.buf);
 		f->driver = lk_xstrdup("g++");
 		lk_strvec_release(&words);
@@ -615,7 +611,7 @@ static int helps(const struct lk_fix *f)
 }
 
 /* When no single fix links, the best fix of each diagnostic together. */
-static void whole_fix(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
+static void whole_fix(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
 {
 	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
 	struct lk_buf desc = LK_BUF_INIT;
@@ -639,7 +635,7 @@ static void whole_fix(const struct lk_record *rec, struct lk_line *line, struct 
 		lk_buf_addf(&desc, "%s%s", parts ? "; " : "", best->description);
 		parts++;
 	}
-	if (parts > 1 && (ok = lk_replay_trial(out, rec, line, &words, &left)) == 1) {
+	if (parts > 1 && (ok = lk_fix_trial(out, rec, line, &words, &left)) == 1) {
 		out->whole_fix = lk_xcalloc(1, sizeof(*out->whole_fix));
 		out->whole_fix->description = lk_buf_detach(&desc);
 		out->whole_fix->args = words;
@@ -652,7 +648,7 @@ static void whole_fix(const struct lk_record *rec, struct lk_line *line, struct 
 	lk_buf_release(&desc);
 }
 
-void lk_cause_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out)
+void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];

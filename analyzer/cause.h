@@ -17,7 +17,7 @@
  * or, when nothing is found, the input that references them. Each group
  * keeps every symbol (d->symbols) and says where it looked.
  */
-void lk_cause_group(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out);
+void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
 
 /*
  * The fixes of the provider groups (the library's argument; for C++
@@ -26,7 +26,7 @@ void lk_cause_group(const struct lk_record *rec, struct lk_line *line, struct lk
  * whole link when no single fix is enough; then every fix that neither
  * links nor fixes its own symbols is dropped: it is never offered.
  */
-void lk_cause_fixes(const struct lk_record *rec, struct lk_line *line, struct lk_replay *out);
+void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
 
 /*
  * Judge a tried fix of `d`: verified when the link succeeds; partial when

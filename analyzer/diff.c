@@ -37,6 +37,9 @@
 #include "linkscope/vec.h"
 #include "normalize.h"
 
+/* The differences tried alone on A, at most: each costs a replay. */
+#define DECIDING_MAX_TRIED 64
+
 /* One argument of a line, by meaning. */
 struct darg {
 	char *key;		/* lk_norm_arg() */
@@ -334,7 +337,7 @@ static int deciding_reference(FILE *out, const char *fname, struct dline *f, con
 	if (keeper) {
 		char *ekey = input_key(s, srp, early.items[0]);
 		struct lk_buf esite = LK_BUF_INIT, dsite = LK_BUF_INIT, fsite = LK_BUF_INIT;
-		struct lk_replay_edit edit = { -1, 0, 0, &keepers, def->item };
+		struct lk_replay_edit edit = { -1, 0, &keepers, def->item, NULL };
 		struct lk_replay cf;
 		int f_has = references(f, frp, ekey, keeper);
 
@@ -482,7 +485,7 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	}
 	if (shown)
 		fprintf(out, "\nwhich difference turns A's outcome into B's (each tried alone on A):\n");
-	for (size_t j = 1; j < b.nr && tried < 64; j++) {
+	for (size_t j = 1; j < b.nr && tried < DECIDING_MAX_TRIED; j++) {
 		if (b.matched[j])
 			continue;
 		tried++;
@@ -491,7 +494,7 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 			deciding++;
 		}
 	}
-	for (size_t i = 1; i < a.nr && tried < 64; i++) {
+	for (size_t i = 1; i < a.nr && tried < DECIDING_MAX_TRIED; i++) {
 		if (a.matched[i])
 			continue;
 		tried++;

@@ -31,7 +31,6 @@
 #include "trust.h"
 #include "linkscope/vec.h"
 #include "atfile.h"
-#include "resolve.h"
 
 const char *lk_state_name(unsigned flag)
 {
@@ -182,6 +181,9 @@ static int word_matches(const char *word, const struct expected *x)
 	return !strcmp(word, x->word);
 }
 
+/* How many expected words the match may pass over to find a linker word (words the driver dropped). */
+#define MATCH_MAX_SKIP 4
+
 /* Greedy in-order match of the ordered words from linker index `start`. */
 static size_t match_from(const struct lk_strvec *linker, size_t start,
 			 const struct expected *const *ord, size_t nord, long *pos)
@@ -189,7 +191,7 @@ static size_t match_from(const struct lk_strvec *linker, size_t start,
 	size_t j = 0, matched = 0;
 
 	for (size_t i = start; i < linker->nr && j < nord; i++) {
-		for (size_t skip = 0; skip < 4 && j + skip < nord; skip++) {
+		for (size_t skip = 0; skip < MATCH_MAX_SKIP && j + skip < nord; skip++) {
 			if (word_matches(linker->items[i], ord[j + skip])) {
 				if (pos)
 					pos[i] = ord[j + skip]->position;
@@ -668,7 +670,6 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	free(pos);
 	line->linker = lk_xstrdup(argv.nr ? argv.items[0] : "ld");
 	lk_strvec_release(&argv);
-	lk_resolve_line(rec, line);
 	return 0;
 }
 

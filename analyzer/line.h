@@ -95,15 +95,16 @@ struct lk_line_options {
 /*
  * Build the line model of `rec`: the linker's argv (from the record's -###
  * expansion, or the driver run now, or the driver argv alone), each word
- * mapped back to its driver position, the state in force, every input
- * resolved and identified, linker scripts expanded, the DT_NEEDED closure,
- * and line-level warnings. Returns 0; problems with single inputs are in
- * the items, not errors. Release with lk_line_release().
+ * mapped back to its driver position, the state in force. The commands
+ * then call the next stages in turn: resolution (resolve.h: search,
+ * identification, scripts, DT_NEEDED) and the line-level warnings
+ * (warn.h). Returns 0; problems with single inputs are in the items, not
+ * errors. Release with lk_line_release().
  */
 int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
 		  struct lk_line *line, struct lk_err *err);
 void lk_line_release(struct lk_line *line);
-/* Drop the items from index `nr` on (those appended to try a fix). */
+/* Drop the items from index `nr` on (those an overlay appended to its view of a line). */
 void lk_line_truncate(struct lk_line *line, size_t nr);
 
 /*
@@ -114,8 +115,6 @@ void lk_line_truncate(struct lk_line *line, size_t nr);
 void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 		   long *pos);
 
-/* Find -lNAME (or -l:FILE) as GNU ld does; fills item->path and item->tried. Exposed for tests. */
-int lk_line_search_lib(const struct lk_line *line, struct lk_line_item *item);
 
 const char *lk_state_name(unsigned flag);
 

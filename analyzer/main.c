@@ -21,7 +21,11 @@
 #include "replay.h"
 #include "report.h"
 #include "diff.h"
+#include "explain.h"
+#include "fix.h"
 #include "indexcmd.h"
+#include "resolve.h"
+#include "warn.h"
 #include "show.h"
 #include "summary.h"
 #include "check.h"
@@ -326,6 +330,8 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		lk_record_release(rec);
 		return 1;
 	}
+	lk_resolve_line(rec, line);
+	lk_warn_line(rec, line);
 	return 0;
 }
 
@@ -432,7 +438,7 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 	struct lk_facts facts;
 
 	if (!strcmp(opt->command, "why")) {
-		lk_replay_why(rp, line, opt->symbol, &lines);
+		lk_explain_why(rp, line, opt->symbol, &lines);
 		for (size_t i = 0; i < lines.nr; i++)
 			printf("%s\n", lines.items[i]);
 		lk_strvec_release(&lines);
@@ -463,18 +469,21 @@ static int cmd_replay(const struct lk_options *opt)
 	struct lk_record rec;
 	struct lk_line line;
 	struct lk_replay rp;
-	int rc;
+	int rc, fixes = strcmp(opt->command, "why") != 0;
 
 	if (load_line(opt, &rec, &line))
 		return 1;
-	if (lk_replay_run(&rec, &line, strcmp(opt->command, "why"), &rp, &err) < 0) {
+	if (lk_replay_run(&rec, &line, fixes ? LK_REPLAY_SNAPSHOT : 0, &rp, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		rc = 1;
 	} else {
+		lk_explain_diags(&rp, &line);
+		if (fixes)
+			lk_fix_all(&rec, &line, &rp);
 		for (size_t i = 0; opt->verify_with_linker && i < rp.diags.nr; i++)
 			for (size_t k = 0; k < rp.diags.items[i].fixes.nr; k++)
 				if (rp.diags.items[i].fixes.items[k].verified)
-					lk_replay_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k]);
+					lk_fix_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k]);
 		rc = print_replay(opt, &rec, &line, &rp);
 	}
 	lk_replay_release(&rp);

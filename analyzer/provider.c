@@ -965,7 +965,7 @@ static int search_finds(const struct lk_line *line, const char *word, const char
 	it.kind = LK_ITEM_LIB;
 	it.word = (char *)word;
 	it.state = state;
-	lk_line_search_lib(line, &it);
+	lk_resolve_search_lib(line, &it);
 	found = same_file(it.path, path);
 	free(it.path);
 	lk_elf_info_release(&it.info);

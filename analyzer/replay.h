@@ -11,6 +11,19 @@
 #include "line.h"
 #include "linkscope/record.h"
 
+struct lk_symtab;
+struct lk_trial_server;
+
+/* A definition of a shared object, as the explanations need it. */
+struct lk_rdef {
+	const char *name;	/* borrowed from the replay's symbol table */
+	const char *version;	/* likewise, or NULL */
+};
+struct lk_rdefs {
+	struct lk_rdef *items;
+	size_t nr, alloc;
+};
+
 /* One input the replay read: an object, an archive member, a shared object. */
 struct lk_rinput {
 	long item;		/* line item, or -1 for a DT_NEEDED-only library */
@@ -23,6 +36,9 @@ struct lk_rinput {
 	char *pulled_for;	/* archive member: the symbol it was pulled in for */
 	int rescanned;		/* archive member: pulled when ld rescanned its group, not on its first reading */
 	struct lk_strvec kept_for;	/* --as-needed shared object: the symbols that made it needed */
+	/* Kept for the explanations, so they read no input again (names in the replay's table). */
+	struct lk_rdefs old_defs;	/* shared object kept: its "sym@VER" (non-default) definitions */
+	struct lk_rdefs dropped_defs;	/* shared object dropped: every definition it had */
 };
 
 enum lk_diag_kind {
@@ -34,6 +50,7 @@ enum lk_diag_kind {
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind);
 
+/* A candidate edit of the link (fix.h proposes, tries and verifies them). */
 struct lk_fix {
 	char *description;
 	struct lk_strvec args;	/* what to insert */
@@ -80,68 +97,65 @@ struct lk_replay {
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
 	char *unknown;			/* why a failure is no prediction (analyzer/certainty.c), or NULL */
-	void *symtab;			/* the final symbol table, for `why` */
-	void *trials;			/* the fix-trial snapshot server (trial.h), or NULL */
+	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
+	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
 	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL */
 };
 
 /*
- * Replay `line` (of `rec`) as GNU ld would, and once more under lld's
- * order-insensitive rules for the cross-linker verdict. Fills `out`; returns 0, or -1
- * with `err` for a broken invariant only: unreadable inputs are notes.
- * When `try_fixes` is set, each diagnostic gets candidate edits, each
- * replayed and marked verified when the whole link then succeeds.
+ * The replay stage: `line` (of `rec`, resolved) replayed as GNU ld would,
+ * and once more under lld's order-insensitive rules for the cross-linker
+ * verdict. Fills `out` with the inputs read, the diagnostics and the final
+ * symbol table; returns 0, or -1 with `err` for a broken invariant only:
+ * unreadable inputs are notes. The line is read, never changed. The
+ * commands' next stages take `out`: the explanations (explain.h), then
+ * the fixes (fix.h), whose trials run from the snapshot that
+ * LK_REPLAY_SNAPSHOT keeps after the user's last input (trial.h).
  */
-int lk_replay_run(const struct lk_record *rec, struct lk_line *line, int try_fixes,
+enum lk_replay_flags {
+	LK_REPLAY_SNAPSHOT = 1 << 0,
+};
+int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
 		  struct lk_replay *out, struct lk_err *err);
 void lk_replay_release(struct lk_replay *r);
-void lk_fix_release(struct lk_fix *f);
+
+/* Free what a diagnostic owns. */
+void lk_diag_release(struct lk_diag *d);
+
+/* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
+unsigned lk_replay_state_at_end(const struct lk_line *line);
+
+/* "kind symbol" of each diagnostic of `r`, appended to `out`: what a fix trial leaves failing. */
+void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out);
 
 /*
- * --verify-with-linker: run the recorded driver again with the fix's
- * arguments inserted, in the record's directory, the output going to a
- * temporary file (never over the user's), inputs that are gone replaced by
- * the copies kept with the record. Fills the fix's linker_* fields.
+ * A counterfactual: the line replayed (GNU ld's rules) with one thing
+ * changed. The line itself stays as it is: appended words are resolved in
+ * an overlay of the line (overlay.h) that lives as long as the replay
+ * runs, so the inputs of `out` they brought name items that are gone
+ * after the call. Fields at 0 / NULL / -1 change nothing.
  */
-void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix);
+enum lk_edit_flags {
+	LK_EDIT_NO_GROUPS = 1 << 0,		/* --start-group/--end-group of the line read as nothing */
+	LK_EDIT_NO_COPY_DT_NEEDED = 1 << 1,	/* --copy-dt-needed-entries read as nothing */
+};
+struct lk_replay_edit {
+	long skip_position;		/* top-level items from this driver position are not read, or -1 */
+	unsigned flags;			/* enum lk_edit_flags */
+	const struct lk_strvec *unref;	/* references to these symbols ... */
+	long unref_until_item;		/* ... from inputs read before this line item are left out */
+	const struct lk_strvec *append;	/* words appended to the driver's argv, in order, or NULL */
+};
+void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
+		      const struct lk_replay_edit *edit, struct lk_replay *out);
 
 /*
  * The outcome (1 links, 0 fails, GNU ld's rules) of `line` edited: with
  * `append` (an argument, or NULL) added at the end of the driver's argv,
  * and without the items of driver position `skip_position` (-1: none).
  */
-int lk_replay_outcome(const struct lk_record *rec, struct lk_line *line,
+int lk_replay_outcome(const struct lk_record *rec, const struct lk_line *line,
 		      const char *append, long skip_position);
-
-/*
- * One fix trial: the outcome (1 links, 0 fails) of `line` with `words`
- * appended to the driver's argv, in order, with the state in force at the
- * end. Runs from the snapshot `r` kept after the user's last input when it
- * has one (lk_replay_run with try_fixes), else replays the whole line.
- * `remaining` (may be NULL) gets "kind symbol" of each diagnostic left.
- */
-int lk_replay_trial(struct lk_replay *r, const struct lk_record *rec, struct lk_line *line,
-		    const struct lk_strvec *words, struct lk_strvec *remaining);
-
-/* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
-unsigned lk_replay_state_at_end(const struct lk_line *line);
-
-/* Free what a diagnostic owns. */
-void lk_diag_release(struct lk_diag *d);
-
-/*
- * A counterfactual for fragility.c: the line replayed (GNU ld's rules)
- * with one thing taken away. Fields at 0 / NULL / -1 take nothing away.
- */
-struct lk_replay_edit {
-	long skip_position;		/* top-level items from this driver position are not read, or -1 */
-	int no_groups;			/* --start-group/--end-group of the line read as nothing */
-	int no_copy_dt_needed;		/* --copy-dt-needed-entries read as nothing */
-	const struct lk_strvec *unref;	/* references to these symbols ... */
-	long unref_until_item;		/* ... from inputs read before this line item are left out */
-};
-void lk_replay_edited(const struct lk_record *rec, struct lk_line *line,
-		      const struct lk_replay_edit *edit, struct lk_replay *out);
 
 /* One symbol of the replay's final table. */
 struct lk_symbol_view {
@@ -157,17 +171,5 @@ void lk_replay_each_symbol(const struct lk_replay *r,
 /* The regular inputs referencing `name`, in reading order, into `out` (appended). */
 void lk_replay_refs(const struct lk_replay *r, const char *name,
 		    struct lk_input_list *out);
-
-/* Every reason the replay has about `symbol`, one line each, in reading order. */
-void lk_replay_why(const struct lk_replay *r, const struct lk_line *line,
-		   const char *symbol, struct lk_strvec *out);
-
-/*
- * Where input `input` of the replay is, for a sentence: "member M of PATH
- * at POS", or "PATH at POS", or "(added by the driver)" when the driver put
- * it there. Appended to `b`.
- */
-void lk_replay_site_text(const struct lk_replay *r, const struct lk_line *line, long input,
-			 struct lk_buf *b);
 
 #endif

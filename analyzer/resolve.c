@@ -32,7 +32,11 @@
 #include "fingerprint.h"
 #include "resolve.h"
 #include "trust.h"
-#include "warn.h"
+
+/* Nesting limits: linker scripts as ld allows them, ld.so.conf includes, DT_NEEDED chains. */
+#define SCRIPT_MAX_DEPTH 8
+#define LD_SO_CONF_MAX_DEPTH 4
+#define NEEDED_MAX_DEPTH 16
 
 /* ---- running the linker for its defaults ---- */
 
@@ -299,7 +303,7 @@ static void set_note(struct lk_line_item *it, const char *fmt, ...)
 	it->note = lk_buf_detach(&n);
 }
 
-int lk_line_search_lib(const struct lk_line *line, struct lk_line_item *it)
+int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
 {
 	const char *name = it->word + 2;
 	const struct lk_strvec *lists[2] = { &line->libdirs, &line->default_dirs };
@@ -429,7 +433,7 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 	struct lk_line_item *it = &c->line->items.items[index];
 
 	if (it->kind == LK_ITEM_LIB) {
-		if (lk_line_search_lib(c->line, it) < 0) {
+		if (lk_resolve_search_lib(c->line, it) < 0) {
 			char count[32];
 
 			snprintf(count, sizeof(count), "%zu", it->tried.nr);
@@ -556,17 +560,17 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
-	if (depth >= 8 && script.inputs.nr) {
+	if (depth >= SCRIPT_MAX_DEPTH && script.inputs.nr) {
 		/* A script that includes itself (or scripts nested deeper than ld needs): say so. */
 		struct lk_buf why = LK_BUF_INIT;
 
-		set_note(it, "linker script nested 8 deep (does it include itself?): its %zu inputs are not read",
-			 script.inputs.nr);
-		lk_buf_addf(&why, "the linker script '%s' is nested 8 deep (it may include itself): the inputs it names are not modelled",
-			    path);
+		set_note(it, "linker script nested %d deep (does it include itself?): its %zu inputs are not read",
+			 SCRIPT_MAX_DEPTH, script.inputs.nr);
+		lk_buf_addf(&why, "the linker script '%s' is nested %d deep (it may include itself): the inputs it names are not modelled",
+			    path, SCRIPT_MAX_DEPTH);
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 	}
-	for (size_t i = 0; i < script.inputs.nr && depth < 8; i++) {
+	for (size_t i = 0; i < script.inputs.nr && depth < SCRIPT_MAX_DEPTH; i++) {
 		const struct lk_script_input *in = &script.inputs.items[i];
 		char *file = strncmp(in->name, "-l", 2) ? script_file_path(c, path, in->name) : NULL;
 		size_t child = add_child(c, index, in, file);
@@ -626,7 +630,7 @@ static void ld_so_conf(const char *file, const char *sysroot, struct lk_strvec *
 	char *line, *next;
 
 	lk_buf_addf(&path, "%s%s", sysroot ? sysroot : "", file);
-	if (depth > 4 || lk_buf_read_file(&text, path.buf, (size_t)1 << 20) < 0)
+	if (depth > LD_SO_CONF_MAX_DEPTH || lk_buf_read_file(&text, path.buf, (size_t)1 << 20) < 0)
 		goto out;
 	for (line = text.buf; *line; line = next) {
 		char *hash;
@@ -759,7 +763,7 @@ static void find_needed(struct ctx *c, const char *by_path, const struct lk_elf_
 static void add_needed_of(struct ctx *c, const char *by_path, const struct lk_elf_info *by,
 			  long item, long parent, int depth)
 {
-	for (size_t k = 0; k < by->needed.nr && depth < 16; k++) {
+	for (size_t k = 0; k < by->needed.nr && depth < NEEDED_MAX_DEPTH; k++) {
 		struct lk_line *line = c->line;
 		const struct lk_line_item *loaded = on_line(line, by->needed.items[k]);
 		struct lk_needed n;
@@ -852,7 +856,6 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 	for (size_t i = 0; i < top; i++)
 		resolve_item(&c, i, 0);
 	needed_closure(&c);
-	lk_warn_line(rec, line);
 }
 
 void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out)

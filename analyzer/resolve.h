@@ -6,9 +6,10 @@
 #include "linkscope/record.h"
 
 /*
- * Resolve every item of `line` (read from `rec`): the linker's default
- * search dirs, -l search, identification, linker scripts expanded into
- * child items, the DT_NEEDED closure and the line-level warnings.
+ * The resolution stage, after lk_line_build: resolve every item of `line`
+ * (read from `rec`): the linker's default search dirs, -l search,
+ * identification, linker scripts expanded into child items, the DT_NEEDED
+ * closure. The warnings (warn.h) come next.
  */
 void lk_resolve_line(const struct lk_record *rec, struct lk_line *line);
 
@@ -19,6 +20,9 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line);
  */
 size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 			 const char *word, long position, unsigned state);
+
+/* Find -lNAME (or -l:FILE) as GNU ld does; fills item->path and item->tried (item->state says -Bstatic). */
+int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *item);
 
 /* The dirs /etc/ld.so.conf names (its includes followed), in the line's sysroot. */
 void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out);

@@ -19,7 +19,11 @@
 #include "linkscope/prune.h"
 #include "replay.h"
 #include "linkscope/vec.h"
+#include "explain.h"
+#include "fix.h"
 #include "normalize.h"
+#include "resolve.h"
+#include "warn.h"
 #include "report.h"
 #include "summary.h"
 
@@ -108,7 +112,7 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 	int fresh;
 
 	if (d->ref_input >= 0)
-		lk_replay_site_text(rp, line, d->ref_input, &ref);
+		lk_explain_site_text(rp, line, d->ref_input, &ref);
 	/* The same symbol missing the same way: one cause, whichever input asks for it. */
 	lk_buf_addf(&key, "%s|%s|%s|%s", lk_diag_kind_name(d->kind), d->symbol,
 		    d->version ? d->version : "", def_n ? def_n : "");
@@ -148,11 +152,15 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		add_plain(cs, rec, "not-analysed", err.msg, NULL);
 		return;
 	}
-	if (lk_replay_run(rec, &line, 1, &rp, &err) < 0) {
+	lk_resolve_line(rec, &line);
+	lk_warn_line(rec, &line);
+	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) < 0) {
 		add_plain(cs, rec, "not-analysed", err.msg, NULL);
 		lk_line_release(&line);
 		return;
 	}
+	lk_explain_diags(&rp, &line);
+	lk_fix_all(rec, &line, &rp);
 	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
 	if (line.unknown.nr) {
 		/* Something needed was not run (docs/security.md): no cause is guessed. */

@@ -21,6 +21,7 @@
 #include "replay.h"
 #include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
+#include "fix.h"
 #include "trust.h"
 
 /* The kept copy of `arg` when `arg` names a file that is gone. */
@@ -102,7 +103,7 @@ static void remove_dir(const char *dir)
 	lk_buf_release(&p);
 }
 
-void lk_replay_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
+void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 {
 	char *dir;
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;

@@ -165,6 +165,13 @@ void lk_buf_reset(struct lk_buf *b)
 		b->buf[0] = '\0';
 }
 
+const char *lk_path_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit)
 {
 	char chunk[65536];

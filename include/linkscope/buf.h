@@ -35,4 +35,7 @@ void lk_buf_reset(struct lk_buf *b);
  */
 int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit);
 
+/* The last component of `path` (after its last '/'), borrowed from `path`. */
+const char *lk_path_base(const char *path);
+
 #endif

@@ -16,8 +16,12 @@
 #include "linkscope/record.h"
 #include "replay.h"
 #include "diff.h"
+#include "explain.h"
+#include "fix.h"
 #include "report.h"
+#include "resolve.h"
 #include "show.h"
+#include "warn.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,19 +41,26 @@ static void analyse(const struct lk_record *rec, FILE *sink)
 	struct lk_line line, other;
 	struct lk_replay rp;
 
+	/* The stages in turn, as the commands call them. */
 	if (lk_line_build(rec, &lopt, &line, &err) < 0)
 		return;
+	lk_resolve_line(rec, &line);
+	lk_warn_line(rec, &line);
 	lk_show_text(sink, rec, &line, &sopt);
 	lk_show_json(sink, rec, &line);
-	if (lk_replay_run(rec, &line, 1, &rp, &err) == 0) {
+	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) == 0) {
+		lk_explain_diags(&rp, &line);
+		lk_fix_all(rec, &line, &rp);
 		lk_report_text(sink, rec, &line, &rp, &ropt);
 		lk_report_json(sink, rec, &line, &rp, &ropt);
 		lk_report_md(sink, rec, &line, &rp, &ropt);
-		lk_replay_why(&rp, &line, rec->args.nr > 1 ? rec->args.items[1].text : "main", &lines);
+		lk_explain_why(&rp, &line, rec->args.nr > 1 ? rec->args.items[1].text : "main", &lines);
 		lk_strvec_release(&lines);
 		lk_replay_release(&rp);
 	}
 	if (lk_line_build(rec, &lopt, &other, &err) == 0) {
+		lk_resolve_line(rec, &other);
+		lk_warn_line(rec, &other);
 		lk_diff_print(sink, rec, &line, rec, &other);
 		lk_line_release(&other);
 	}

@@ -1,5 +1,5 @@
 /*
- * The -l search (lk_line_search_lib in analyzer/resolve.c) as GNU ld's
+ * The -l search (lk_resolve_search_lib in analyzer/resolve.c) as GNU ld's
  * ldfile_open_file_search does it: each dir in order, lib<name>.so then
  * lib<name>.a in it, .a only under -Bstatic, -l:<file> literal, the
  * linker's default dirs after the -L dirs (none under -nostdlib), libraries
@@ -87,7 +87,7 @@ static void search(const char *word, unsigned st, int nostdlib, const char *want
 	it.kind = LK_ITEM_LIB;
 	it.word = (char *)word;
 	it.state = st;
-	rc = lk_line_search_lib(&line, &it);
+	rc = lk_resolve_search_lib(&line, &it);
 	for (size_t i = 0; i < it.tried.nr; i++) {
 		assert_memory_equal(it.tried.items[i], dir, skip - 1);
 		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? " " : "",

@@ -1,0 +1,147 @@
+/*
+ * Symbols -> the replay's symbol table (see symtab.h): names hashed once,
+ * entries in an arena, and the precedence of a regular object's symbol
+ * over the entry it meets, as bfd ranks them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/arena.h"
+#include "linkscope/banned.h"
+#include "hash.h"
+#include "linkscope/vec.h"
+#include "symtab.h"
+
+/* Open addressing; each slot keeps its hash so a probe rarely touches the entry. */
+struct slot {
+	uint64_t hash;
+	struct lk_sym *sym;
+};
+
+struct lk_symtab {
+	struct slot *slots;
+	size_t cap, nr;
+	struct lk_arena arena;	/* entries, names and reference lists */
+};
+
+/* The first capacity, and the load (in tenths) at which the table doubles. */
+#define SYMTAB_FIRST_CAP 4096
+#define SYMTAB_MAX_LOAD_TENTHS 7
+
+struct lk_symtab *lk_symtab_new(void)
+{
+	return lk_xcalloc(1, sizeof(struct lk_symtab));
+}
+
+void lk_symtab_free(struct lk_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->slots);
+	lk_arena_release(&t->arena);
+	free(t);
+}
+
+static struct slot *slot(const struct lk_symtab *t, const char *name, uint64_t h)
+{
+	size_t i = (size_t)h & (t->cap - 1);
+
+	while (t->slots[i].sym && (t->slots[i].hash != h || strcmp(t->slots[i].sym->name, name)))
+		i = (i + 1) & (t->cap - 1);
+	return &t->slots[i];
+}
+
+struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name)
+{
+	return t && t->cap ? slot(t, name, lk_hash_str(name))->sym : NULL;
+}
+
+static void grow(struct lk_symtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : SYMTAB_FIRST_CAP;
+	struct slot *old = t->slots;
+	size_t old_cap = t->cap;
+
+	t->slots = lk_xcalloc(cap, sizeof(struct slot));
+	t->cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].sym)
+			*slot(t, old[i].sym->name, old[i].hash) = old[i];
+	free(old);
+}
+
+struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
+{
+	uint64_t h = lk_hash_str(name);
+	struct slot *s;
+
+	if ((t->nr + 1) * 10 >= t->cap * SYMTAB_MAX_LOAD_TENTHS)
+		grow(t);
+	s = slot(t, name, h);
+	if (!s->sym) {
+		s->hash = h;
+		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
+		s->sym->name = lk_arena_strdup(&t->arena, name);
+		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
+		s->sym->armap_item = -1;
+		s->sym->refs_tail = &s->sym->refs;
+		t->nr++;
+	}
+	return s->sym;
+}
+
+const char *lk_symtab_strdup(struct lk_symtab *t, const char *s)
+{
+	return lk_arena_strdup(&t->arena, s);
+}
+
+struct lk_sym *lk_symtab_next(const struct lk_symtab *t, size_t *cursor)
+{
+	while (t && *cursor < t->cap) {
+		struct lk_sym *s = t->slots[(*cursor)++].sym;
+
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+enum lk_sym_event lk_symtab_add_regular(struct lk_symtab *t, struct lk_sym *s,
+					const struct lk_elf_sym *y, long input, unsigned rules)
+{
+	if (y->defined && s->defined && !s->dynamic && !s->weak_def && !y->weak &&
+	    !y->common && !s->mergeable && !y->mergeable && !(rules & LK_RULE_ALLOW_MULTIPLE))
+		return LK_SYM_MULTIPLE;
+	if (y->defined) {
+		/* A regular definition overrides a shared one and a weak one. */
+		if (s->defined && !s->dynamic && !(s->weak_def && !y->weak))
+			return LK_SYM_KEPT;
+		s->defined = 1;
+		s->dynamic = 0;
+		s->needed_only = 0;
+		s->weak_def = y->weak || y->common;
+		s->common = y->common;
+		s->mergeable = y->mergeable;
+		s->def_input = input;
+		s->def_section = y->section;
+		s->def_hidden = y->local_vis;
+		s->version = NULL;
+		return LK_SYM_DEFINED;
+	}
+	if ((rules & LK_RULE_UNREF) && s->unref)
+		return LK_SYM_UNREF_SKIPPED;
+	{
+		struct lk_symref *ref = lk_arena_alloc(&t->arena, sizeof(*ref));
+
+		ref->input = input;
+		*s->refs_tail = ref;
+		s->refs_tail = &ref->next;
+		s->nrefs++;
+	}
+	if (!y->weak) {
+		s->ref_regular_strong = 1;
+		if (s->first_ref < 0)
+			s->first_ref = input;
+	}
+	return LK_SYM_REFERENCED;
+}

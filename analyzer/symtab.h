@@ -1,0 +1,88 @@
+/*
+ * The replay's symbol table: one entry per global name, what GNU ld
+ * knows of it at each point of the line (defined or not, where, by what
+ * kind of input, who references it), and the one function that ranks a
+ * regular object's symbol against the entry (bfd's
+ * _bfd_generic_link_add_one_symbol and elf_link_add_object_symbols, for
+ * the cases the replay models).
+ *
+ * The table itself is opaque: an open-addressing hash of names whose
+ * entries, names and reference lists live in its own arena and are freed
+ * together by lk_symtab_free().
+ */
+#ifndef ANALYZER_SYMTAB_H
+#define ANALYZER_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf.h"
+
+/* A regular input that references a symbol (a list in the table's arena). */
+struct lk_symref {
+	long input;
+	struct lk_symref *next;
+};
+
+struct lk_sym {
+	const char *name;	/* in the table's arena */
+	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1, mergeable : 1;
+	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1;
+	unsigned diagnosed : 1;	/* a diagnostic names it already: ld reports each symbol once */
+	unsigned common : 1;	/* the definition is a common symbol (SHN_COMMON) */
+	unsigned ref_dynamic : 1;	/* a shared object in the link references it (weakly or not) */
+	unsigned gc_live : 1;	/* --gc-sections: a section that stays references it */
+	unsigned dropped_def : 1;	/* a shared object dropped by --as-needed defines it */
+	unsigned unref : 1;	/* a counterfactual leaves out its early references (lk_replay_edit) */
+	unsigned def_hidden : 1;	/* a regular definition with hidden or internal visibility */
+	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
+	long def_input;
+	const char *version;	/* of a shared definition, in the table's arena, or NULL */
+	long first_ref;		/* first regular input with a strong reference */
+	long first_dyn_ref;	/* first shared object with a strong reference */
+	long armap_item;	/* the first archive item whose armap names it, or -1 */
+	struct lk_symref *refs, **refs_tail;	/* regular inputs referencing it, in order */
+	size_t nrefs;
+};
+
+struct lk_symtab;
+
+struct lk_symtab *lk_symtab_new(void);
+/* The table, its entries, names and reference lists. NULL is fine. */
+void lk_symtab_free(struct lk_symtab *t);
+
+/* The entry of `name`, or NULL. */
+struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name);
+/* The entry of `name`, made (undefined, unreferenced) when there is none. */
+struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name);
+/* A copy of `s` that lives as long as the table. */
+const char *lk_symtab_strdup(struct lk_symtab *t, const char *s);
+/* Walk the entries (in no particular order): start with *cursor 0; NULL at the end. */
+struct lk_sym *lk_symtab_next(const struct lk_symtab *t, size_t *cursor);
+
+/* What a regular object's symbol did to its entry (lk_symtab_add_regular). */
+enum lk_sym_event {
+	LK_SYM_REFERENCED,	/* an undefined reference, recorded */
+	LK_SYM_UNREF_SKIPPED,	/* an undefined reference a counterfactual leaves out */
+	LK_SYM_DEFINED,		/* its definition now wins */
+	LK_SYM_KEPT,		/* a definition that loses to the one there (weak, common, shared) */
+	LK_SYM_MULTIPLE,	/* a second strong regular definition: ld's "multiple definition" */
+};
+
+/* How lk_symtab_add_regular ranks. */
+enum lk_symtab_rules {
+	LK_RULE_ALLOW_MULTIPLE = 1 << 0,	/* --allow-multiple-definition, -z muldefs */
+	LK_RULE_UNREF = 1 << 1,			/* references to entries marked `unref` are left out */
+};
+
+/*
+ * Symbol `y` of the regular input `input` (an object or archive member)
+ * meets its entry `s`, under `rules` (enum lk_symtab_rules). A regular
+ * definition overrides a shared or a weak one; two strong regular ones
+ * (neither common nor mergeable) are a multiple definition, and the first
+ * stays. A reference is appended to `s`'s list.
+ */
+enum lk_sym_event lk_symtab_add_regular(struct lk_symtab *t, struct lk_sym *s,
+					const struct lk_elf_sym *y, long input, unsigned rules);
+
+#endif
