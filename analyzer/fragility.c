@@ -432,8 +432,7 @@ static void repeated_archives(const struct lk_record *rec, struct lk_line *line,
 
 static int is_lc(const struct lk_line_item *it)
 {
-	return it->parent < 0 && it->kind == LK_ITEM_LIB &&
-	       (!strcmp(it->word, "-lc") || !strncmp(it->word, "-l:libc.so", 10));
+	return it->parent < 0 && lk_line_item_is_libc(it);
 }
 
 static void libc_roles(const struct lk_record *rec, struct lk_line *line, struct lk_facts *out)

@@ -25,6 +25,7 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/driveropt.h"
 #include "linkscope/expansion.h"
 #include "line.h"
 #include "linkscope/runcmd.h"
@@ -41,6 +42,11 @@ const char *lk_state_name(unsigned flag)
 	case LK_ST_COPY_DT_NEEDED: return "--copy-dt-needed-entries";
 	}
 	LK_BUG("unknown state flag");
+}
+
+int lk_line_item_is_libc(const struct lk_line_item *it)
+{
+	return it->kind == LK_ITEM_LIB && lk_argv_is_libc(it->word + 2, strlen(it->word + 2));
 }
 
 /* ---- driver argv -> the linker words it should produce ---- */
@@ -85,9 +91,6 @@ static int starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-/* Options gcc hoists to the front of the ld line, with one value each. */
-static const char *const hoisted_with_value[] = { "-o", "-e", "-u", "-z", "-T", NULL };
-
 static int in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)
@@ -101,6 +104,8 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 {
 	const char *a = args->items[*i].text;
 	const char *next = *i + 1 < args->nr ? args->items[*i + 1].text : NULL;
+	const struct lk_driveropt *o = lk_driveropt_find(a), *joined;
+	const char *value;
 	long pos = (long)*i;
 	struct lk_buf w = LK_BUF_INIT;
 
@@ -123,19 +128,20 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 		++*i;
 	} else if (starts_with(a, "-L")) {
 		expect_word(e, a, strlen(a), pos, 0, 0);
-	} else if (in_list(a, hoisted_with_value) && next) {
-		expect_word(e, a, strlen(a), pos, 0, 0);
-		expect_word(e, next, strlen(next), pos + 1, 0, 0);
-		++*i;
-	} else if (starts_with(a, "-o") || (starts_with(a, "-T") && a[2])) {
+	} else if (o && (o->flags & LK_DOPT_HOISTED) && (o->flags & LK_DOPT_SEPARATE)) {
+		if (next) {
+			expect_word(e, a, strlen(a), pos, 0, 0);
+			expect_word(e, next, strlen(next), pos + 1, 0, 0);
+			++*i;
+		}
+	} else if ((joined = lk_driveropt_joined(a, &value)) && (joined->flags & LK_DOPT_SPLIT)) {
 		/* -oFILE and -Tscript reach ld as two words. */
-		expect_word(e, a, 2, pos, 0, 0);
-		expect_word(e, a + 2, strlen(a + 2), pos, 0, 0);
-	} else if (!strcmp(a, "-rdynamic")) {
-		expect_word(e, "-export-dynamic", 15, pos, 0, 0);
-	} else if (!strcmp(a, "-static") || !strcmp(a, "-shared") || !strcmp(a, "-pie") ||
-		   !strcmp(a, "-s") || !strcmp(a, "-r") || !strcmp(a, "-static-pie")) {
-		expect_word(e, a, strlen(a), pos, 0, 0);
+		expect_word(e, joined->name, strlen(joined->name), pos, 0, 0);
+		expect_word(e, value, strlen(value), pos, 0, 0);
+	} else if (o && (o->flags & LK_DOPT_HOISTED) && (o->flags & LK_DOPT_LD)) {
+		const char *ld = o->ld_word ? o->ld_word : a;
+
+		expect_word(e, ld, strlen(ld), pos, 0, 0);
 	}
 	lk_buf_release(&w);
 }
@@ -173,11 +179,8 @@ static void expectations_release(struct expectations *e)
 
 static int word_matches(const char *word, const struct expected *x)
 {
-	size_t n = strlen(word);
-
 	if (x->source)
-		/* gcc compiles a source to a temporary object, e.g. /tmp/ccAbCdEf.o. */
-		return n > 2 && !strcmp(word + n - 2, ".o") && strstr(word, "/cc");
+		return lk_argv_is_driver_temp(word);
 	return !strcmp(word, x->word);
 }
 

@@ -118,4 +118,7 @@ void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
 
 const char *lk_state_name(unsigned flag);
 
+/* Is `it` a -l of the C library (lk_argv_is_libc()'s rule: -lc, -l:libc.so*, -l:libc.a)? */
+int lk_line_item_is_libc(const struct lk_line_item *it);
+
 #endif

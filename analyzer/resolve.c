@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/runcmd.h"
@@ -419,15 +420,6 @@ out:
 	free(copy);
 }
 
-/* gcc's temporary object for a compiled source: TMPDIR/ccXXXXXX.o. */
-static int looks_like_driver_temp(const char *word)
-{
-	const char *base = strrchr(word, '/');
-	size_t len = base ? strlen(base) : 0;
-
-	return base && !strncmp(base, "/cc", 3) && len > 5 && !strcmp(base + len - 2, ".o");
-}
-
 static void resolve_item(struct ctx *c, size_t index, int depth)
 {
 	struct lk_line_item *it = &c->line->items.items[index];
@@ -457,11 +449,11 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 			it->path = copy;
 			lk_elf_identify(copy, &it->info);
 			set_note(it, "%s; read from the copy kept with the record", gone ? "gone" : "changed since the link");
-		} else if (it->info.kind == LK_FILE_MISSING && strstr(it->word, "/cc") &&
+		} else if (it->info.kind == LK_FILE_MISSING && lk_argv_is_driver_temp(it->word) &&
 			   it->position >= 0) {
 			compile_again(c, index);
 		} else if (it->info.kind == LK_FILE_MISSING && it->position < 0 && it->parent < 0 &&
-			   looks_like_driver_temp(it->word)) {
+			   lk_argv_is_driver_temp(it->word)) {
 			/* The object of a source this call compiled, matched to no source. */
 			struct lk_buf why = LK_BUF_INIT;
 

@@ -92,7 +92,7 @@ static void print_row(const struct painter *p, const struct lk_line *line, size_
 	if (it->group >= 0 && !indent)
 		lk_buf_addf(&grp, "g%d", it->group);
 	describe_file(it, &file);
-	if (it->kind == LK_ITEM_LIB && !strcmp(it->word, "-lc"))
+	if (lk_line_item_is_libc(it))
 		color = paint(p, C_BOLD);
 	else if (it->prov == LK_PROV_LINK_ARG && !indent)
 		color = paint(p, C_CYAN);
@@ -229,7 +229,7 @@ static void print_summary(const struct painter *p, const struct lk_line *line)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->kind == LK_ITEM_LIB && !strcmp(it->word, "-lc") && it->parent < 0) {
+		if (lk_line_item_is_libc(it) && it->parent < 0) {
 			if (it->position >= 0)
 				fprintf(p->out, "at %ld (%s)  ", it->position, lk_prov_name(it->prov));
 			else
@@ -338,7 +338,7 @@ int lk_show_json(FILE *out, const struct lk_record *rec, const struct lk_line *l
 		const struct lk_line_item *it = &line->items.items[i];
 
 		json_array_append_new(items, item_json(it));
-		if (it->kind == LK_ITEM_LIB && !strcmp(it->word, "-lc") && it->parent < 0)
+		if (lk_line_item_is_libc(it) && it->parent < 0)
 			json_array_append_new(lc, json_integer((json_int_t)i));
 	}
 	for (size_t i = 0; i < line->needed.nr; i++) {

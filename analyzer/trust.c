@@ -17,6 +17,7 @@
 
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
+#include "linkscope/driveropt.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "trust.h"
@@ -336,14 +337,13 @@ static void wl_list(struct filter *f, const char *arg)
 	lk_buf_release(&shown);
 }
 
-/* Driver options whose value is the next word. */
-static const char *const value_opts[] = {
-	"-o", "-l", "-L", "-B", "-I", "-isystem", "-iquote", "-idirafter", "-include",
-	"-imacros", "-D", "-U", "-x", "-Xlinker", "-T", "-u", "-e", "-z", "-MF", "-MT",
-	"-MQ", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-specs", "-wrapper",
-	"-aux-info", "-dumpbase", "-dumpdir", "-dumpbase-ext", "--param", "-target",
-	"--sysroot", "-MJ", "-include-pch", "-iprefix", "-iwithprefix", "-isysroot", NULL,
-};
+/* Driver options whose value is the next word (the one table: driveropt.c). */
+static int takes_value(const char *a)
+{
+	const struct lk_driveropt *o = lk_driveropt_find(a);
+
+	return o && (o->flags & LK_DOPT_SEPARATE);
+}
 
 /* -f options that write files, load code or run programs (gcc and clang). */
 static const char *const f_denied[] = {
@@ -516,7 +516,7 @@ void lk_trust_filter(const struct lk_record *rec, enum lk_trust_use use,
 		const char *a = rec->args.items[i].text;
 		enum verdict v;
 
-		if (in_list(a, value_opts) && i + 1 < rec->args.nr) {
+		if (takes_value(a) && i + 1 < rec->args.nr) {
 			value_pair(&f, a, rec->args.items[++i].text);
 			continue;
 		}

@@ -30,11 +30,6 @@ static void where(struct lk_buf *b, long position)
 		lk_buf_addstr(b, "(added by the driver)");
 }
 
-static int is_libc(const struct lk_line_item *it)
-{
-	return it->kind == LK_ITEM_LIB && (!strcmp(it->word, "-lc") || !strncmp(it->word, "-l:libc.so", 10));
-}
-
 /* A top-level item that is, or expands to, a shared object. */
 static int brings_shared(const struct lk_line *line, size_t i)
 {
@@ -59,7 +54,7 @@ static void copy_dt_needed_too_late(struct lk_line *line)
 			struct lk_buf msg = LK_BUF_INIT;
 
 			if (lib->parent >= 0 || (lib->state & LK_ST_COPY_DT_NEEDED) ||
-			    !brings_shared(line, k) || (!is_libc(lib) && lib->kind != LK_ITEM_LIB))
+			    !brings_shared(line, k) || (!lk_line_item_is_libc(lib) && lib->kind != LK_ITEM_LIB))
 				continue;
 			lk_buf_addf(&msg, "%s ", opt->word);
 			where(&msg, opt->position);
@@ -162,14 +157,14 @@ static void appended_after_libc(const struct lk_record *rec, struct lk_line *lin
 
 		if (it->parent >= 0)
 			continue;
-		if (is_libc(it) && it->position >= 0 && it->position < rec->link_args_start)
+		if (lk_line_item_is_libc(it) && it->position >= 0 && it->position < rec->link_args_start)
 			last_lc = it->position;
 		if (archive && it->position >= rec->link_args_start && it->position < rec->link_args_end) {
 			if (first_archive < 0)
 				first_archive = it->position;
 			last_archive = it->position;
 		}
-		if (is_libc(it) && it->position >= rec->link_args_start)
+		if (lk_line_item_is_libc(it) && it->position >= rec->link_args_start)
 			return;	/* the appended args bring their own -lc */
 	}
 	if (last_lc < 0 || first_archive < 0)

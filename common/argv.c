@@ -5,7 +5,8 @@
  * lk_argv_info: whether the call links, its inputs, -l and -L, the linker it
  * asks for (-fuse-ld=, -B), every -lc, and every --start-group span.
  * Models: GCC's option grammar as far as linking needs it: options that take
- * a separate value (-o x, -L dir, -Xlinker x, ...), -x LANG switching later
+ * a separate value (-o x, -L dir, -Xlinker x, ...: the table in
+ * driveropt.c), -x LANG switching later
  * files to sources, -Wl, splitting at commas, and the options that stop the
  * driver before it runs collect2/ld (-c, -S, -E, -M, queries).
  */
@@ -15,19 +16,9 @@
 
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
+#include "linkscope/driveropt.h"
 #include "linkscope/rsp.h"
 #include "linkscope/vec.h"
-
-/* Options whose value is the next argument when they stand alone. */
-static const char *const separate_value_opts[] = {
-	"-o", "-x", "-I", "-L", "-l", "-B", "-T", "-u", "-e", "-z", "-D", "-U",
-	"-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang",
-	"-include", "-imacros", "-iprefix", "-iwithprefix",
-	"-iwithprefixbefore", "-isystem", "-idirafter", "-iquote", "-isysroot",
-	"-imultilib", "-MF", "-MT", "-MQ", "-aux-info", "--param", "-dumpdir",
-	"-dumpbase", "-dumpbase-ext", "-target", "--sysroot", "-wrapper",
-	"-arch", NULL,
-};
 
 static const char *const source_exts[] = {
 	"c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
@@ -68,22 +59,7 @@ static int starts_with(const char *s, const char *prefix)
 
 const char *lk_argv_nolink_option(const char *arg)
 {
-	static const char *const exact[] = {
-		"-c", "-S", "-E", "-M", "-MM", "--version", "-dumpversion",
-		"-dumpfullversion", "-dumpmachine", "-dumpspecs", "-###",
-		"--help", "--target-help", "-fsyntax-only", NULL,
-	};
-	static const char *const prefixes[] = {
-		"-print-", "--print-", "--help=", NULL,
-	};
-
-	for (const char *const *p = exact; *p; p++)
-		if (!strcmp(arg, *p))
-			return *p;
-	for (const char *const *p = prefixes; *p; p++)
-		if (starts_with(arg, *p))
-			return *p;
-	return NULL;
+	return lk_driveropt_nolink(arg);
 }
 
 static const char *extension(const char *path)
@@ -156,11 +132,20 @@ static void add_input(struct scan *s, size_t index, enum lk_input_kind kind,
 	info->inputs.nr++;
 }
 
-static int is_libc_name(const char *name, size_t len)
+int lk_argv_is_libc(const char *name, size_t len)
 {
 	return (len == 1 && name[0] == 'c') ||
 	       (len >= 8 && !strncmp(name, ":libc.so", 8)) ||
 	       (len == 7 && !strncmp(name, ":libc.a", 7));
+}
+
+int lk_argv_is_driver_temp(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len = base ? strlen(base) : 0;
+
+	/* "/cc" + at least one character + ".o": gcc's TMPDIR/ccXXXXXX.o. */
+	return base && !strncmp(base, "/cc", 3) && len > 5 && !strcmp(base + len - 2, ".o");
 }
 
 static void add_lib(struct scan *s, size_t index, const char *name, size_t len)
@@ -172,7 +157,7 @@ static void add_lib(struct scan *s, size_t index, const char *name, size_t len)
 	info->libs.items[info->libs.nr].name = name;
 	info->libs.items[info->libs.nr].name_len = len;
 	info->libs.nr++;
-	if (is_libc_name(name, len)) {
+	if (lk_argv_is_libc(name, len)) {
 		LK_GROW(info->lc.items, info->lc.nr + 1, info->lc.alloc);
 		info->lc.items[info->lc.nr++] = index;
 	}
@@ -253,7 +238,9 @@ static void wl_word_cb(const char *word, size_t len, void *data)
 
 static int takes_separate_value(const char *arg)
 {
-	return in_list(arg, separate_value_opts);
+	const struct lk_driveropt *o = lk_driveropt_find(arg);
+
+	return o && (o->flags & LK_DOPT_SEPARATE);
 }
 
 static void read_option(struct scan *s, const char *arg, const char *next,

@@ -88,6 +88,20 @@ size_t lk_argv_wl_words(const char *arg,
 			void *data);
 
 /*
+ * Is -l`name` (`len` bytes, not NUL-terminated: it may sit in a -Wl, list)
+ * the C library: -lc, -l:libc.so*, -l:libc.a? The one rule for every
+ * stage that looks for libc on a line.
+ */
+int lk_argv_is_libc(const char *name, size_t len);
+
+/*
+ * Is `path` the driver's temporary object of a source it compiled in this
+ * call (gcc's TMPDIR/ccXXXXXX.o)? A guess from the name alone: the link
+ * line is all that says which object came from which source.
+ */
+int lk_argv_is_driver_temp(const char *path);
+
+/*
  * Is `name` (a basename, no '/') a known compiler driver: gcc, g++, cc, c++,
  * clang, clang++, with an optional version suffix (gcc-12) and, for gcc,
  * g++, clang and clang++, a target prefix (aarch64-linux-gnu-gcc)? The

@@ -130,6 +130,24 @@ static void test_argv_libs_and_lc(void **state)
 	model_free(m);
 }
 
+/* The one libc rule (record's "lc", warnings, -lc roles, show) and the temporary-object guess. */
+static void test_argv_libc_and_driver_temp(void **state)
+{
+	(void)state;
+	assert_true(lk_argv_is_libc("c", 1));
+	assert_true(lk_argv_is_libc(":libc.so.6", 10));
+	assert_true(lk_argv_is_libc(":libc.a", 7));
+	assert_true(lk_argv_is_libc("c,--as-needed", 1));	/* inside a -Wl, list */
+	assert_false(lk_argv_is_libc("crypto", 6));
+	assert_false(lk_argv_is_libc(":libc.ax", 8));
+	assert_true(lk_argv_is_driver_temp("/tmp/ccAbCdEf.o"));
+	assert_true(lk_argv_is_driver_temp("/tmp/lk-tmp.x/cc1.o"));
+	assert_false(lk_argv_is_driver_temp("/home/ccuser/main.o"));	/* "/cc" in a dir name */
+	assert_false(lk_argv_is_driver_temp("/tmp/cc.o"));
+	assert_false(lk_argv_is_driver_temp("ccAbCdEf.o"));	/* the driver's are absolute */
+	assert_false(lk_argv_is_driver_temp("/tmp/ccAbCdEf.c"));
+}
+
 static void test_argv_groups(void **state)
 {
 	struct model *m = CLASSIFY("cc", "main.o", "-lc", "-Wl,--start-group", "-l:liba.a",
@@ -186,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_argv_mixed_md_still_links),
 		cmocka_unit_test(test_argv_input_kinds),
 		cmocka_unit_test(test_argv_libs_and_lc),
+		cmocka_unit_test(test_argv_libc_and_driver_temp),
 		cmocka_unit_test(test_argv_groups),
 		cmocka_unit_test(test_argv_linker_choice),
 		cmocka_unit_test(test_argv_wl_words),
