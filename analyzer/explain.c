@@ -78,10 +78,10 @@ static void explain_dso_missing(const struct lk_replay *out, const struct lk_lin
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *opt = &line->items.items[i];
 
-		if (opt->kind != LK_ITEM_OPTION || strcmp(opt->word, "--copy-dt-needed-entries"))
+		if (opt->ld_option != LK_LD_COPY_DT_NEEDED)
 			continue;
-		lk_buf_addf(&b, "--copy-dt-needed-entries at %ld does not help: it applies only to shared objects read after it, and %s was read before it",
-			    opt->position, d->via.nr ? lk_path_base(d->via.items[0]) : "the needing library");
+		lk_buf_addf(&b, "%s at %ld does not help: it applies only to shared objects read after it, and %s was read before it",
+			    opt->word, opt->position, d->via.nr ? lk_path_base(d->via.items[0]) : "the needing library");
 		say(d, &b);
 	}
 	lk_buf_addstr(&b, "so ld refuses the reference: \"undefined reference to symbol\" and \"DSO missing from command line\"");

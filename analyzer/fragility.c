@@ -286,9 +286,7 @@ static void find_copied(void *ctx, const struct lk_symbol_view *s)
 static long copy_option_position(const struct lk_line *line)
 {
 	for (size_t i = 0; i < line->items.nr; i++)
-		if (line->items.items[i].kind == LK_ITEM_OPTION &&
-		    (!strcmp(line->items.items[i].word, "--copy-dt-needed-entries") ||
-		     !strcmp(line->items.items[i].word, "--add-needed")))
+		if (line->items.items[i].ld_option == LK_LD_COPY_DT_NEEDED)
 			return line->items.items[i].position;
 	return -1;
 }

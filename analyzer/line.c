@@ -421,6 +421,18 @@ static int flag_index(unsigned flag)
 	LK_BUG("not a single state flag");
 }
 
+static enum lk_ld_option ld_option_of(const char *w, const char *value)
+{
+	if (!strcmp(w, "--copy-dt-needed-entries") || !strcmp(w, "--add-needed"))
+		return LK_LD_COPY_DT_NEEDED;
+	if (!strcmp(w, "--allow-multiple-definition") ||
+	    (!strcmp(w, "-z") && value && !strcmp(value, "muldefs")))
+		return LK_LD_MULDEFS;
+	if (starts_with(w, "--version-script"))
+		return LK_LD_VERSION_SCRIPT;
+	return LK_LD_OTHER;
+}
+
 static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
 				     const char *word, const char *value, long position)
 {
@@ -431,6 +443,7 @@ static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
 	it = &line->items.items[line->items.nr++];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
+	it->ld_option = kind == LK_ITEM_OPTION ? ld_option_of(word, value) : LK_LD_OTHER;
 	it->word = lk_xstrdup(word);
 	it->value = value ? lk_xstrdup(value) : NULL;
 	it->position = position;

@@ -30,8 +30,20 @@ enum lk_state_flags {
 };
 #define LK_ST_COUNT 4
 
+/*
+ * What an option item is, for the stages after the line model: ld's
+ * options are parsed once, here, and read by their meaning afterwards.
+ */
+enum lk_ld_option {
+	LK_LD_OTHER,		/* any option no later stage asks about */
+	LK_LD_COPY_DT_NEEDED,	/* --copy-dt-needed-entries, --add-needed */
+	LK_LD_MULDEFS,		/* --allow-multiple-definition, -z muldefs */
+	LK_LD_VERSION_SCRIPT,	/* --version-script */
+};
+
 struct lk_line_item {
 	enum lk_item_kind kind;
+	enum lk_ld_option ld_option;	/* for LK_ITEM_OPTION */
 	char *word;		/* the linker-level text: "-lc", "/x/a.o", "--as-needed" */
 	char *value;		/* an option's separate value (-T x, -rpath x), or NULL */
 	long position;		/* index in the driver's argv_expanded; -1: added by the driver */

@@ -1025,8 +1025,7 @@ static void collect_sections(struct rp *r)
 			lk_gc_keep(r->gc, s->def_input, s->def_section);
 	}
 	for (size_t i = 0; i < r->line->items.nr && export_all; i++)
-		if (r->line->items.items[i].kind == LK_ITEM_OPTION &&
-		    !strncmp(r->line->items.items[i].word, "--version-script", 16))
+		if (r->line->items.items[i].ld_option == LK_LD_VERSION_SCRIPT)
 			note(r, "--gc-sections with a version script: symbols it makes local are still taken as exported roots (not modelled), so fewer sections are collected than ld collects");
 	lk_gc_run(r->gc);
 	lk_gc_counts(r->gc, &removed, &total);
@@ -1039,10 +1038,7 @@ static void collect_sections(struct rp *r)
 static int allows_multiple(const struct lk_line *line)
 {
 	for (size_t i = 0; i < line->items.nr; i++)
-		if (line->items.items[i].kind == LK_ITEM_OPTION &&
-		    (!strcmp(line->items.items[i].word, "--allow-multiple-definition") ||
-		     (!strcmp(line->items.items[i].word, "-z") && line->items.items[i].value &&
-		      !strcmp(line->items.items[i].value, "muldefs"))))
+		if (line->items.items[i].ld_option == LK_LD_MULDEFS)
 			return 1;
 	return 0;
 }
@@ -1149,8 +1145,7 @@ static const struct lk_line_item *lld_rejects(const struct lk_line *line)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->kind == LK_ITEM_OPTION &&
-		    (!strcmp(it->word, "--copy-dt-needed-entries") || !strcmp(it->word, "--add-needed")))
+		if (it->ld_option == LK_LD_COPY_DT_NEEDED)
 			return it;
 	}
 	return NULL;

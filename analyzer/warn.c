@@ -46,8 +46,7 @@ static void copy_dt_needed_too_late(struct lk_line *line)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *opt = &line->items.items[i];
 
-		if (opt->kind != LK_ITEM_OPTION || (strcmp(opt->word, "--copy-dt-needed-entries") &&
-						    strcmp(opt->word, "--add-needed")))
+		if (opt->ld_option != LK_LD_COPY_DT_NEEDED)
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			const struct lk_line_item *lib = &line->items.items[k];
