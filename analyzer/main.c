@@ -2,8 +2,11 @@
  * linkscope: the analyzer's command line.
  *
  * Stage: records -> answers. `list` reads the records; `show` builds the
- * line model (line.c, resolve.c, warn.c) and prints it (show.c). The
- * replay (explain, why, report) and diff come next (issue #4).
+ * line model (line.c, resolve.c, warn.c) and prints it (show.c);
+ * `explain`, `why` and `report` replay it (replay.c) and report
+ * (report.c); `diff`, `check`, `report --failed`, `prune` and `index` are
+ * in their own files. The commands are a table, as in git.c: one row per
+ * form, and the usage text is made from it.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -53,22 +56,57 @@ struct lk_options {
 	const char *accept_file;	/* check */
 };
 
+static int cmd_list(const struct lk_options *opt);
+static int cmd_show(const struct lk_options *opt);
+static int cmd_replay(const struct lk_options *opt);
+static int cmd_report(const struct lk_options *opt);
+static int cmd_diff(const struct lk_options *opt);
+static int cmd_prune(const struct lk_options *opt);
+static int cmd_check(const struct lk_options *opt);
+
+/*
+ * The subcommands, one row per form, in the order of linkscope(1)'s
+ * SYNOPSIS (report has two forms). A command either runs on the parsed
+ * options (`run`) or parses its own (`main`, given argv from its name on).
+ */
+static const struct command {
+	const char *name;
+	int (*run)(const struct lk_options *opt);
+	int (*main)(int argc, char **argv);
+	const char *usage;	/* after "linkscope "; continuation lines are indented to match */
+} commands[] = {
+	{ "list", cmd_list, NULL, "list [--dir DIR]" },
+	{ "show", cmd_show, NULL, "show [--json] [--full] [--run-driver] [--dir DIR] RECORD" },
+	{ "explain", cmd_replay, NULL,
+	  "explain [--replay-only] [--run-driver] [--verify-with-linker] [--write-reports]\n"
+	  "                         [--dir DIR] RECORD" },
+	{ "report", cmd_report, NULL,
+	  "report --format json|markdown|text [--replay-only] [--run-driver]\n"
+	  "                        [--verify-with-linker] [--dir DIR] RECORD" },
+	{ "why", cmd_replay, NULL, "why [--run-driver] [--dir DIR] RECORD SYMBOL" },
+	{ "diff", cmd_diff, NULL, "diff [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
+	{ "report", cmd_report, NULL,
+	  "report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]" },
+	{ "prune", cmd_prune, NULL, "prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]" },
+	{ "index", NULL, lk_index_main, "index [--cache-dir DIR] DIR..." },
+	{ "check", cmd_check, NULL,
+	  "check [--baseline RECORD] [--accept KIND:SYMBOL]... [--accept-file FILE]\n"
+	  "                       [--format text|json|markdown] [--dir DIR] RECORD" },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
 static void usage(FILE *out)
 {
-	fputs("usage: linkscope list [--dir DIR]\n"
-	      "       linkscope show [--json] [--full] [--run-driver] [--dir DIR] RECORD\n"
-	      "       linkscope explain [--replay-only] [--run-driver] [--verify-with-linker] [--write-reports]\n"
-	      "                         [--dir DIR] RECORD\n"
-	      "       linkscope report --format json|markdown|text [--replay-only] [--run-driver]\n"
-	      "                        [--verify-with-linker] [--dir DIR] RECORD\n"
-	      "       linkscope why [--run-driver] [--dir DIR] RECORD SYMBOL\n"
-	      "       linkscope diff [--run-driver] [--dir DIR] RECORD_A RECORD_B\n"
-	      "       linkscope report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]\n"
-	      "       linkscope prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]\n"
-	      "       linkscope index [--cache-dir DIR] DIR...\n"
-	      "       linkscope check [--baseline RECORD] [--accept KIND:SYMBOL]... [--accept-file FILE]\n"
-	      "                       [--format text|json|markdown] [--dir DIR] RECORD\n"
-	      "       linkscope --version\n"
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		fprintf(out, "%s linkscope %s\n", i ? "      " : "usage:", commands[i].usage);
+	fputs("       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
 }
@@ -81,17 +119,10 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		return -1;
 	}
 	opt->command = argv[1];
-	{
-		static const char *const commands[] = { "list", "show", "explain", "report", "why", "diff", "prune", "check", NULL };
-		const char *const *c = commands;
-
-		while (*c && strcmp(*c, opt->command))
-			c++;
-		if (!*c) {
-			fprintf(stderr, "linkscope: unknown command '%s'\n", opt->command);
-			usage(stderr);
-			return -1;
-		}
+	if (!find_command(opt->command)) {
+		fprintf(stderr, "linkscope: unknown command '%s'\n", opt->command);
+		usage(stderr);
+		return -1;
 	}
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
@@ -182,6 +213,14 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		fprintf(stderr, "linkscope: 'report' needs --format json, markdown or text%s\n",
 			opt->failed ? " (or github)" : "");
 		return -1;
+	}
+	if (opt->accept_file) {
+		struct lk_err err = LK_ERR_INIT;
+
+		if (lk_check_read_accept_file(opt->accept_file, &opt->accept, &err) < 0) {
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -527,6 +566,12 @@ static int cmd_report_failed(const struct lk_options *opt)
 	return bad ? 1 : 0;
 }
 
+/* report: the failed links of a directory (--failed), or one record's replay. */
+static int cmd_report(const struct lk_options *opt)
+{
+	return opt->failed ? cmd_report_failed(opt) : cmd_replay(opt);
+}
+
 /* One side of check: the record's line, replayed, and its facts. 0, or 1 after saying why. */
 static int check_side(const struct lk_options *opt, const char *which, struct lk_record *rec,
 		      struct lk_line *line, struct lk_facts *facts)
@@ -547,23 +592,16 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 	return 0;
 }
 
-static int cmd_check(struct lk_options *opt)
+static int cmd_check(const struct lk_options *opt)
 {
 	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT };
 	struct lk_record rec, base;
 	struct lk_line line, bline;
 	struct lk_facts facts, bfacts;
 	struct lk_check_side cur, bside;
-	struct lk_err err = LK_ERR_INIT;
 	int rc;
 
-	copt.accept = opt->accept;
-	if (opt->accept_file && lk_check_read_accept_file(opt->accept_file, &copt.accept, &err) < 0) {
-		fprintf(stderr, "linkscope: %s\n", err.msg);
-		opt->accept = copt.accept;
-		return 2;
-	}
-	opt->accept = copt.accept;
+	copt.accept = opt->accept;	/* borrowed: --accept and --accept-file's lines (parse_options) */
 	if (check_side(opt, opt->record, &rec, &line, &facts))
 		return 1;
 	cur = (struct lk_check_side){ rec.path, line.flavor, &facts };
@@ -614,6 +652,7 @@ static int cmd_prune(const struct lk_options *opt)
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd;
 	struct lk_options opt;
 	int rc;
 
@@ -621,8 +660,8 @@ int main(int argc, char **argv)
 		printf("linkscope %s\n", LINKSCOPE_VERSION);
 		return 0;
 	}
-	if (argc >= 2 && !strcmp(argv[1], "index"))
-		return lk_index_main(argc - 1, argv + 1);
+	if (argc >= 2 && (cmd = find_command(argv[1])) && cmd->main)
+		return cmd->main(argc - 1, argv + 1);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
@@ -632,22 +671,8 @@ int main(int argc, char **argv)
 		lk_strvec_release(&opt.accept);
 		return 2;
 	}
-	if (!strcmp(opt.command, "list")) {
-		rc = cmd_list(&opt);
-	} else if (!strcmp(opt.command, "show")) {
-		rc = cmd_show(&opt);
-	} else if (!strcmp(opt.command, "diff")) {
-		rc = cmd_diff(&opt);
-	} else if (!strcmp(opt.command, "prune")) {
-		rc = cmd_prune(&opt);
-	} else if (!strcmp(opt.command, "check")) {
-		rc = cmd_check(&opt);
-	} else if (opt.failed) {
-		rc = cmd_report_failed(&opt);
-	} else {
-		/* explain, report, why: parse_options() accepted nothing else. */
-		rc = cmd_replay(&opt);
-	}
+	/* parse_options() accepted only a command of the table. */
+	rc = find_command(opt.command)->run(&opt);
 	free(opt.dir);
 	lk_strvec_release(&opt.accept);
 	return rc;
