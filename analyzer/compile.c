@@ -13,29 +13,12 @@
 #include <string.h>
 
 #include "compile.h"
+#include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 #include "trust.h"
-
-/* gcc's -x language for a source name, as its suffix says. */
-static const char *language(const char *path)
-{
-	static const struct { const char *ext, *lang; } table[] = {
-		{ ".c", "c" }, { ".i", "cpp-output" }, { ".cc", "c++" }, { ".cpp", "c++" },
-		{ ".cxx", "c++" }, { ".cp", "c++" }, { ".c++", "c++" }, { ".C", "c++" },
-		{ ".ii", "c++-cpp-output" }, { ".s", "assembler" }, { ".S", "assembler-with-cpp" },
-		{ ".sx", "assembler-with-cpp" }, { ".m", "objective-c" }, { ".f90", "f95" },
-		{ ".f", "f77" }, { ".F", "f77-cpp-input" },
-	};
-	const char *dot = strrchr(path, '.');
-
-	for (size_t i = 0; dot && i < sizeof(table) / sizeof(*table); i++)
-		if (!strcmp(dot, table[i].ext))
-			return table[i].lang;
-	return NULL;
-}
 
 /* The directory of `source`, absolute against the link's cwd. */
 static char *source_dir(const struct lk_record *rec, const char *source)
@@ -55,7 +38,7 @@ static char *source_dir(const struct lk_record *rec, const char *source)
 char *lk_compile_source(const struct lk_record *rec, const char *driver, const char *source,
 			const char *copy, const char *dir, char **dropped_note, struct lk_err *err)
 {
-	const char *lang = language(source);
+	const char *lang = lk_argv_source_language(source);
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT;
 	struct lk_runcmd cmd = { 0 };

@@ -20,11 +20,21 @@
 #include "linkscope/rsp.h"
 #include "linkscope/vec.h"
 
-static const char *const source_exts[] = {
-	"c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
-	"mm", "M", "mii", "s", "S", "sx", "f", "for", "ftn", "F", "FOR", "fpp",
-	"FPP", "FTN", "f90", "f95", "f03", "f08", "F90", "F95", "F03", "F08",
-	"go", "d", "adb", "ads", NULL,
+/* Source suffixes and the -x language gcc gives them (gcc.cc's default_compilers). */
+static const struct { const char *ext, *lang; } sources[] = {
+	{ "c", "c" }, { "i", "cpp-output" }, { "ii", "c++-cpp-output" },
+	{ "cc", "c++" }, { "cp", "c++" }, { "cxx", "c++" }, { "cpp", "c++" }, { "CPP", "c++" },
+	{ "c++", "c++" }, { "C", "c++" },
+	{ "m", "objective-c" }, { "mi", "objective-c-cpp-output" },
+	{ "mm", "objective-c++" }, { "M", "objective-c++" }, { "mii", "objective-c++-cpp-output" },
+	{ "s", "assembler" }, { "S", "assembler-with-cpp" }, { "sx", "assembler-with-cpp" },
+	{ "f", "f77" }, { "for", "f77" }, { "ftn", "f77" },
+	{ "F", "f77-cpp-input" }, { "FOR", "f77-cpp-input" }, { "fpp", "f77-cpp-input" },
+	{ "FPP", "f77-cpp-input" }, { "FTN", "f77-cpp-input" },
+	{ "f90", "f95" }, { "f95", "f95" }, { "f03", "f95" }, { "f08", "f95" },
+	{ "F90", "f95-cpp-input" }, { "F95", "f95-cpp-input" }, { "F03", "f95-cpp-input" },
+	{ "F08", "f95-cpp-input" },
+	{ "go", "go" }, { "d", "d" }, { "adb", "ada" }, { "ads", "ada" },
 };
 
 static const char *const header_exts[] = { "h", "hh", "hpp", "hxx", "H", NULL };
@@ -72,6 +82,16 @@ static const char *extension(const char *path)
 	return dot + 1;
 }
 
+const char *lk_argv_source_language(const char *path)
+{
+	const char *ext = extension(path);
+
+	for (size_t i = 0; i < sizeof(sources) / sizeof(*sources); i++)
+		if (!strcmp(ext, sources[i].ext))
+			return sources[i].lang;
+	return NULL;
+}
+
 /* lib.so, lib.so.6, lib.so.6.0.1 */
 static int is_shared_name(const char *path)
 {
@@ -106,7 +126,7 @@ static enum lk_input_kind kind_of_file(const char *path, const char *lang)
 		return LK_IN_RLIB;
 	if (is_shared_name(path))
 		return LK_IN_SHARED;
-	if (in_list(ext, source_exts))
+	if (lk_argv_source_language(path))
 		return LK_IN_SOURCE;
 	return LK_IN_OTHER;
 }

@@ -88,6 +88,12 @@ size_t lk_argv_wl_words(const char *arg,
 			void *data);
 
 /*
+ * The -x language gcc gives a source by its suffix ("c", "c++",
+ * "assembler-with-cpp", ...), or NULL when `path` is not a source.
+ */
+const char *lk_argv_source_language(const char *path);
+
+/*
  * Is -l`name` (`len` bytes, not NUL-terminated: it may sit in a -Wl, list)
  * the C library: -lc, -l:libc.so*, -l:libc.a? The one rule for every
  * stage that looks for libc on a line.

@@ -130,7 +130,7 @@ static void test_argv_libs_and_lc(void **state)
 	model_free(m);
 }
 
-/* The one libc rule (record's "lc", warnings, -lc roles, show) and the temporary-object guess. */
+/* The one libc rule (record's "lc", warnings, -lc roles, show), the temporary-object guess, source languages. */
 static void test_argv_libc_and_driver_temp(void **state)
 {
 	(void)state;
@@ -146,6 +146,13 @@ static void test_argv_libc_and_driver_temp(void **state)
 	assert_false(lk_argv_is_driver_temp("/tmp/cc.o"));
 	assert_false(lk_argv_is_driver_temp("ccAbCdEf.o"));	/* the driver's are absolute */
 	assert_false(lk_argv_is_driver_temp("/tmp/ccAbCdEf.c"));
+	/* One suffix table for "is it a source" and "compile it as what". */
+	assert_string_equal(lk_argv_source_language("src/a.c"), "c");
+	assert_string_equal(lk_argv_source_language("b.CPP"), "c++");
+	assert_string_equal(lk_argv_source_language("start.S"), "assembler-with-cpp");
+	assert_null(lk_argv_source_language("a.o"));
+	assert_null(lk_argv_source_language("dir.c/README"));
+	assert_null(lk_argv_source_language("x.h"));
 }
 
 static void test_argv_groups(void **state)
