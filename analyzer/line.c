@@ -421,16 +421,102 @@ static int flag_index(unsigned flag)
 	LK_BUG("not a single state flag");
 }
 
-static enum lk_ld_option ld_option_of(const char *w, const char *value)
+/*
+ * ld's spellings (ld/lexsup.c) of the options a later stage asks about, in
+ * the order they are tried. A "--" name is also taken with one dash. With
+ * a value: "NAME=V", or "NAME" with the next word (the item's value);
+ * JOINED also "NAMEV".
+ */
+enum value_form { NO_VALUE, VALUE, JOINED };
+
+static const struct ld_spelling {
+	const char *name;
+	enum lk_ld_option id;
+	enum value_form form;
+} ld_spellings[] = {
+	{ "-shared", LK_LD_SHARED, NO_VALUE }, { "-Bshareable", LK_LD_SHARED, NO_VALUE },
+	{ "--no-undefined", LK_LD_NO_UNDEFINED, NO_VALUE },
+	{ "-z", LK_LD_OTHER, JOINED },	/* the keyword says: z_keyword() */
+	{ "--allow-shlib-undefined", LK_LD_ALLOW_SHLIB_UNDEFINED, NO_VALUE },
+	{ "--no-allow-shlib-undefined", LK_LD_NO_ALLOW_SHLIB_UNDEFINED, NO_VALUE },
+	{ "--unresolved-symbols", LK_LD_UNRESOLVED_SYMBOLS, VALUE },
+	{ "--warn-unresolved-symbols", LK_LD_WARN_UNRESOLVED, NO_VALUE },
+	{ "--error-unresolved-symbols", LK_LD_ERROR_UNRESOLVED, NO_VALUE },
+	{ "--gc-sections", LK_LD_GC_SECTIONS, NO_VALUE },
+	{ "--no-gc-sections", LK_LD_NO_GC_SECTIONS, NO_VALUE },
+	{ "-E", LK_LD_EXPORT_DYNAMIC, NO_VALUE },
+	{ "--export-dynamic", LK_LD_EXPORT_DYNAMIC, NO_VALUE },
+	{ "--no-export-dynamic", LK_LD_NO_EXPORT_DYNAMIC, NO_VALUE },
+	{ "-static", LK_LD_STATIC, NO_VALUE },
+	{ "--entry", LK_LD_ENTRY, VALUE }, { "-e", LK_LD_ENTRY, VALUE },
+	{ "--require-defined", LK_LD_REQUIRE_DEFINED, VALUE },
+	{ "--undefined", LK_LD_UNDEFINED, VALUE }, { "-u", LK_LD_UNDEFINED, VALUE },
+	{ "--export-dynamic-symbol", LK_LD_EXPORT_DYNAMIC_SYMBOL, VALUE },
+	{ "-pie", LK_LD_PIE, NO_VALUE }, { "--pic-executable", LK_LD_PIE, NO_VALUE },
+	{ "-nostdlib", LK_LD_NOSTDLIB, NO_VALUE },
+	{ "--copy-dt-needed-entries", LK_LD_COPY_DT_NEEDED, NO_VALUE },
+	{ "--add-needed", LK_LD_COPY_DT_NEEDED, NO_VALUE },
+	{ "--allow-multiple-definition", LK_LD_MULDEFS, NO_VALUE },
+	{ "--version-script", LK_LD_VERSION_SCRIPT, VALUE },
+};
+
+/* Is `w` spelling `sp` (`value`: the item's separate value)? Then 1, with `*v` its value. */
+static int spelled(const struct ld_spelling *sp, const char *w, const char *value, const char **v)
 {
-	if (!strcmp(w, "--copy-dt-needed-entries") || !strcmp(w, "--add-needed"))
-		return LK_LD_COPY_DT_NEEDED;
-	if (!strcmp(w, "--allow-multiple-definition") ||
-	    (!strcmp(w, "-z") && value && !strcmp(value, "muldefs")))
+	for (int pass = 0; pass < 2; pass++) {
+		const char *nm = pass ? sp->name + 1 : sp->name;
+		size_t n = strlen(nm);
+
+		if (pass && strncmp(sp->name, "--", 2))
+			break;
+		if (!strcmp(w, nm)) {
+			*v = sp->form == NO_VALUE ? NULL : value;
+			return 1;
+		}
+		if (sp->form == NO_VALUE || strncmp(w, nm, n))
+			continue;
+		if (w[n] == '=') {
+			*v = w + n + 1;
+			return 1;
+		}
+		if (sp->form == JOINED && !pass && w[n]) {
+			*v = w + n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* What -z KEYWORD means, for the keywords a later stage asks about. */
+static enum lk_ld_option z_keyword(const char *keyword)
+{
+	if (!keyword)
+		return LK_LD_OTHER;
+	if (!strcmp(keyword, "defs"))
+		return LK_LD_NO_UNDEFINED;
+	if (!strcmp(keyword, "undefs"))
+		return LK_LD_UNDEFS;
+	if (!strcmp(keyword, "muldefs"))
 		return LK_LD_MULDEFS;
-	if (starts_with(w, "--version-script"))
-		return LK_LD_VERSION_SCRIPT;
 	return LK_LD_OTHER;
+}
+
+/* Parse option item `it` once: its meaning and value. */
+static void parse_ld_option(struct lk_line_item *it)
+{
+	for (size_t i = 0; i < sizeof(ld_spellings) / sizeof(*ld_spellings); i++) {
+		const struct ld_spelling *sp = &ld_spellings[i];
+		const char *v;
+
+		if (!spelled(sp, it->word, it->value, &v))
+			continue;
+		/* A value-taking option without its value is not that option (ld fails on it). */
+		if (sp->form != NO_VALUE && !v)
+			continue;
+		it->ld_option = !strcmp(sp->name, "-z") ? z_keyword(v) : sp->id;
+		it->ld_value = v;
+		return;
+	}
 }
 
 static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
@@ -443,9 +529,10 @@ static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
 	it = &line->items.items[line->items.nr++];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
-	it->ld_option = kind == LK_ITEM_OPTION ? ld_option_of(word, value) : LK_LD_OTHER;
 	it->word = lk_xstrdup(word);
 	it->value = value ? lk_xstrdup(value) : NULL;
+	if (kind == LK_ITEM_OPTION)
+		parse_ld_option(it);
 	it->position = position;
 	it->prov = position >= 0 && (size_t)position < b->rec->args.nr ?
 		   b->rec->prov[position] : LK_PROV_DRIVER;
@@ -549,19 +636,20 @@ static int state_option(struct builder *b, const char *w, long pos)
 }
 
 /* Options that set line-wide facts; the item is kept either way. */
-static void line_option(struct builder *b, const char *w, const char *value)
+static void line_option(struct builder *b, const struct lk_line_item *it)
 {
 	struct lk_line *line = b->line;
+	const char *w = it->word, *value = it->value;
 
-	if (!strcmp(w, "-shared") || !strcmp(w, "-Bshareable"))
+	if (it->ld_option == LK_LD_SHARED)
 		line->shared = 1;
-	else if (!strcmp(w, "-pie") || !strcmp(w, "--pic-executable"))
+	else if (it->ld_option == LK_LD_PIE)
 		line->pie = 1;
-	else if (!strcmp(w, "--no-undefined") || (!strcmp(w, "-z") && value && !strcmp(value, "defs")))
+	else if (it->ld_option == LK_LD_NO_UNDEFINED)
 		line->no_undefined = 1;
-	else if (!strcmp(w, "--allow-shlib-undefined"))
+	else if (it->ld_option == LK_LD_ALLOW_SHLIB_UNDEFINED)
 		line->allow_shlib_undefined = 1;
-	else if (!strcmp(w, "-nostdlib"))
+	else if (it->ld_option == LK_LD_NOSTDLIB)
 		line->nostdlib = 1;
 	else if ((!strcmp(w, "-m") && value) || (starts_with(w, "-m") && w[2] && !value)) {
 		free(line->emulation);
@@ -641,16 +729,14 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		return (size_t)used;
 	}
 	if (in_list(w, ld_value_opts) && next) {
-		line_option(b, w, next);
-		add_item(b, LK_ITEM_OPTION, w, next, pos);
+		line_option(b, add_item(b, LK_ITEM_OPTION, w, next, pos));
 		return 1;
 	}
 	if (w[0] != '-' || !w[1]) {
 		add_item(b, LK_ITEM_FILE, w, NULL, pos);
 		return 0;
 	}
-	line_option(b, w, NULL);
-	add_item(b, LK_ITEM_OPTION, w, NULL, pos);
+	line_option(b, add_item(b, LK_ITEM_OPTION, w, NULL, pos));
 	return 0;
 }
 

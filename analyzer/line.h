@@ -31,19 +31,41 @@ enum lk_state_flags {
 #define LK_ST_COUNT 4
 
 /*
- * What an option item is, for the stages after the line model: ld's
- * options are parsed once, here, and read by their meaning afterwards.
+ * What an option item means, for the stages after the line model: ld's
+ * options are parsed once, here, in all of ld's spellings (a long option
+ * with one dash or two, "NAME=V", "NAME V", "-zKEYWORD"), and read by
+ * their meaning afterwards. Those marked V have a value (ld_value).
  */
 enum lk_ld_option {
 	LK_LD_OTHER,		/* any option no later stage asks about */
+	LK_LD_SHARED,		/* -shared, -Bshareable */
+	LK_LD_PIE,		/* -pie, --pic-executable */
+	LK_LD_NOSTDLIB,		/* -nostdlib */
+	LK_LD_STATIC,		/* -static (also a state option: LK_ST_STATIC) */
+	LK_LD_NO_UNDEFINED,	/* --no-undefined, -z defs */
+	LK_LD_UNDEFS,		/* -z undefs */
+	LK_LD_ALLOW_SHLIB_UNDEFINED,	/* --allow-shlib-undefined */
+	LK_LD_NO_ALLOW_SHLIB_UNDEFINED,	/* --no-allow-shlib-undefined */
+	LK_LD_UNRESOLVED_SYMBOLS,	/* --unresolved-symbols=V */
+	LK_LD_WARN_UNRESOLVED,	/* --warn-unresolved-symbols */
+	LK_LD_ERROR_UNRESOLVED,	/* --error-unresolved-symbols */
+	LK_LD_GC_SECTIONS,	/* --gc-sections */
+	LK_LD_NO_GC_SECTIONS,	/* --no-gc-sections */
+	LK_LD_EXPORT_DYNAMIC,	/* -E, --export-dynamic */
+	LK_LD_NO_EXPORT_DYNAMIC,	/* --no-export-dynamic */
+	LK_LD_ENTRY,		/* -e V, --entry=V */
+	LK_LD_REQUIRE_DEFINED,	/* --require-defined=V */
+	LK_LD_UNDEFINED,	/* -u V, --undefined=V */
+	LK_LD_EXPORT_DYNAMIC_SYMBOL,	/* --export-dynamic-symbol=V */
 	LK_LD_COPY_DT_NEEDED,	/* --copy-dt-needed-entries, --add-needed */
 	LK_LD_MULDEFS,		/* --allow-multiple-definition, -z muldefs */
-	LK_LD_VERSION_SCRIPT,	/* --version-script */
+	LK_LD_VERSION_SCRIPT,	/* --version-script=V */
 };
 
 struct lk_line_item {
 	enum lk_item_kind kind;
 	enum lk_ld_option ld_option;	/* for LK_ITEM_OPTION */
+	const char *ld_value;	/* its value, borrowed from word or value; NULL if none */
 	char *word;		/* the linker-level text: "-lc", "/x/a.o", "--as-needed" */
 	char *value;		/* an option's separate value (-T x, -rpath x), or NULL */
 	long position;		/* index in the driver's argv_expanded; -1: added by the driver */

@@ -14,6 +14,8 @@
  * - -u and --require-defined make a symbol undefined before any input is
  *   read (so archives pull members for it); --require-defined fails the
  *   link when it stays undefined.
+ * The line model has parsed each option once, in all of ld's spellings
+ * (enum lk_ld_option); this file gives them their link-wide meaning.
  */
 #include <string.h>
 
@@ -21,33 +23,6 @@
 #include "policy.h"
 
 enum mode { UNSET, REPORT, IGNORE };
-
-/* The value of option `name` in `it`: "NAME=V", "NAME V", "-NAMEV" when `joined`; "--x" also as "-x". */
-static const char *value_of(const struct lk_line_item *it, const char *name, int joined)
-{
-	const char *w = it->word;
-
-	for (int pass = 0; pass < 2; pass++) {
-		const char *nm = pass ? name + 1 : name;
-		size_t n = strlen(nm);
-
-		if (pass && strncmp(name, "--", 2))
-			break;
-		if (!strcmp(w, nm))
-			return it->value;
-		if (!strncmp(w, nm, n) && w[n] == '=')
-			return w + n + 1;
-		if (joined && !pass && !strncmp(w, nm, n) && w[n])
-			return w + n;
-	}
-	return NULL;
-}
-
-static int is(const char *w, const char *name)
-{
-	/* ld takes long options with one dash or two. */
-	return !strcmp(w, name) || (name[0] == '-' && name[1] == '-' && !strcmp(w, name + 1));
-}
 
 static void unresolved_symbols(const char *v, enum mode *objects, enum mode *shlibs)
 {
@@ -69,59 +44,46 @@ static void unresolved_symbols(const char *v, enum mode *objects, enum mode *shl
 void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 {
 	enum mode objects = UNSET, shlibs = UNSET;
-	const char *v;
 
 	memset(p, 0, sizeof(*p));
 	p->entry = "_start";
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
-		const char *w = it->word;
+		const char *v = it->ld_value;
 
 		if (it->kind != LK_ITEM_OPTION)
 			continue;
-		if (!strcmp(w, "-shared") || !strcmp(w, "-Bshareable")) {
+		switch (it->ld_option) {
+		case LK_LD_SHARED:
 			if (objects == UNSET)
 				objects = IGNORE;
 			if (shlibs == UNSET)
 				shlibs = IGNORE;
-		} else if (is(w, "--no-undefined")) {
-			objects = REPORT;
-		} else if ((v = value_of(it, "-z", 1))) {
-			if (!strcmp(v, "defs"))
-				objects = REPORT;
-			else if (!strcmp(v, "undefs"))
-				objects = IGNORE;
-		} else if (is(w, "--allow-shlib-undefined")) {
-			shlibs = IGNORE;
-		} else if (is(w, "--no-allow-shlib-undefined")) {
-			shlibs = REPORT;
-		} else if ((v = value_of(it, "--unresolved-symbols", 0))) {
-			unresolved_symbols(v, &objects, &shlibs);
-		} else if (is(w, "--warn-unresolved-symbols")) {
-			p->warn_unresolved = 1;
-		} else if (is(w, "--error-unresolved-symbols")) {
-			p->warn_unresolved = 0;
-		} else if (is(w, "--gc-sections")) {
-			p->gc_sections = 1;
-		} else if (is(w, "--no-gc-sections")) {
-			p->gc_sections = 0;
-		} else if (!strcmp(w, "-E") || is(w, "--export-dynamic")) {
-			p->export_dynamic = 1;
-		} else if (is(w, "--no-export-dynamic")) {
-			p->export_dynamic = 0;
-		} else if (!strcmp(w, "-static")) {
-			p->static_link = 1;
-		} else if ((v = value_of(it, "--entry", 0)) || (v = value_of(it, "-e", 0))) {
-			p->entry = v;
-		} else if ((v = value_of(it, "--require-defined", 0))) {
+			break;
+		case LK_LD_NO_UNDEFINED: objects = REPORT; break;
+		case LK_LD_UNDEFS: objects = IGNORE; break;
+		case LK_LD_ALLOW_SHLIB_UNDEFINED: shlibs = IGNORE; break;
+		case LK_LD_NO_ALLOW_SHLIB_UNDEFINED: shlibs = REPORT; break;
+		case LK_LD_UNRESOLVED_SYMBOLS: unresolved_symbols(v, &objects, &shlibs); break;
+		case LK_LD_WARN_UNRESOLVED: p->warn_unresolved = 1; break;
+		case LK_LD_ERROR_UNRESOLVED: p->warn_unresolved = 0; break;
+		case LK_LD_GC_SECTIONS: p->gc_sections = 1; break;
+		case LK_LD_NO_GC_SECTIONS: p->gc_sections = 0; break;
+		case LK_LD_EXPORT_DYNAMIC: p->export_dynamic = 1; break;
+		case LK_LD_NO_EXPORT_DYNAMIC: p->export_dynamic = 0; break;
+		case LK_LD_STATIC: p->static_link = 1; break;
+		case LK_LD_ENTRY: p->entry = v; break;
+		case LK_LD_REQUIRE_DEFINED:
 			lk_strvec_push(&p->roots, v);
 			lk_strvec_push(&p->undefined, v);
 			lk_strvec_push(&p->required, v);
-		} else if ((v = value_of(it, "--undefined", 0)) || (v = value_of(it, "-u", 0))) {
+			break;
+		case LK_LD_UNDEFINED:
 			lk_strvec_push(&p->roots, v);
 			lk_strvec_push(&p->undefined, v);
-		} else if ((v = value_of(it, "--export-dynamic-symbol", 0))) {
-			lk_strvec_push(&p->roots, v);
+			break;
+		case LK_LD_EXPORT_DYNAMIC_SYMBOL: lk_strvec_push(&p->roots, v); break;
+		default: break;
 		}
 	}
 	p->report_objects = objects != IGNORE;
