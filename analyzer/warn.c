@@ -53,7 +53,7 @@ static void copy_dt_needed_too_late(struct lk_line *line)
 			struct lk_buf msg = LK_BUF_INIT;
 
 			if (lib->parent >= 0 || (lib->state & LK_ST_COPY_DT_NEEDED) ||
-			    !brings_shared(line, k) || (!lk_line_item_is_libc(lib) && lib->kind != LK_ITEM_LIB))
+			    !brings_shared(line, k) || lib->kind != LK_ITEM_LIB)
 				continue;
 			lk_buf_addf(&msg, "%s ", opt->word);
 			where(&msg, opt->position);
