@@ -30,6 +30,7 @@
 #include "atfile.h"
 #include "certainty.h"
 #include "fingerprint.h"
+#include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 
@@ -48,7 +49,7 @@ static const char *compiled_from(const struct lk_record *rec, const struct lk_li
 	    (size_t)it->position >= rec->args.nr)
 		return NULL;
 	arg = rec->args.items[it->position].text;
-	return strcmp(arg, it->word) && strstr(it->word, "/cc") ? arg : NULL;
+	return strcmp(arg, it->word) && lk_argv_is_driver_temp(it->word) ? arg : NULL;
 }
 
 /* A file or -l of the line that was not there when the link failed. */
