@@ -330,7 +330,8 @@ static int driver_adds_no_input(const struct lk_record *rec)
 	int none;
 
 	lk_argv_classify(&rec->args, &info);
-	none = info.nostdlib || (info.nostartfiles && info.nodefaultlibs);
+	none = (info.flags & LK_ARGV_NOSTDLIB) ||
+	       ((info.flags & LK_ARGV_NOSTARTFILES) && (info.flags & LK_ARGV_NODEFAULTLIBS));
 	lk_argv_info_release(&info);
 	return none;
 }

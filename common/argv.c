@@ -263,12 +263,27 @@ static int takes_separate_value(const char *arg)
 	return o && (o->flags & LK_DOPT_SEPARATE);
 }
 
+static unsigned link_flag(const char *arg)
+{
+	static const struct { const char *name; unsigned flag; } flags[] = {
+		{ "-shared", LK_ARGV_SHARED }, { "-static", LK_ARGV_STATIC },
+		{ "-nostdlib", LK_ARGV_NOSTDLIB }, { "-nodefaultlibs", LK_ARGV_NODEFAULTLIBS },
+		{ "-nostartfiles", LK_ARGV_NOSTARTFILES },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(*flags); i++)
+		if (!strcmp(arg, flags[i].name))
+			return flags[i].flag;
+	return 0;
+}
+
 static void read_option(struct scan *s, const char *arg, const char *next,
 			const char **lang, size_t *skip)
 {
 	struct lk_argv_info *info = s->info;
 	size_t i = s->index;
 	const char *why;
+	unsigned flag;
 
 	*skip = 0;
 	if (!info->nolink_reason && (why = lk_argv_nolink_option(arg)))
@@ -327,16 +342,8 @@ static void read_option(struct scan *s, const char *arg, const char *next,
 		info->target = arg + 9;
 	} else if (!strcmp(arg, "-target")) {
 		info->target = next;
-	} else if (!strcmp(arg, "-shared")) {
-		info->shared = 1;
-	} else if (!strcmp(arg, "-static")) {
-		info->is_static = 1;
-	} else if (!strcmp(arg, "-nostdlib")) {
-		info->nostdlib = 1;
-	} else if (!strcmp(arg, "-nodefaultlibs")) {
-		info->nodefaultlibs = 1;
-	} else if (!strcmp(arg, "-nostartfiles")) {
-		info->nostartfiles = 1;
+	} else if ((flag = link_flag(arg))) {
+		info->flags |= flag;
 	} else if (!strcmp(arg, "-v")) {
 		s->verbose = 1;
 	}

@@ -238,9 +238,10 @@ static json_t *line_json(const struct lk_linkrec *rec)
 		"lc", lc, "groups", groups, "libs", libs,
 		"libdirs", strvec_json(info->libdirs.items, info->libdirs.nr),
 		"bdirs", strvec_json(info->bdirs.items, info->bdirs.nr),
-		"shared", info->shared, "static", info->is_static,
-		"nostdlib", info->nostdlib, "nodefaultlibs", info->nodefaultlibs,
-		"nostartfiles", info->nostartfiles);
+		"shared", !!(info->flags & LK_ARGV_SHARED), "static", !!(info->flags & LK_ARGV_STATIC),
+		"nostdlib", !!(info->flags & LK_ARGV_NOSTDLIB),
+		"nodefaultlibs", !!(info->flags & LK_ARGV_NODEFAULTLIBS),
+		"nostartfiles", !!(info->flags & LK_ARGV_NOSTARTFILES));
 }
 
 static json_t *file_json(const struct lk_rec_file *f)

@@ -45,6 +45,15 @@ struct lk_argv_group {
 	size_t depth;		/* nesting depth, 0 for outermost (ld rejects nesting) */
 };
 
+/* What the call tells the driver about the link's kind and its default inputs. */
+enum lk_argv_flags {
+	LK_ARGV_SHARED = 1 << 0,	/* -shared */
+	LK_ARGV_STATIC = 1 << 1,	/* -static */
+	LK_ARGV_NOSTDLIB = 1 << 2,	/* -nostdlib */
+	LK_ARGV_NODEFAULTLIBS = 1 << 3,	/* -nodefaultlibs */
+	LK_ARGV_NOSTARTFILES = 1 << 4,	/* -nostartfiles */
+};
+
 struct lk_argv_info {
 	int links;			/* 1 when this call runs the linker */
 	const char *nolink_reason;	/* static text when !links, e.g. "-c" */
@@ -53,7 +62,7 @@ struct lk_argv_info {
 	const char *fuse_ld;		/* last -fuse-ld= value, or NULL */
 	long fuse_ld_index;
 	const char *target;		/* --target=, -target, or NULL */
-	int shared, is_static, nostdlib, nodefaultlibs, nostartfiles;
+	unsigned flags;			/* lk_argv_flags */
 
 	struct { struct lk_argv_input *items; size_t nr, alloc; } inputs;
 	struct { struct lk_argv_lib *items; size_t nr, alloc; } libs;

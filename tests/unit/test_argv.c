@@ -187,8 +187,7 @@ static void test_argv_linker_choice(void **state)
 	assert_string_equal(m->info.bdirs.items[0], "/x/gcc-ld");
 	assert_string_equal(m->info.bdirs.items[1], "/y");
 	assert_string_equal(m->info.target, "aarch64-linux-gnu");
-	assert_int_equal(m->info.nodefaultlibs, 1);
-	assert_int_equal(m->info.shared, 1);
+	assert_int_equal(m->info.flags, LK_ARGV_NODEFAULTLIBS | LK_ARGV_SHARED);
 	model_free(m);
 }
 
