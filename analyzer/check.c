@@ -12,6 +12,7 @@
 #include "check.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/json.h"
 #include "linkscope/vec.h"
 #include "report.h"
 
@@ -188,11 +189,6 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 		fprintf(out, "%s- **drift:** %s\n", i ? "" : "\n", v->drift.items[i]);
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static int print_json(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
 		      const struct verdict *v, int status)
 {
@@ -204,23 +200,23 @@ static int print_json(FILE *out, const struct lk_check_side *cur, const struct l
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
 
-		json_array_append_new(facts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b}", "kind",
+		json_array_append_new(facts, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "kind",
 						       lk_fact_kind_name(x->kind), "severity",
-						       lk_severity_name(lk_fact_severity(x->kind)), "subject", x->subject,
-						       "key", key, "text", x->text, "replay", jstr(x->replay),
+						       lk_severity_name(lk_fact_severity(x->kind)), "subject", lk_json_str(x->subject),
+						       "key", lk_json_str(key), "text", lk_json_str(x->text), "replay", lk_json_str(x->replay),
 						       "verified", x->verified, "accepted", x->accepted));
 		free(key);
 	}
 	for (size_t i = 0; i < v->drift.nr; i++)
-		json_array_append_new(drift, json_string(v->drift.items[i]));
-	root = json_pack("{s:s, s:s, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
-			 "record", cur->path, "baseline", base ? json_string(base->path) : json_null(),
+		json_array_append_new(drift, lk_json_str(v->drift.items[i]));
+	root = json_pack("{s:s, s:o, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
+			 "record", lk_json_str(cur->path), "baseline", lk_json_str(base ? base->path : NULL),
 			 "linker", cur->flavor,
 			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
 			 "baseline_outcome", base ? json_pack("{s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
 							     "lld", base->facts->lld_success ? "success" : "failure") : json_null(),
 			 "facts", facts, "drift", drift, "result", result_word(cur->facts, v), "exit_status", status,
-			 "unknown", jstr(f->unknown));
+			 "unknown", lk_json_str(f->unknown));
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

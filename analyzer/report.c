@@ -12,6 +12,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/json.h"
 #include "demangle.h"
 #include "report.h"
 
@@ -190,17 +191,12 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "%snote: %s\n", i ? "" : "\n", rp->notes.items[i]);
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *strvec(const struct lk_strvec *v)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < v->nr; i++)
-		json_array_append_new(a, jstr(v->items[i]));
+		json_array_append_new(a, lk_json_str(v->items[i]));
 	return a;
 }
 
@@ -209,18 +205,18 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 	json_t *a = strvec(&line->unknown);
 
 	if (rp->unknown)
-		json_array_append_new(a, jstr(rp->unknown));
+		json_array_append_new(a, lk_json_str(rp->unknown));
 	return a;
 }
 
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:s, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", f->description,
+	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
 			 "args", strvec(&f->args), "position", (json_int_t)f->position,
 			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
-			 "driver", jstr(f->driver), "build_script", strvec(&f->build_script),
+			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
 			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
-			 "linker_said", jstr(f->linker_said));
+			 "linker_said", lk_json_str(f->linker_said));
 }
 
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
@@ -232,20 +228,20 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 		const struct lk_rinput *in = &rp->inputs.items[d->ref_input];
 		long pos = position_of(line, in);
 
-		ref = json_pack("{s:o, s:o, s:o}", "path", jstr(in->path), "member", jstr(in->member),
+		ref = json_pack("{s:o, s:o, s:o}", "path", lk_json_str(in->path), "member", lk_json_str(in->member),
 				"position", pos >= 0 ? json_integer(pos) : json_null());
 	}
 	if (d->def_input >= 0)
-		def = json_pack("{s:o, s:o, s:b}", "path", jstr(rp->inputs.items[d->def_input].path),
+		def = json_pack("{s:o, s:o, s:b}", "path", lk_json_str(rp->inputs.items[d->def_input].path),
 				"via", strvec(&d->via), "on_line", 1);
 	else if (d->defined_path || d->provider)
-		def = json_pack("{s:s, s:[], s:b}", "path", d->defined_path ? d->defined_path : d->provider,
+		def = json_pack("{s:o, s:[], s:b}", "path", lk_json_str(d->defined_path ? d->defined_path : d->provider),
 				"via", "on_line", d->defined_path != NULL);
 	for (size_t k = 0; k < d->fixes.nr; k++)
 		json_array_append_new(fixes, fix_json(&d->fixes.items[k]));
 	char *human = lk_demangle(d->symbol);
-	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
-			      "symbol", d->symbol, "demangled", jstr(human), "version", jstr(d->version),
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
+			      "symbol", lk_json_str(d->symbol), "demangled", lk_json_str(human), "version", lk_json_str(d->version),
 			      "referenced_by", ref, "defined_in", def, "fixes", fixes,
 			      "explanation", strvec(&d->explanation));
 
@@ -255,13 +251,13 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 
 		if (d->symbols.nr)
 			for (size_t k = 0; k < d->symbols.nr; k++)
-				json_array_append_new(syms, json_string(d->symbols.items[k]));
+				json_array_append_new(syms, lk_json_str(d->symbols.items[k]));
 		else
-			json_array_append_new(syms, json_string(d->symbol));
+			json_array_append_new(syms, lk_json_str(d->symbol));
 		json_object_set_new(o, "symbols", syms);
 		json_object_set_new(o, "count", json_integer((json_int_t)json_array_size(syms)));
 		json_object_set_new(o, "provider", d->provider ?
-				    json_pack("{s:s, s:o, s:o}", "path", d->provider, "package", jstr(d->provider_package),
+				    json_pack("{s:o, s:o, s:o}", "path", lk_json_str(d->provider), "package", lk_json_str(d->provider_package),
 					      "alternatives", strvec(&d->alternatives)) : json_null());
 		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
 	}
@@ -277,12 +273,12 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 
 	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
-	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
-			 "schema", "linkscope-report/2", "record", rec->path,
+	root = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+			 "schema", "linkscope-report/2", "record", lk_json_str(rec->path),
 			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
 			 "gnu_ld", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
 			 "lld", unknown(line, rp) ? "unknown" : rp->lld_success ? "success" : "failure",
-			 "cross_linker_verdict", unknown(line, rp) ? json_null() : jstr(cross),
+			 "cross_linker_verdict", unknown(line, rp) ? json_null() : lk_json_str(cross),
 			 "unknown_because", unknown_because(line, rp),
 			 "linker", "flavor", line->flavor,
 			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),

@@ -13,6 +13,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/json.h"
 #include "show.h"
 
 #define C_RESET "\033[0m"
@@ -279,17 +280,12 @@ void lk_show_text(FILE *out, const struct lk_record *rec, const struct lk_line *
 
 /* ---- JSON ---- */
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *strvec_json(const struct lk_strvec *v)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < v->nr; i++)
-		json_array_append_new(a, str_or_null(v->items[i]));
+		json_array_append_new(a, lk_json_str(v->items[i]));
 	return a;
 }
 
@@ -311,20 +307,20 @@ static json_t *item_json(const struct lk_line_item *it)
 	json_object_set_new(o, "position", it->position >= 0 ? json_integer(it->position) : json_null());
 	json_object_set_new(o, "provenance", json_string(it->position >= 0 ? lk_prov_name(it->prov) : "driver-implicit"));
 	json_object_set_new(o, "kind", json_string(kinds[it->kind]));
-	json_object_set_new(o, "word", str_or_null(it->word));
-	json_object_set_new(o, "value", str_or_null(it->value));
+	json_object_set_new(o, "word", lk_json_str(it->word));
+	json_object_set_new(o, "value", lk_json_str(it->value));
 	json_object_set_new(o, "group", it->group >= 0 ? json_integer(it->group) : json_null());
 	json_object_set_new(o, "state", state_json(it->state));
 	json_object_set_new(o, "parent", it->parent >= 0 ? json_integer(it->parent) : json_null());
 	if (it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB) {
-		json_object_set_new(o, "path", str_or_null(it->path));
+		json_object_set_new(o, "path", lk_json_str(it->path));
 		json_object_set_new(o, "file_kind", json_string(lk_file_kind_name(it->info.kind)));
-		json_object_set_new(o, "soname", str_or_null(it->info.soname));
+		json_object_set_new(o, "soname", lk_json_str(it->info.soname));
 		json_object_set_new(o, "needed", strvec_json(&it->info.needed));
 		if (it->kind == LK_ITEM_LIB)
 			json_object_set_new(o, "tried", strvec_json(&it->tried));
 	}
-	json_object_set_new(o, "note", str_or_null(it->note));
+	json_object_set_new(o, "note", lk_json_str(it->note));
 	return o;
 }
 
@@ -344,17 +340,17 @@ int lk_show_json(FILE *out, const struct lk_record *rec, const struct lk_line *l
 	for (size_t i = 0; i < line->needed.nr; i++) {
 		const struct lk_needed *n = &line->needed.items[i];
 
-		json_array_append_new(needed, json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:i}",
-			"name", n->name, "needed_by", (json_int_t)n->needed_by,
+		json_array_append_new(needed, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:i}",
+			"name", lk_json_str(n->name), "needed_by", (json_int_t)n->needed_by,
 			"parent", n->parent >= 0 ? json_integer(n->parent) : json_null(),
-			"path", str_or_null(n->path), "found_via", str_or_null(n->found_via),
-			"on_line_as", str_or_null(n->on_line_as), "depth", n->depth));
+			"path", lk_json_str(n->path), "found_via", lk_json_str(n->found_via),
+			"on_line_as", lk_json_str(n->on_line_as), "depth", n->depth));
 	}
 	json_object_set_new(root, "schema", json_string("linkscope-show/1"));
-	json_object_set_new(root, "record", json_string(rec->path));
-	json_object_set_new(root, "linker", json_pack("{s:s, s:s, s:o, s:o, s:b, s:s}",
-		"flavor", line->flavor, "program", line->linker,
-		"emulation", str_or_null(line->emulation), "sysroot", str_or_null(line->sysroot),
+	json_object_set_new(root, "record", lk_json_str(rec->path));
+	json_object_set_new(root, "linker", json_pack("{s:s, s:o, s:o, s:o, s:b, s:s}",
+		"flavor", line->flavor, "program", lk_json_str(line->linker),
+		"emulation", lk_json_str(line->emulation), "sysroot", lk_json_str(line->sysroot),
 		"native", line->native, "driver_additions", parts[line->driver_part]));
 	json_object_set_new(root, "libdirs", strvec_json(&line->libdirs));
 	json_object_set_new(root, "default_dirs", strvec_json(&line->default_dirs));

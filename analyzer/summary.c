@@ -16,6 +16,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/json.h"
 #include "linkscope/prune.h"
 #include "replay.h"
 #include "linkscope/vec.h"
@@ -323,11 +324,6 @@ static void print_github(FILE *out, const struct causes *cs)
 	lk_buf_release(&msg);
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static void print_json(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	json_t *arr = json_array(), *root;
@@ -337,22 +333,22 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 		json_t *links = json_array(), *fixes = json_array(), *expl = json_array();
 
 		for (size_t k = 0; k < c->links.nr; k++)
-			json_array_append_new(links, json_pack("{s:s, s:s, s:i, s:o}", "record", c->links.items[k].record,
-							       "output", c->links.items[k].output,
+			json_array_append_new(links, json_pack("{s:o, s:o, s:i, s:o}", "record", lk_json_str(c->links.items[k].record),
+							       "output", lk_json_str(c->links.items[k].output),
 							       "exit_status", c->links.items[k].exit_status,
-							       "referenced_by", jstr(c->links.items[k].referenced_by)));
+							       "referenced_by", lk_json_str(c->links.items[k].referenced_by)));
 		for (size_t k = 0; k < c->fixes.nr; k++)
-			json_array_append_new(fixes, json_pack("{s:s, s:b}", "description", c->fixes.items[k].description,
+			json_array_append_new(fixes, json_pack("{s:o, s:b}", "description", lk_json_str(c->fixes.items[k].description),
 							       "verified", c->fixes.items[k].verified));
 		for (size_t k = 0; k < c->explanation.nr; k++)
-			json_array_append_new(expl, json_string(c->explanation.items[k]));
-		json_array_append_new(arr, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", c->kind,
-						     "symbol", jstr(c->symbol), "version", jstr(c->version),
-						     "defined_in", jstr(c->defined_in), "referenced_by", jstr(c->referenced_by),
+			json_array_append_new(expl, lk_json_str(c->explanation.items[k]));
+		json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_json_str(c->kind),
+						     "symbol", lk_json_str(c->symbol), "version", lk_json_str(c->version),
+						     "defined_in", lk_json_str(c->defined_in), "referenced_by", lk_json_str(c->referenced_by),
 						     "explanation", expl, "fixes", fixes, "links", links));
 	}
-	root = json_pack("{s:s, s:s, s:o, s:I, s:I, s:o}", "schema", "linkscope-summary/1", "dir", opt->dir,
-			 "since", jstr(opt->since), "records", (json_int_t)opt->examined,
+	root = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o}", "schema", "linkscope-summary/1", "dir", lk_json_str(opt->dir),
+			 "since", lk_json_str(opt->since), "records", (json_int_t)opt->examined,
 			 "failed", (json_int_t)failed, "causes", arr);
 	json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);

@@ -22,6 +22,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/expansion.h"
+#include "linkscope/json.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
 
@@ -81,28 +82,10 @@ char *lk_record_utf8_lossy(const char *s, size_t len)
 	return lk_buf_detach(&out);
 }
 
-/* A string, or {"hex": ...} when it is not valid UTF-8. */
-static json_t *jstr(const char *s)
-{
-	json_t *j;
-	struct lk_buf hex = LK_BUF_INIT;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		lk_buf_addf(&hex, "%02x", *p);
-	j = json_pack("{s:s}", "hex", hex.buf);
-	lk_buf_release(&hex);
-	return j;
-}
-
 static json_t *jstrn(const char *s, size_t len)
 {
 	char *copy = lk_xstrndup(s, len);
-	json_t *j = jstr(copy);
+	json_t *j = lk_json_str(copy);
 
 	free(copy);
 	return j;
@@ -126,7 +109,7 @@ static json_t *strvec_json(const char *const *items, size_t nr)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < nr; i++)
-		json_array_append_new(a, jstr(items[i]));
+		json_array_append_new(a, lk_json_str(items[i]));
 	return a;
 }
 
@@ -159,7 +142,7 @@ static json_t *args_json(const struct lk_linkrec *rec)
 	for (size_t i = 0; i < rec->args->nr; i++) {
 		const struct lk_arg *a = &rec->args->items[i];
 
-		json_array_append_new(texts, jstr(a->text));
+		json_array_append_new(texts, lk_json_str(a->text));
 		json_array_append_new(origins, json_pack("{s:I, s:o}",
 			"argv_index", (json_int_t)a->argv_index,
 			"response_file", jint_or_null(a->rsp)));
@@ -169,7 +152,7 @@ static json_t *args_json(const struct lk_linkrec *rec)
 		static const char *const status[] = { "read", "missing", "unreadable" };
 
 		json_array_append_new(files, json_pack("{s:o, s:I, s:o, s:s, s:o, s:I}",
-			"path", jstr(f->path),
+			"path", lk_json_str(f->path),
 			"argv_index", (json_int_t)f->argv_index,
 			"parent", jint_or_null(f->parent),
 			"status", status[f->status],
@@ -205,7 +188,7 @@ static json_t *caller_json(const struct lk_linkrec *rec)
 				 "argv", strvec_json((const char *const *)c->argv.items, c->argv.nr),
 				 "link_args", strvec_json((const char *const *)c->link_args.items,
 							  c->link_args.nr));
-	return json_pack("{s:s, s:o}", "kind", "other", "name", jstr(rec->caller_name));
+	return json_pack("{s:s, s:o}", "kind", "other", "name", lk_json_str(rec->caller_name));
 }
 
 static json_t *line_json(const struct lk_linkrec *rec)
@@ -223,7 +206,7 @@ static json_t *line_json(const struct lk_linkrec *rec)
 
 		for (size_t k = g->start + 1; k < last; k++)
 			json_array_append_new(contents, json_pack("{s:I, s:o}",
-				"index", (json_int_t)k, "text", jstr(args->items[k].text)));
+				"index", (json_int_t)k, "text", lk_json_str(args->items[k].text)));
 		json_array_append_new(groups, json_pack("{s:I, s:o, s:I, s:o}",
 			"start", (json_int_t)g->start, "end", jint_or_null(g->end),
 			"depth", (json_int_t)g->depth, "contents", contents));
@@ -233,7 +216,7 @@ static json_t *line_json(const struct lk_linkrec *rec)
 			"index", (json_int_t)info->libs.items[i].index,
 			"name", jstrn(info->libs.items[i].name, info->libs.items[i].name_len)));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
-		"output", jstr(info->output_path),
+		"output", lk_json_str(info->output_path),
 		"output_index", jint_or_null(info->output),
 		"lc", lc, "groups", groups, "libs", libs,
 		"libdirs", strvec_json(info->libdirs.items, info->libdirs.nr),
@@ -247,8 +230,8 @@ static json_t *line_json(const struct lk_linkrec *rec)
 static json_t *file_json(const struct lk_rec_file *f)
 {
 	if (!f->exists)
-		return json_pack("{s:o, s:b}", "path", jstr(f->path), "exists", 0);
-	return json_pack("{s:o, s:b, s:I, s:I}", "path", jstr(f->path), "exists", 1,
+		return json_pack("{s:o, s:b}", "path", lk_json_str(f->path), "exists", 0);
+	return json_pack("{s:o, s:b, s:I, s:I}", "path", lk_json_str(f->path), "exists", 1,
 			 "size", (json_int_t)f->size, "mtime_ns", (json_int_t)f->mtime_ns);
 }
 
@@ -286,7 +269,7 @@ static json_t *kept_json(const struct lk_linkrec *rec)
 
 		snprintf(blob, sizeof(blob), "blobs/%s", k->sha256);
 		json_array_append_new(a, json_pack("{s:o, s:s, s:I, s:s, s:s}",
-			"path", jstr(k->path), "sha256", k->sha256,
+			"path", lk_json_str(k->path), "sha256", k->sha256,
 			"size", (json_int_t)k->size, "blob", blob, "reason", k->reason));
 	}
 	return a;
@@ -298,11 +281,11 @@ static json_t *linker_json(const struct lk_linkrec *rec)
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
 		"flavor", rec->linker_flavor,
-		"fuse_ld", jstr(info->fuse_ld),
+		"fuse_ld", lk_json_str(info->fuse_ld),
 		"fuse_ld_index", jint_or_null(info->fuse_ld_index),
-		"program", jstr(rec->linker_program),
-		"program_source", jstr(rec->linker_program_source),
-		"print_prog_name", jstr(rec->expansion.linker_program));
+		"program", lk_json_str(rec->linker_program),
+		"program_source", lk_json_str(rec->linker_program_source),
+		"print_prog_name", lk_json_str(rec->expansion.linker_program));
 }
 
 static json_t *result_json(const struct lk_linkrec *rec)
@@ -312,7 +295,7 @@ static json_t *result_json(const struct lk_linkrec *rec)
 		"exit_status", rec->ran && !rec->signal ? json_integer(rec->exit_status) : json_null(),
 		"signal", rec->signal ? json_integer(rec->signal) : json_null(),
 		"shim_exit", rec->shim_exit,
-		"spawn_error", jstr(rec->spawn_error));
+		"spawn_error", lk_json_str(rec->spawn_error));
 }
 
 static json_t *stderr_json(const struct lk_linkrec *rec)
@@ -341,8 +324,8 @@ static json_t *expansion_json(const struct lk_linkrec *rec)
 	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "trigger", e->trigger,
 			 "exit_status", e->exit_status, "commands", cmds,
 			 "linker_command", jint_or_null(e->linker_command),
-			 "library_path", jstr(e->library_path),
-			 "compiler_path", jstr(e->compiler_path));
+			 "library_path", lk_json_str(e->library_path),
+			 "compiler_path", lk_json_str(e->compiler_path));
 }
 
 static json_t *env_json(const struct lk_linkrec *rec)
@@ -350,35 +333,11 @@ static json_t *env_json(const struct lk_linkrec *rec)
 	json_t *o = json_object(), *redacted = json_array();
 
 	for (size_t i = 0; i < rec->env->nr; i++) {
-		set(o, rec->env->items[i].name, jstr(rec->env->items[i].value));
+		set(o, rec->env->items[i].name, lk_json_str(rec->env->items[i].value));
 		if (rec->env->items[i].redacted)
 			json_array_append_new(redacted, json_string(rec->env->items[i].name));
 	}
 	return json_pack("{s:o, s:o}", "vars", o, "redacted", redacted);
-}
-
-/* {"hex": ...} back to bytes, or NULL when `node` is not one. */
-static char *unhex(json_t *node)
-{
-	const char *h;
-	size_t len;
-	char *out;
-
-	if (!json_is_object(node) || json_object_size(node) != 1 ||
-	    !(h = json_string_value(json_object_get(node, "hex"))) || (len = strlen(h)) % 2)
-		return NULL;
-	out = lk_xmalloc(len / 2 + 1);
-	for (size_t i = 0; i < len / 2; i++) {
-		unsigned v;
-
-		if (sscanf(h + 2 * i, "%2x", &v) != 1) {
-			free(out);
-			return NULL;
-		}
-		out[i] = (char)v;
-	}
-	out[len / 2] = '\0';
-	return out;
 }
 
 /*
@@ -399,21 +358,21 @@ static json_t *redact_tree(json_t *node, struct lk_buf *path, json_t *log)
 
 		if (changed) {
 			json_array_append_new(log, json_string(path->buf));
-			node = jstr(r);
+			node = lk_json_str(r);
 		} else {
 			node = NULL;
 		}
 		free(r);
 		return node;
 	}
-	if ((bytes = unhex(node))) {
+	if ((bytes = lk_json_bytes(node))) {
 		int changed;
 		char *r = lk_env_redact(bytes, &changed);
 
 		node = NULL;
 		if (changed) {
 			json_array_append_new(log, json_string(path->buf));
-			node = jstr(r);
+			node = lk_json_str(r);
 		}
 		free(r);
 		free(bytes);
@@ -453,19 +412,19 @@ static json_t *record_json(const struct lk_linkrec *rec)
 	json_t *args = args_json(rec);
 
 	set(root, "schema", json_string(LK_RECORD_SCHEMA));
-	set(root, "id", jstr(rec->id));
+	set(root, "id", lk_json_str(rec->id));
 	set(root, "tool", json_pack("{s:s, s:s}", "name", "linkscope-cc",
 				    "version", rec->tool_version));
 	set(root, "time", time_json(rec));
 	set(root, "host", json_pack("{s:s, s:s}", "os", "linux",
 				    "machine", rec->host_machine));
-	set(root, "target", json_pack("{s:o, s:o}", "triple", jstr(rec->target),
-				      "source", jstr(rec->target_source)));
-	set(root, "cwd", jstr(rec->cwd));
+	set(root, "target", json_pack("{s:o, s:o}", "triple", lk_json_str(rec->target),
+				      "source", lk_json_str(rec->target_source)));
+	set(root, "cwd", lk_json_str(rec->cwd));
 	set(root, "mode", json_string(rec->mode));
 	set(root, "driver", json_pack("{s:o, s:s, s:o, s:o}",
-		"given", jstr(rec->driver_given), "source", rec->driver_source,
-		"resolved", jstr(rec->driver_resolved), "real", jstr(rec->driver_real)));
+		"given", lk_json_str(rec->driver_given), "source", rec->driver_source,
+		"resolved", lk_json_str(rec->driver_resolved), "real", lk_json_str(rec->driver_real)));
 	set(root, "argv", strvec_json(rec->argv, rec->argc));
 	json_object_update(root, args);
 	json_decref(args);
@@ -479,7 +438,7 @@ static json_t *record_json(const struct lk_linkrec *rec)
 	set(root, "stderr", stderr_json(rec));
 	set(root, "expansion", expansion_json(rec));
 	set(root, "env", env_json(rec));
-	set(root, "reproducer", jstr(rec->reproducer));
+	set(root, "reproducer", lk_json_str(rec->reproducer));
 	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
 					  rec->warnings.nr));
 	{
@@ -635,36 +594,9 @@ static int check_schema(json_t *root, const char *path, struct lk_err *err)
 	return 0;
 }
 
-/* An argument: a string, or {"hex": ...} decoded back to its bytes. */
-static char *decode_arg(json_t *j)
-{
-	const char *hex;
-	size_t len;
-	char *out;
-
-	if (json_is_string(j))
-		return lk_xstrdup(json_string_value(j));
-	hex = json_string_value(json_object_get(j, "hex"));
-	if (!hex)
-		return NULL;
-	len = strlen(hex) / 2;
-	out = lk_xmalloc(len + 1);
-	for (size_t i = 0; i < len; i++) {
-		unsigned int byte;
-
-		if (sscanf(hex + 2 * i, "%2x", &byte) != 1) {
-			free(out);
-			return NULL;
-		}
-		out[i] = (char)byte;
-	}
-	out[len] = '\0';
-	return out;
-}
-
 static char *opt_arg(json_t *j)
 {
-	return json_is_null(j) || !j ? NULL : decode_arg(j);
+	return json_is_null(j) || !j ? NULL : lk_json_bytes(j);
 }
 
 static int decode_args(json_t *array, struct lk_strvec *out)
@@ -675,7 +607,7 @@ static int decode_args(json_t *array, struct lk_strvec *out)
 	if (!json_is_array(array))
 		return -1;
 	json_array_foreach(array, i, v) {
-		char *a = decode_arg(v);
+		char *a = lk_json_bytes(v);
 
 		if (!a)
 			return -1;
@@ -744,7 +676,7 @@ static void load_env(json_t *env, struct lk_record *rec)
 	json_t *value;
 
 	json_object_foreach(json_object_get(env, "vars"), name, value) {
-		char *v = decode_arg(value);
+		char *v = lk_json_bytes(value);
 
 		if (!v)
 			continue;
