@@ -269,7 +269,7 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 {
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	struct lk_expansion_query query;
-	struct lk_rec_expansion exp;
+	struct lk_expansion exp;
 	char *note;
 
 	lk_strvec_push(&argv, driver);

@@ -37,7 +37,7 @@ static const char *parse_word(const char *p, struct lk_buf *word)
 	return p;
 }
 
-void lk_expansion_parse(const char *text, struct lk_rec_expansion *exp)
+void lk_expansion_parse(const char *text, struct lk_expansion *exp)
 {
 	struct lk_buf word = LK_BUF_INIT;
 	const char *line = text;
@@ -75,7 +75,7 @@ void lk_expansion_parse(const char *text, struct lk_rec_expansion *exp)
 }
 
 
-void lk_expansion_release(struct lk_rec_expansion *exp)
+void lk_expansion_release(struct lk_expansion *exp)
 {
 	for (size_t i = 0; i < exp->commands.nr; i++)
 		lk_strvec_release(&exp->commands.items[i]);
@@ -102,7 +102,7 @@ int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
 	return lk_runcmd_start(&q->cmd, &q->job);
 }
 
-int lk_expansion_finish(struct lk_expansion_query *q, struct lk_rec_expansion *exp)
+int lk_expansion_finish(struct lk_expansion_query *q, struct lk_expansion *exp)
 {
 	struct lk_runcmd_result res;
 	int status = lk_runcmd_finish(&q->job, &res);

@@ -1,7 +1,7 @@
 /*
  * The record: serialization of one link to JSON and back (jansson).
  *
- * Takes: struct lk_linkrec, filled by the shim from the argv model, the
+ * Takes: struct lk_record_draft, filled by the shim from the argv model, the
  * response-file expansion, the provenance and the run. Gives: the record
  * file, written atomically; and, for the analyzer, a checked summary.
  * Strings that are not valid UTF-8 (argv bytes can be anything) are written
@@ -124,7 +124,7 @@ static void format_time(int64_t ns, char *out, size_t size)
 		 tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
 }
 
-static json_t *time_json(const struct lk_linkrec *rec)
+static json_t *time_json(const struct lk_record_draft *rec)
 {
 	char when[64];
 
@@ -134,7 +134,7 @@ static json_t *time_json(const struct lk_linkrec *rec)
 			 "duration_ms", (double)rec->duration_ns / 1e6);
 }
 
-static json_t *args_json(const struct lk_linkrec *rec)
+static json_t *args_json(const struct lk_record_draft *rec)
 {
 	json_t *texts = json_array(), *origins = json_array();
 	json_t *files = json_array();
@@ -164,7 +164,7 @@ static json_t *args_json(const struct lk_linkrec *rec)
 			 "arg_origins", origins, "response_files", files);
 }
 
-static json_t *provenance_json(const struct lk_linkrec *rec)
+static json_t *provenance_json(const struct lk_record_draft *rec)
 {
 	const struct lk_provenance *p = rec->prov;
 	json_t *kinds = json_array();
@@ -178,7 +178,7 @@ static json_t *provenance_json(const struct lk_linkrec *rec)
 				   "end", (json_int_t)p->link_args_end));
 }
 
-static json_t *caller_json(const struct lk_linkrec *rec)
+static json_t *caller_json(const struct lk_record_draft *rec)
 {
 	const struct lk_rustc_caller *c = rec->caller;
 
@@ -191,7 +191,7 @@ static json_t *caller_json(const struct lk_linkrec *rec)
 	return json_pack("{s:s, s:o}", "kind", "other", "name", lk_json_str(rec->caller_name));
 }
 
-static json_t *line_json(const struct lk_linkrec *rec)
+static json_t *line_json(const struct lk_record_draft *rec)
 {
 	const struct lk_argv_info *info = rec->info;
 	const struct lk_args *args = rec->args;
@@ -227,7 +227,7 @@ static json_t *line_json(const struct lk_linkrec *rec)
 		"nostartfiles", !!(info->flags & LK_ARGV_NOSTARTFILES));
 }
 
-static json_t *file_json(const struct lk_rec_file *f)
+static json_t *file_json(const struct lk_record_file *f)
 {
 	if (!f->exists)
 		return json_pack("{s:o, s:b}", "path", lk_json_str(f->path), "exists", 0);
@@ -235,12 +235,12 @@ static json_t *file_json(const struct lk_rec_file *f)
 			 "size", (json_int_t)f->size, "mtime_ns", (json_int_t)f->mtime_ns);
 }
 
-static json_t *inputs_json(const struct lk_linkrec *rec)
+static json_t *inputs_json(const struct lk_record_draft *rec)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < rec->inputs.nr; i++) {
-		const struct lk_rec_input *in = &rec->inputs.items[i];
+		const struct lk_record_input *in = &rec->inputs.items[i];
 		json_t *o = json_pack("{s:I, s:s}", "index", (json_int_t)in->index,
 				      "kind", in->kind);
 
@@ -259,12 +259,12 @@ static json_t *inputs_json(const struct lk_linkrec *rec)
 	return a;
 }
 
-static json_t *kept_json(const struct lk_linkrec *rec)
+static json_t *kept_json(const struct lk_record_draft *rec)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < rec->kept.nr; i++) {
-		const struct lk_rec_kept *k = &rec->kept.items[i];
+		const struct lk_record_copy *k = &rec->kept.items[i];
 		char blob[80];
 
 		snprintf(blob, sizeof(blob), "blobs/%s", k->sha256);
@@ -275,7 +275,7 @@ static json_t *kept_json(const struct lk_linkrec *rec)
 	return a;
 }
 
-static json_t *linker_json(const struct lk_linkrec *rec)
+static json_t *linker_json(const struct lk_record_draft *rec)
 {
 	const struct lk_argv_info *info = rec->info;
 
@@ -288,7 +288,7 @@ static json_t *linker_json(const struct lk_linkrec *rec)
 		"print_prog_name", lk_json_str(rec->expansion.linker_program));
 }
 
-static json_t *result_json(const struct lk_linkrec *rec)
+static json_t *result_json(const struct lk_record_draft *rec)
 {
 	return json_pack("{s:b, s:o, s:o, s:i, s:o}",
 		"ran", rec->ran,
@@ -298,7 +298,7 @@ static json_t *result_json(const struct lk_linkrec *rec)
 		"spawn_error", lk_json_str(rec->spawn_error));
 }
 
-static json_t *stderr_json(const struct lk_linkrec *rec)
+static json_t *stderr_json(const struct lk_record_draft *rec)
 {
 	char *text = lk_record_utf8_lossy(rec->stderr_text ? rec->stderr_text : "",
 					  rec->stderr_len);
@@ -309,9 +309,9 @@ static json_t *stderr_json(const struct lk_linkrec *rec)
 	return o;
 }
 
-static json_t *expansion_json(const struct lk_linkrec *rec)
+static json_t *expansion_json(const struct lk_record_draft *rec)
 {
-	const struct lk_rec_expansion *e = &rec->expansion;
+	const struct lk_expansion *e = &rec->expansion;
 	json_t *cmds;
 
 	if (!e->done)
@@ -328,7 +328,7 @@ static json_t *expansion_json(const struct lk_linkrec *rec)
 			 "compiler_path", lk_json_str(e->compiler_path));
 }
 
-static json_t *env_json(const struct lk_linkrec *rec)
+static json_t *env_json(const struct lk_record_draft *rec)
 {
 	json_t *o = json_object(), *redacted = json_array();
 
@@ -406,7 +406,7 @@ static json_t *redact_tree(json_t *node, struct lk_buf *path, json_t *log)
 	return NULL;
 }
 
-static json_t *record_json(const struct lk_linkrec *rec)
+static json_t *record_json(const struct lk_record_draft *rec)
 {
 	json_t *root = json_object();
 	json_t *args = args_json(rec);
@@ -468,7 +468,7 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int lk_record_write(const struct lk_linkrec *rec, const char *dir,
+int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 		    char **path_out, struct lk_err *err)
 {
 	json_t *root = record_json(rec);
@@ -530,7 +530,7 @@ char *lk_record_dir(const char *dir_env)
 	return lk_buf_detach(&dir);
 }
 
-void lk_rec_file_stat(struct lk_rec_file *f, const char *path)
+void lk_record_file_stat(struct lk_record_file *f, const char *path)
 {
 	struct stat st;
 
@@ -542,7 +542,7 @@ void lk_rec_file_stat(struct lk_rec_file *f, const char *path)
 	}
 }
 
-void lk_linkrec_release(struct lk_linkrec *rec)
+void lk_record_draft_release(struct lk_record_draft *rec)
 {
 	free(rec->id);
 	free(rec->cwd);
@@ -553,7 +553,7 @@ void lk_linkrec_release(struct lk_linkrec *rec)
 	free(rec->spawn_error);
 	free(rec->reproducer);
 	for (size_t i = 0; i < rec->inputs.nr; i++) {
-		struct lk_rec_input *in = &rec->inputs.items[i];
+		struct lk_record_input *in = &rec->inputs.items[i];
 
 		free(in->file.path);
 		for (size_t k = 0; k < in->candidates.nr; k++)

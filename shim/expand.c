@@ -71,7 +71,7 @@ int lk_expand_start(const char *driver, char *const argv[], char *const envp[],
 	return 0;
 }
 
-int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp)
+int lk_expand_finish(struct lk_expand_job *job, struct lk_expansion *exp)
 {
 	int status = lk_expansion_finish(&job->hash3, exp);
 	struct lk_buf *out = &job->prog_out;
@@ -86,7 +86,7 @@ int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp)
 }
 
 int lk_expand_run(const char *driver, char *const argv[], char *const envp[],
-		  const char *fuse_ld, struct lk_rec_expansion *exp)
+		  const char *fuse_ld, struct lk_expansion *exp)
 {
 	struct lk_expand_job job;
 

@@ -43,10 +43,10 @@ int lk_expand_start(const char *driver, char *const argv[], char *const envp[],
  * last collect2/ld command is exp->linker_command), and the linker program.
  * Returns 0, or -1 if -### did not finish (timeout): exp untouched then.
  */
-int lk_expand_finish(struct lk_expand_job *job, struct lk_rec_expansion *exp);
+int lk_expand_finish(struct lk_expand_job *job, struct lk_expansion *exp);
 
 /* Start and finish at once. Returns 0, or -1 if the driver could not be run. */
 int lk_expand_run(const char *driver, char *const argv[], char *const envp[],
-		  const char *fuse_ld, struct lk_rec_expansion *exp);
+		  const char *fuse_ld, struct lk_expansion *exp);
 
 #endif

@@ -51,7 +51,7 @@ static int copy_and_hash(int in, int out, char hex[65], int64_t *size)
 	return 0;
 }
 
-static int already_kept(const struct lk_linkrec *rec, const char *path)
+static int already_kept(const struct lk_record_draft *rec, const char *path)
 {
 	for (size_t i = 0; i < rec->kept.nr; i++)
 		if (!strcmp(rec->kept.items[i].path, path))
@@ -59,12 +59,12 @@ static int already_kept(const struct lk_linkrec *rec, const char *path)
 	return 0;
 }
 
-int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
+int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,
 		 int64_t *used, struct lk_err *err)
 {
 	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT;
-	struct lk_rec_kept *k;
+	struct lk_record_copy *k;
 	struct stat st;
 	char hex[65];
 	int64_t size;
@@ -143,7 +143,7 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void keep_or_warn(struct lk_linkrec *rec, const char *dir,
+static void keep_or_warn(struct lk_record_draft *rec, const char *dir,
 			 const char *path, const char *reason,
 			 const struct lk_keep_limits *limits, int64_t *used)
 {
@@ -181,7 +181,7 @@ static int few_small_objects(const struct lk_argv_info *info)
 	return n > 0;
 }
 
-void lk_keep_source_objects(struct lk_linkrec *rec, const char *dir,
+void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 			    const struct lk_strvec *objects, const struct lk_keep_limits *limits)
 {
 	const struct lk_argv_info *info = rec->info;
@@ -204,7 +204,7 @@ void lk_keep_source_objects(struct lk_linkrec *rec, const char *dir,
 	}
 }
 
-void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
+void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
 		    const struct lk_keep_limits *limits)
 {
 	const struct lk_argv_info *info = rec->info;

@@ -18,7 +18,7 @@ struct lk_keep_limits {
  * rec->kept with `reason`. Limits are checked against `*used`, which grows.
  * Returns 0, or -1 with `err` (the record then carries a warning).
  */
-int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
+int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,
 		 int64_t *used, struct lk_err *err);
 
@@ -32,10 +32,10 @@ int lk_keep_file(struct lk_linkrec *rec, const char *dir, const char *path,
  * n-th for the n-th source on the line, as reason "source-object" under
  * the source's path.
  */
-void lk_keep_source_objects(struct lk_linkrec *rec, const char *dir,
+void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 			    const struct lk_strvec *objects, const struct lk_keep_limits *limits);
 
-void lk_keep_inputs(struct lk_linkrec *rec, const char *dir,
+void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
 		    const struct lk_keep_limits *limits);
 
 #endif

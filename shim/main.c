@@ -380,7 +380,7 @@ static const char *rustlib_triple(const struct lk_argv_info *info, char *buf,
 	return NULL;
 }
 
-static void find_target(struct lk_linkrec *rec, const char *driver,
+static void find_target(struct lk_record_draft *rec, const char *driver,
 			char *buf, size_t size)
 {
 	if ((rec->target = rec->info->target))
@@ -394,7 +394,7 @@ static void find_target(struct lk_linkrec *rec, const char *driver,
 }
 
 /* Which linker the line asks for, and the program in a -B dir if one is there. */
-static void find_linker(struct lk_linkrec *rec)
+static void find_linker(struct lk_record_draft *rec)
 {
 	const char *fuse = rec->info->fuse_ld;
 	const char *base = fuse ? base_name(fuse) : NULL;
@@ -437,14 +437,14 @@ static void find_linker(struct lk_linkrec *rec)
 	lk_buf_release(&cand);
 }
 
-static void add_candidate(struct lk_rec_input *in, const char *dir,
+static void add_candidate(struct lk_record_input *in, const char *dir,
 			  const char *file)
 {
 	struct lk_buf path = LK_BUF_INIT;
-	struct lk_rec_file f;
+	struct lk_record_file f;
 
 	lk_buf_addf(&path, "%s/%s", dir, file);
-	lk_rec_file_stat(&f, path.buf);
+	lk_record_file_stat(&f, path.buf);
 	lk_buf_release(&path);
 	if (!f.exists) {
 		free(f.path);
@@ -458,13 +458,13 @@ static void add_candidate(struct lk_rec_input *in, const char *dir,
  * Fingerprint each input. A -l is looked up only in the line's own -L
  * dirs (cheap); the driver's default dirs come with the -### expansion.
  */
-static void stat_inputs(struct lk_linkrec *rec)
+static void stat_inputs(struct lk_record_draft *rec)
 {
 	const struct lk_argv_info *info = rec->info;
 	struct lk_buf file = LK_BUF_INIT;
 
 	for (size_t i = 0; i < info->inputs.nr; i++) {
-		struct lk_rec_input *in;
+		struct lk_record_input *in;
 
 		if (info->inputs.items[i].kind == LK_IN_STDIN)
 			continue;
@@ -473,11 +473,11 @@ static void stat_inputs(struct lk_linkrec *rec)
 		memset(in, 0, sizeof(*in));
 		in->index = info->inputs.items[i].index;
 		in->kind = lk_input_kind_name(info->inputs.items[i].kind);
-		lk_rec_file_stat(&in->file, info->inputs.items[i].path);
+		lk_record_file_stat(&in->file, info->inputs.items[i].path);
 	}
 	for (size_t i = 0; i < info->libs.nr; i++) {
 		const struct lk_argv_lib *lib = &info->libs.items[i];
-		struct lk_rec_input *in;
+		struct lk_record_input *in;
 
 		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
 		in = &rec->inputs.items[rec->inputs.nr++];
@@ -508,7 +508,7 @@ static void stat_inputs(struct lk_linkrec *rec)
 }
 
 /* Ask lld or mold for their own reproducer next to the record. */
-static void request_reproducer(struct lk_linkrec *rec, const char *dir)
+static void request_reproducer(struct lk_record_draft *rec, const char *dir)
 {
 	struct lk_buf path = LK_BUF_INIT;
 
@@ -592,7 +592,7 @@ static void explain_failure(const char *record)
  * The other links pay nothing: not a stat more. Whatever happens, the link's
  * status stays the linker's.
  */
-static void maybe_prune(const struct lk_options *opt, const char *dir, const struct lk_linkrec *rec)
+static void maybe_prune(const struct lk_options *opt, const char *dir, const struct lk_record_draft *rec)
 {
 	struct lk_prune_result res;
 	struct lk_err err = LK_ERR_INIT;
@@ -617,7 +617,7 @@ struct link_state {
 	struct lk_rustc_caller caller;
 	struct lk_provenance prov;
 	struct lk_envvars env;
-	struct lk_linkrec rec;
+	struct lk_record_draft rec;
 	struct lk_run run;
 	char *dir;
 	char target_buf[128];
@@ -625,7 +625,7 @@ struct link_state {
 
 static void release_state(struct link_state *st)
 {
-	lk_linkrec_release(&st->rec);
+	lk_record_draft_release(&st->rec);
 	lk_run_release(&st->run);
 	lk_envvars_release(&st->env);
 	lk_provenance_release(&st->prov);
@@ -673,7 +673,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		       const struct lk_invocation *inv, int rsp_failed,
 		       const char *rsp_error)
 {
-	struct lk_linkrec *rec = &st->rec;
+	struct lk_record_draft *rec = &st->rec;
 	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
 	struct lk_expand_job job;

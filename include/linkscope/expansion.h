@@ -2,9 +2,23 @@
 #ifndef LINKSCOPE_EXPANSION_H
 #define LINKSCOPE_EXPANSION_H
 
+#include <stddef.h>
+
 #include "linkscope/buf.h"
-#include "linkscope/record.h"
 #include "linkscope/runcmd.h"
+#include "linkscope/strvec.h"
+
+/* The driver's -### expansion, taken after a failed link. */
+struct lk_expansion {
+	int done;
+	const char *trigger;		/* "failure" or "always" */
+	int exit_status;
+	struct { struct lk_strvec *items; size_t nr, alloc; } commands;
+	long linker_command;		/* index into commands of collect2/ld, or -1 */
+	char *linker_program;		/* -print-prog-name answer, owned, or NULL */
+	char *library_path;		/* the driver's LIBRARY_PATH line, owned, or NULL */
+	char *compiler_path;		/* its COMPILER_PATH line, owned, or NULL */
+};
 
 /*
  * Parse the text gcc prints for -###: lines starting with one space hold a
@@ -14,7 +28,7 @@
  * command to exp->commands and sets exp->linker_command to the last
  * collect2/ld one (-1 if none).
  */
-void lk_expansion_parse(const char *text, struct lk_rec_expansion *exp);
+void lk_expansion_parse(const char *text, struct lk_expansion *exp);
 
 /*
  * One run of a driver's -###, the same for the shim (beside the link, in
@@ -42,9 +56,9 @@ int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
  * exit_status, commands). Returns its exit status (128+N for a signal), or
  * -1 if it did not run or timed out: `exp` is left untouched then.
  */
-int lk_expansion_finish(struct lk_expansion_query *q, struct lk_rec_expansion *exp);
+int lk_expansion_finish(struct lk_expansion_query *q, struct lk_expansion *exp);
 
 /* Free what lk_expansion_parse() and the shim filled in. */
-void lk_expansion_release(struct lk_rec_expansion *exp);
+void lk_expansion_release(struct lk_expansion *exp);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * The record: one JSON file per link (schema "linkscope-record/1", see
- * docs/record-format.md and docs/record.schema.json). This module is the
- * only user of jansson: the shim writes records with it, the analyzer reads
- * them with it.
+ * docs/record-format.md and docs/record.schema.json), with jansson: the
+ * shim writes records with it, the analyzer reads them with it. One prefix,
+ * lk_record_: struct lk_record_draft is what the shim fills in while the
+ * link runs and writes; struct lk_record is a record read back.
  */
 #ifndef LINKSCOPE_RECORD_H
 #define LINKSCOPE_RECORD_H
@@ -13,6 +14,7 @@
 #include "linkscope/argv.h"
 #include "linkscope/env.h"
 #include "linkscope/err.h"
+#include "linkscope/expansion.h"
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
 #include "linkscope/strvec.h"
@@ -22,7 +24,7 @@
 #define LK_RECORD_SCHEMA_VERSION 1
 
 /* A file's fingerprint: enough to tell later whether it changed. */
-struct lk_rec_file {
+struct lk_record_file {
 	char *path;		/* owned */
 	int exists;
 	int64_t size;
@@ -30,36 +32,25 @@ struct lk_rec_file {
 };
 
 /* One input of the line: a file, or a -l with the files it may resolve to. */
-struct lk_rec_input {
+struct lk_record_input {
 	size_t index;
 	const char *kind;	/* lk_input_kind_name(), or "library" */
 	const char *name;	/* the -l name (borrowed from lk_argv_info), or NULL */
 	size_t name_len;
-	struct lk_rec_file file;	/* for files */
-	struct { struct lk_rec_file *items; size_t nr, alloc; } candidates;
+	struct lk_record_file file;	/* for files */
+	struct { struct lk_record_file *items; size_t nr, alloc; } candidates;
 };
 
-/* A copy kept with the record because the original will not survive. */
-struct lk_rec_kept {
+/* A copy of an input kept with the record because the original will not survive. */
+struct lk_record_copy {
 	char *path;		/* owned; the original's path as named on the line */
 	char sha256[65];
 	int64_t size;
 	const char *reason;	/* static: "rustc-temp", "response-file", "source" */
 };
 
-/* The driver's -### expansion, taken after a failed link. */
-struct lk_rec_expansion {
-	int done;
-	const char *trigger;		/* "failure" or "always" */
-	int exit_status;
-	struct { struct lk_strvec *items; size_t nr, alloc; } commands;
-	long linker_command;		/* index into commands of collect2/ld, or -1 */
-	char *linker_program;		/* -print-prog-name answer, owned, or NULL */
-	char *library_path;		/* the driver's LIBRARY_PATH line, owned, or NULL */
-	char *compiler_path;		/* its COMPILER_PATH line, owned, or NULL */
-};
-
-struct lk_linkrec {
+/* The record of the link under way: what the shim fills in, then writes. */
+struct lk_record_draft {
 	char *id;			/* owned; also the file name without ".json" */
 	int64_t start_ns;		/* CLOCK_REALTIME */
 	int64_t duration_ns;
@@ -88,8 +79,8 @@ struct lk_linkrec {
 	char *linker_program;		/* owned; found in a -B dir, or NULL */
 	const char *linker_program_source;
 
-	struct { struct lk_rec_input *items; size_t nr, alloc; } inputs;
-	struct { struct lk_rec_kept *items; size_t nr, alloc; } kept;
+	struct { struct lk_record_input *items; size_t nr, alloc; } inputs;
+	struct { struct lk_record_copy *items; size_t nr, alloc; } kept;
 
 	int ran;			/* the driver was started */
 	int exit_status;		/* when it exited */
@@ -102,7 +93,7 @@ struct lk_linkrec {
 	uint64_t stderr_bytes;		/* all the driver wrote */
 	int stderr_truncated;
 
-	struct lk_rec_expansion expansion;
+	struct lk_expansion expansion;
 	char *reproducer;		/* owned; path asked of lld/mold */
 	struct lk_strvec warnings;
 };
@@ -115,8 +106,8 @@ struct lk_linkrec {
 char *lk_record_dir(const char *dir_env);
 
 /* Free what the record owns (not what it borrows). */
-void lk_linkrec_release(struct lk_linkrec *rec);
-void lk_rec_file_stat(struct lk_rec_file *f, const char *path);
+void lk_record_draft_release(struct lk_record_draft *rec);
+void lk_record_file_stat(struct lk_record_file *f, const char *path);
 
 /*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
@@ -124,7 +115,7 @@ void lk_rec_file_stat(struct lk_rec_file *f, const char *path);
  * never see a partial record. Returns 0 and the final path in *path_out
  * (malloc'd), or -1 with `err` filled.
  */
-int lk_record_write(const struct lk_linkrec *rec, const char *dir,
+int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 		    char **path_out, struct lk_err *err);
 
 /* A record read back in full, for the analyzer. Everything is owned. */

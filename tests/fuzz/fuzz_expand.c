@@ -8,7 +8,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
-	struct lk_rec_expansion exp;
+	struct lk_expansion exp;
 
 	memcpy(text, data, size);
 	text[size] = '\0';

@@ -58,7 +58,7 @@ static int write_record(const char *in_dir, const char *argv1, char **path,
 	struct lk_argv_info info;
 	struct lk_provenance prov;
 	struct lk_envvars env = { NULL, 0, 0 };
-	struct lk_linkrec rec;
+	struct lk_record_draft rec;
 	int rc;
 
 	assert_int_equal(lk_rsp_expand(argv, 4, &args, &files, err), 0);
@@ -85,7 +85,7 @@ static int write_record(const char *in_dir, const char *argv1, char **path,
 	rec.stderr_text = "bad \xff byte\n";
 	rec.stderr_len = strlen(rec.stderr_text);
 	rc = lk_record_write(&rec, in_dir, path, err);
-	lk_linkrec_release(&rec);
+	lk_record_draft_release(&rec);
 	lk_provenance_release(&prov);
 	lk_argv_info_release(&info);
 	lk_args_release(&args);

@@ -109,7 +109,7 @@ static void test_shim_expand_parse_gcc12(void **state)
 		" /usr/lib/gcc/x86_64-linux-gnu/12/collect2 -plugin /p.so \"-plugin-opt=-fresolution=/tmp/a b\" "
 		"\"-with\\\"quote\" -o bad /tmp/x.o -lc\n"
 		"COLLECT_GCC_OPTIONS='-o' 'bad'\n";
-	struct lk_rec_expansion exp;
+	struct lk_expansion exp;
 
 	(void)state;
 	memset(&exp, 0, sizeof(exp));
@@ -158,7 +158,7 @@ static size_t count_entries(const char *path)
 static void test_shim_keep_failure_releases_the_blob(void **state)
 {
 	struct lk_keep_limits limits = { (int64_t)16 << 20, (int64_t)64 << 20 };
-	struct lk_linkrec rec;
+	struct lk_record_draft rec;
 	struct lk_err err = LK_ERR_INIT;
 	struct rlimit old, small = { 64 << 10, 0 };
 	char big[PATH_MAX], blobs[PATH_MAX];
@@ -192,7 +192,7 @@ static void test_shim_keep_failure_releases_the_blob(void **state)
 static void test_shim_fifo_never_blocks(void **state)
 {
 	struct lk_keep_limits limits = { (int64_t)16 << 20, (int64_t)64 << 20 };
-	struct lk_linkrec rec;
+	struct lk_record_draft rec;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_args args;
 	struct lk_rspfiles files;
