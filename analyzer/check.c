@@ -209,9 +209,9 @@ static int print_json(FILE *out, const struct lk_check_side *cur, const struct l
 	}
 	for (size_t i = 0; i < v->drift.nr; i++)
 		json_array_append_new(drift, lk_json_str(v->drift.items[i]));
-	root = json_pack("{s:s, s:o, s:o, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
+	root = json_pack("{s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
 			 "record", lk_json_str(cur->path), "baseline", lk_json_str(base ? base->path : NULL),
-			 "linker", cur->flavor,
+			 "linker", lk_json_str(cur->flavor),
 			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
 			 "baseline_outcome", base ? json_pack("{s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
 							     "lld", base->facts->lld_success ? "success" : "failure") : json_null(),

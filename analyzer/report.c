@@ -273,14 +273,14 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 
 	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
-	root = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:s, s:o, s:o}, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
 			 "schema", "linkscope-report/2", "record", lk_json_str(rec->path),
 			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
 			 "gnu_ld", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
 			 "lld", unknown(line, rp) ? "unknown" : rp->lld_success ? "success" : "failure",
 			 "cross_linker_verdict", unknown(line, rp) ? json_null() : lk_json_str(cross),
 			 "unknown_because", unknown_because(line, rp),
-			 "linker", "flavor", line->flavor,
+			 "linker", "flavor", lk_json_str(line->flavor),
 			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),
 			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
 			 "diagnostics", diags, "line_warnings", strvec(&line->warnings),

@@ -348,8 +348,8 @@ int lk_show_json(FILE *out, const struct lk_record *rec, const struct lk_line *l
 	}
 	json_object_set_new(root, "schema", json_string("linkscope-show/1"));
 	json_object_set_new(root, "record", lk_json_str(rec->path));
-	json_object_set_new(root, "linker", json_pack("{s:s, s:o, s:o, s:o, s:b, s:s}",
-		"flavor", line->flavor, "program", lk_json_str(line->linker),
+	json_object_set_new(root, "linker", json_pack("{s:o, s:o, s:o, s:o, s:b, s:s}",
+		"flavor", lk_json_str(line->flavor), "program", lk_json_str(line->linker),
 		"emulation", lk_json_str(line->emulation), "sysroot", lk_json_str(line->sysroot),
 		"native", line->native, "driver_additions", parts[line->driver_part]));
 	json_object_set_new(root, "libdirs", strvec_json(&line->libdirs));

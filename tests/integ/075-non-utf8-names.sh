@@ -111,4 +111,16 @@ has_bytes "report --failed: the symbol and the object" f.txt "$SYM" "$OBJ"
 has_bytes "report --failed markdown: the symbol and the object" f.md "$SYM" "$OBJ"
 "$LINKSCOPE" report --failed --format github >f.gh
 has_bytes "report --failed github: the symbol and the object" f.gh "$SYM" "$OBJ"
+# 3. A record is untrusted: one whose linker flavor is not UTF-8 still gives whole JSON.
+"$PY" - "$fail" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["linker"]["flavor"] = {"hex": "62ff"}
+json.dump(d, open("flavor.json", "w"))
+PY
+chmod 600 flavor.json
+for c in "report --format json" "show --json" "check --format json"; do
+	"$LINKSCOPE" $c flavor.json >fl.json 2>/dev/null
+	json_has "$c: a record whose linker flavor is not UTF-8" fl.json "b$X"
+done
 finish
