@@ -86,19 +86,6 @@ static void wl_word(const char *word, size_t len, void *data)
 	expect_word(c->e, word, len, c->position, 1, 0);
 }
 
-static int starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
-
 static void translate_option(struct expectations *e, const struct lk_args *args,
 			     size_t *i)
 {
@@ -109,7 +96,7 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 	long pos = (long)*i;
 	struct lk_buf w = LK_BUF_INIT;
 
-	if (starts_with(a, "-Wl,")) {
+	if (lk_str_starts_with(a, "-Wl,")) {
 		struct wl_ctx c = { e, pos };
 
 		lk_argv_wl_words(a, wl_word, &c);
@@ -120,13 +107,13 @@ static void translate_option(struct expectations *e, const struct lk_args *args,
 		lk_buf_addf(&w, "-l%s", next);
 		expect_word(e, w.buf, w.len, pos, 1, 0);
 		++*i;
-	} else if (starts_with(a, "-l")) {
+	} else if (lk_str_starts_with(a, "-l")) {
 		expect_word(e, a, strlen(a), pos, 1, 0);
 	} else if (!strcmp(a, "-L") && next) {
 		lk_buf_addf(&w, "-L%s", next);
 		expect_word(e, w.buf, w.len, pos, 0, 0);
 		++*i;
-	} else if (starts_with(a, "-L")) {
+	} else if (lk_str_starts_with(a, "-L")) {
 		expect_word(e, a, strlen(a), pos, 0, 0);
 	} else if (o && (o->flags & LK_DOPT_HOISTED) && (o->flags & LK_DOPT_SEPARATE)) {
 		if (next) {
@@ -348,7 +335,7 @@ static void fill_gcc_atfiles(const struct lk_record *rec, struct lk_strvec *argv
 	for (size_t i = 0; i < e.nr; i++)
 		if (e.items[i].ordered)
 			lk_strvec_push(&ordered, e.items[i].source ? LK_ATFILE_SOURCE_OBJECT : e.items[i].word);
-		else if (starts_with(e.items[i].word, "-L"))
+		else if (lk_str_starts_with(e.items[i].word, "-L"))
 			lk_strvec_push(&l_words, e.items[i].word);
 	lk_atfile_fill(argv, &l_words, &ordered);
 	lk_strvec_release(&l_words);
@@ -652,10 +639,10 @@ static void line_option(struct builder *b, const struct lk_line_item *it)
 		line->allow_shlib_undefined = 1;
 	else if (it->ld_option == LK_LD_NOSTDLIB)
 		line->nostdlib = 1;
-	else if ((!strcmp(w, "-m") && value) || (starts_with(w, "-m") && w[2] && !value)) {
+	else if ((!strcmp(w, "-m") && value) || (lk_str_starts_with(w, "-m") && w[2] && !value)) {
 		free(line->emulation);
 		line->emulation = lk_xstrdup(value ? value : w + 2);
-	} else if (starts_with(w, "--sysroot=")) {
+	} else if (lk_str_starts_with(w, "--sysroot=")) {
 		free(line->sysroot);
 		line->sysroot = lk_xstrdup(w + 10);
 	}
@@ -729,7 +716,7 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
 		return (size_t)used;
 	}
-	if (in_list(w, ld_value_opts) && next) {
+	if (lk_str_in_list(w, ld_value_opts) && next) {
 		line_option(b, add_item(b, LK_ITEM_OPTION, w, next, pos));
 		return 1;
 	}

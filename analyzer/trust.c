@@ -136,19 +136,6 @@ struct filter {
 	int ld_pending_path;	/* ... and is a path */
 };
 
-static int starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
-
 /* `value` made absolute against the record's cwd, for runs in a scratch dir (malloc'd). */
 static char *absolute(const struct filter *f, const char *value)
 {
@@ -242,13 +229,13 @@ static enum verdict ld_word(struct filter *f, const char *w, char **out)
 		*out = absolute(f, w);	/* an input: read */
 		return KEEP;
 	}
-	if (in_list(w, ld_flags))
+	if (lk_str_in_list(w, ld_flags))
 		return KEEP;
 	eq = strchr(w, '=');
 	if (eq && (size_t)(eq - w) < sizeof(name)) {
 		memcpy(name, w, (size_t)(eq - w));
 		name[eq - w] = '\0';
-		if (in_list(name, ld_denied_valopts) || !(o = ld_valopt(name)))
+		if (lk_str_in_list(name, ld_denied_valopts) || !(o = ld_valopt(name)))
 			return DROP;
 		if (!strcmp(name, "-z") || !strcmp(name, "--build-id"))
 			return strchr(eq, '/') ? DROP : KEEP;
@@ -262,7 +249,7 @@ static enum verdict ld_word(struct filter *f, const char *w, char **out)
 		}
 		return KEEP;
 	}
-	if (in_list(w, ld_denied_valopts)) {
+	if (lk_str_in_list(w, ld_denied_valopts)) {
 		f->ld_pending = 1;
 		f->ld_pending_verdict = DROP;
 		f->ld_pending_path = 0;
@@ -362,7 +349,7 @@ static enum verdict f_option(const char *a)
 	if (!strncmp(name, "no-", 3))
 		name += 3;
 	for (const char *const *d = f_denied; *d; d++)
-		if (starts(name, *d))
+		if (lk_str_starts_with(name, *d))
 			return DROP;
 	/* A path value is a file to write or load; -fuse-ld=lld is a name. */
 	return strchr(a, '/') ? DROP : KEEP;
@@ -387,10 +374,10 @@ static int link_only(const char *a)
 	static const char *const prefixes[] = { "-l", "-L", "-Wl,", "-T", "-static-lib", "-fuse-ld",
 		"-z", NULL };
 
-	if (in_list(a, exact))
+	if (lk_str_in_list(a, exact))
 		return 1;
 	for (const char *const *o = prefixes; *o; o++)
-		if (starts(a, *o))
+		if (lk_str_starts_with(a, *o))
 			return 1;
 	/* -uSYM, -eSYM; not -undef. */
 	return (a[1] == 'u' || a[1] == 'e') && a[2] && strcmp(a, "-undef");
@@ -405,34 +392,34 @@ static enum verdict driver_word(const struct filter *f, const char *a)
 		return f->use == LK_TRUST_COMPILE ? SKIP : KEEP;	/* an input */
 	if (f->use == LK_TRUST_COMPILE && link_only(a))
 		return SKIP;
-	if (in_list(a, plain_opts))
+	if (lk_str_in_list(a, plain_opts))
 		return KEEP;
-	if (starts(a, "-Wa,") || starts(a, "-Wp,") || starts(a, "-save-temps") ||
-	    starts(a, "-specs") || starts(a, "--specs") || starts(a, "-wrapper") ||
-	    starts(a, "--ld-path") || starts(a, "-print") || starts(a, "--print") ||
-	    starts(a, "-dump") || !strcmp(a, "-###") || !strcmp(a, "-v") || starts(a, "-time") ||
-	    starts(a, "-M") || starts(a, "-no-canonical-prefixes") || starts(a, "--save-temps"))
+	if (lk_str_starts_with(a, "-Wa,") || lk_str_starts_with(a, "-Wp,") || lk_str_starts_with(a, "-save-temps") ||
+	    lk_str_starts_with(a, "-specs") || lk_str_starts_with(a, "--specs") || lk_str_starts_with(a, "-wrapper") ||
+	    lk_str_starts_with(a, "--ld-path") || lk_str_starts_with(a, "-print") || lk_str_starts_with(a, "--print") ||
+	    lk_str_starts_with(a, "-dump") || !strcmp(a, "-###") || !strcmp(a, "-v") || lk_str_starts_with(a, "-time") ||
+	    lk_str_starts_with(a, "-M") || lk_str_starts_with(a, "-no-canonical-prefixes") || lk_str_starts_with(a, "--save-temps"))
 		return DROP;
-	if (starts(a, "-W") || starts(a, "-O") || starts(a, "-g") || starts(a, "-std=") ||
-	    starts(a, "-pedantic") || starts(a, "--std="))
+	if (lk_str_starts_with(a, "-W") || lk_str_starts_with(a, "-O") || lk_str_starts_with(a, "-g") || lk_str_starts_with(a, "-std=") ||
+	    lk_str_starts_with(a, "-pedantic") || lk_str_starts_with(a, "--std="))
 		return strchr(a, '/') ? DROP : KEEP;
-	if (starts(a, "-f"))
+	if (lk_str_starts_with(a, "-f"))
 		return f_option(a);
-	if (starts(a, "-m") || starts(a, "--target=") || starts(a, "-march") || starts(a, "-mcpu"))
+	if (lk_str_starts_with(a, "-m") || lk_str_starts_with(a, "--target=") || lk_str_starts_with(a, "-march") || lk_str_starts_with(a, "-mcpu"))
 		return strchr(a, '/') ? DROP : KEEP;
-	if (starts(a, "-D") || starts(a, "-U"))
+	if (lk_str_starts_with(a, "-D") || lk_str_starts_with(a, "-U"))
 		return KEEP;
-	if (starts(a, "-l") || starts(a, "-L") || starts(a, "-I") || starts(a, "-isystem") ||
-	    starts(a, "-iquote") || starts(a, "-idirafter") || starts(a, "-T") ||
-	    starts(a, "--sysroot="))
+	if (lk_str_starts_with(a, "-l") || lk_str_starts_with(a, "-L") || lk_str_starts_with(a, "-I") || lk_str_starts_with(a, "-isystem") ||
+	    lk_str_starts_with(a, "-iquote") || lk_str_starts_with(a, "-idirafter") || lk_str_starts_with(a, "-T") ||
+	    lk_str_starts_with(a, "--sysroot="))
 		return KEEP;
-	if (starts(a, "-B"))
+	if (lk_str_starts_with(a, "-B"))
 		return f->use == LK_TRUST_EXPAND ? KEEP : DROP;	/* runs programs from that dir */
-	if (starts(a, "-o"))
+	if (lk_str_starts_with(a, "-o"))
 		return f->use == LK_TRUST_EXPAND ? KEEP : SKIP;	/* the caller sets the output */
-	if (starts(a, "-x"))
+	if (lk_str_starts_with(a, "-x"))
 		return f->use == LK_TRUST_COMPILE ? SKIP : KEEP;
-	if (starts(a, "-u") || starts(a, "-e") || starts(a, "-z"))
+	if (lk_str_starts_with(a, "-u") || lk_str_starts_with(a, "-e") || lk_str_starts_with(a, "-z"))
 		return strchr(a, '/') ? DROP : KEEP;
 	return DROP;
 }
@@ -490,7 +477,7 @@ static void value_pair(struct filter *f, const char *opt, const char *value)
 	else if (!strcmp(opt, "-l") || !strcmp(opt, "-L") || !strcmp(opt, "-T") ||
 		 !strcmp(opt, "-u") || !strcmp(opt, "-e") || !strcmp(opt, "-z"))
 		v = f->use == LK_TRUST_COMPILE ? SKIP : KEEP;
-	else if (in_list(opt, (const char *const[]){ "-I", "-isystem", "-iquote", "-idirafter",
+	else if (lk_str_in_list(opt, (const char *const[]){ "-I", "-isystem", "-iquote", "-idirafter",
 						     "-include", "-imacros", "-D", "-U", "-target",
 						     "--sysroot", NULL }))
 		v = KEEP;
@@ -500,7 +487,7 @@ static void value_pair(struct filter *f, const char *opt, const char *value)
 		v = DROP;
 	if (v == KEEP) {
 		lk_strvec_push(f->kept, opt);
-		keep(f, value, in_list(opt, path_opts) ? absolute(f, value) : NULL);
+		keep(f, value, lk_str_in_list(opt, path_opts) ? absolute(f, value) : NULL);
 	} else if (v == DROP) {
 		drop(f, opt);
 		drop(f, value);
@@ -520,7 +507,7 @@ void lk_trust_filter(const struct lk_record *rec, enum lk_trust_use use,
 			value_pair(&f, a, rec->args.items[++i].text);
 			continue;
 		}
-		if (starts(a, "-Wl,")) {
+		if (lk_str_starts_with(a, "-Wl,")) {
 			if (use != LK_TRUST_COMPILE)
 				wl_list(&f, a);
 			continue;

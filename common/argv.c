@@ -54,19 +54,6 @@ const char *lk_input_kind_name(enum lk_input_kind kind)
 	LK_BUG("unknown input kind");
 }
 
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 const char *lk_argv_nolink_option(const char *arg)
 {
 	return lk_driveropt_nolink(arg);
@@ -235,7 +222,7 @@ size_t lk_argv_wl_words(const char *arg,
 	const char *p;
 	size_t n = 0;
 
-	if (!starts_with(arg, "-Wl,"))
+	if (!lk_str_starts_with(arg, "-Wl,"))
 		return 0;
 	p = arg + 4;
 	for (;;) {
@@ -295,50 +282,50 @@ static void read_option(struct scan *s, const char *arg, const char *next,
 			linker_word(s, next, strlen(next));
 			s->index = i;
 		}
-	} else if (starts_with(arg, "-Wl,")) {
+	} else if (lk_str_starts_with(arg, "-Wl,")) {
 		lk_argv_wl_words(arg, wl_word_cb, s);
 	} else if (!strcmp(arg, "-o")) {
 		info->output = next ? (long)(i + 1) : -1;
 		info->output_path = next;
-	} else if (starts_with(arg, "-o") && !starts_with(arg, "-objc")) {
+	} else if (lk_str_starts_with(arg, "-o") && !lk_str_starts_with(arg, "-objc")) {
 		info->output = (long)i;
 		info->output_path = arg + 2;
 	} else if (!strcmp(arg, "-l")) {
 		if (next)
 			add_lib(s, i, next, strlen(next));
-	} else if (starts_with(arg, "-l")) {
+	} else if (lk_str_starts_with(arg, "-l")) {
 		add_lib(s, i, arg + 2, strlen(arg + 2));
-	} else if (starts_with(arg, "-L")) {
+	} else if (lk_str_starts_with(arg, "-L")) {
 		const char *dir = arg[2] ? arg + 2 : next;
 
 		if (dir) {
 			LK_GROW(info->libdirs.items, info->libdirs.nr + 1, info->libdirs.alloc);
 			info->libdirs.items[info->libdirs.nr++] = dir;
 		}
-	} else if (starts_with(arg, "-B")) {
+	} else if (lk_str_starts_with(arg, "-B")) {
 		const char *dir = arg[2] ? arg + 2 : next;
 
 		if (dir) {
 			LK_GROW(info->bdirs.items, info->bdirs.nr + 1, info->bdirs.alloc);
 			info->bdirs.items[info->bdirs.nr++] = dir;
 		}
-	} else if (starts_with(arg, "-T") && strcmp(arg, "-Tdata") &&
+	} else if (lk_str_starts_with(arg, "-T") && strcmp(arg, "-Tdata") &&
 		   strcmp(arg, "-Ttext") && strcmp(arg, "-Tbss")) {
 		const char *script = arg[2] ? arg + 2 : next;
 
 		if (script)
 			add_input(s, arg[2] ? i : i + 1, LK_IN_SCRIPT, script);
-	} else if (starts_with(arg, "-x")) {
+	} else if (lk_str_starts_with(arg, "-x")) {
 		const char *l = arg[2] ? arg + 2 : next;
 
 		*lang = (l && strcmp(l, "none")) ? l : NULL;
-	} else if (starts_with(arg, "-fuse-ld=")) {
+	} else if (lk_str_starts_with(arg, "-fuse-ld=")) {
 		info->fuse_ld = arg + 9;
 		info->fuse_ld_index = (long)i;
-	} else if (starts_with(arg, "--ld-path=")) {
+	} else if (lk_str_starts_with(arg, "--ld-path=")) {
 		info->fuse_ld = arg + 10;
 		info->fuse_ld_index = (long)i;
-	} else if (starts_with(arg, "--target=")) {
+	} else if (lk_str_starts_with(arg, "--target=")) {
 		info->target = arg + 9;
 	} else if (!strcmp(arg, "-target")) {
 		info->target = next;
@@ -378,7 +365,7 @@ void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info)
 			add_input(&s, i, LK_IN_STDIN, arg);
 			continue;
 		}
-		if (!lang && in_list(extension(arg), header_exts)) {
+		if (!lang && lk_str_in_list(extension(arg), header_exts)) {
 			s.headers++;
 			continue;
 		}

@@ -60,6 +60,19 @@ char *lk_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+int lk_str_starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int lk_str_in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
 void *lk_vec_grow(void *items, size_t need, size_t *alloc, size_t item_size)
 {
 	size_t nalloc;

@@ -20,4 +20,8 @@ void *lk_xcalloc(size_t nr, size_t size);
 char *lk_xstrdup(const char *s);
 char *lk_xstrndup(const char *s, size_t n);
 
+/* Does `s` start with `prefix`; is `s` one of the NULL-terminated `list`. */
+int lk_str_starts_with(const char *s, const char *prefix);
+int lk_str_in_list(const char *s, const char *const *list);
+
 #endif
