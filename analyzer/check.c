@@ -241,16 +241,11 @@ int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_s
 	return status;
 }
 
-int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err)
+int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept, struct lk_err *err)
 {
-	struct lk_buf text = LK_BUF_INIT;
 	char *line, *next;
 
-	if (lk_buf_read_file(&text, path, 1 << 20) < 0) {
-		lk_buf_release(&text);
-		return lk_err_errno(err, "cannot read accept file '%s'", path);
-	}
-	for (line = text.buf; line && *line; line = next) {
+	for (line = text; line && *line; line = next) {
 		char *end;
 
 		next = strchr(line, '\n');
@@ -263,13 +258,23 @@ int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct
 			*--end = '\0';
 		if (!*line || *line == '#')
 			continue;
-		if (!strchr(line, ':')) {
-			lk_err_set(err, LK_E_FORMAT, "'%s': '%s' is not KIND:SYMBOL", path, line);
-			lk_buf_release(&text);
-			return -1;
-		}
+		if (!strchr(line, ':'))
+			return lk_err_set(err, LK_E_FORMAT, "'%s': '%.200s' is not KIND:SYMBOL", path, line);
 		lk_strvec_push(accept, line);
 	}
-	lk_buf_release(&text);
 	return 0;
+}
+
+int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err)
+{
+	struct lk_buf text = LK_BUF_INIT;
+	int rc;
+
+	if (lk_buf_read_file(&text, path, 1 << 20) < 0) {
+		lk_buf_release(&text);
+		return lk_err_errno(err, "cannot read accept file '%s'", path);
+	}
+	rc = lk_check_parse_accept(text.buf, path, accept, err);
+	lk_buf_release(&text);
+	return rc;
 }

@@ -30,7 +30,13 @@ struct lk_check_side {
 int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_side *base,
 		   const struct lk_check_options *opt);
 
-/* Add the KIND:SYMBOL lines of `path` (# comments, blank lines) to `accept`. 0, or -1 with `err`. */
+/*
+ * Add the KIND:SYMBOL lines of `text` (NUL-terminated, cut into lines in
+ * place; # comments, blank lines) to `accept`. `path` names it in `err`.
+ * 0, or -1 with `err` naming the first bad line.
+ */
+int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept, struct lk_err *err);
+/* The same for the file at `path` (a regular file, at most 1 MiB). */
 int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err);
 
 #endif

@@ -31,6 +31,7 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "replay.h"
 #include "linkscope/rustc.h"
 #include "linkscope/sha256.h"
@@ -122,7 +123,7 @@ static const char *content(const struct dline *d, struct darg *a)
 		if (a->file[0] != '/' && d->rec->cwd)
 			lk_buf_addf(&path, "%s/", d->rec->cwd);
 		lk_buf_addstr(&path, a->file);
-		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+		fd = lk_file_open_regular(path.buf, NULL);
 		lk_buf_release(&path);
 		if (fd < 0)
 			return NULL;

@@ -18,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "elf.h"
 #include "linkscope/vec.h"
 
@@ -282,23 +284,17 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 	int fd;
 
 	memset(info, 0, sizeof(*info));
-	if (stat(path, &st) < 0) {
-		set_problem(info, errno == ENOENT || errno == ENOTDIR ? LK_FILE_MISSING : LK_FILE_UNREADABLE,
-			    strerror(errno));
-		return;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		set_problem(info, LK_FILE_UNREADABLE, "is a directory");
-		return;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		/* A record may name a FIFO or a device: opening or reading it could block for ever. */
-		set_problem(info, LK_FILE_UNREADABLE, "not a regular file");
-		return;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = lk_file_open_regular(path, &st);
 	if (fd < 0) {
-		set_problem(info, LK_FILE_UNREADABLE, strerror(errno));
+		const char *kind = errno == LK_ENOTREG ? lk_file_not_regular(path) : NULL;
+
+		if (kind && !strcmp(kind, "a directory"))
+			set_problem(info, LK_FILE_UNREADABLE, "is a directory");
+		else if (kind)	/* a FIFO or a device could block us for ever */
+			set_problem(info, LK_FILE_UNREADABLE, "not a regular file");
+		else
+			set_problem(info, errno == ENOENT || errno == ENOTDIR ? LK_FILE_MISSING : LK_FILE_UNREADABLE,
+				    lk_file_strerror(errno));
 		return;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
@@ -540,7 +536,7 @@ static int read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms
 int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf_gc *gc,
 			struct lk_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	int fd = lk_file_open_regular(path, NULL), rc;
 	const char *cut;
 	struct stat st;
 	Elf *e;
@@ -574,7 +570,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 	Elf *m, *e;
 
 	memset(ar, 0, sizeof(*ar));
-	ar->fd = open(path, O_RDONLY | O_CLOEXEC);
+	ar->fd = lk_file_open_regular(path, NULL);
 	if (ar->fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	elf_version(EV_CURRENT);
@@ -929,7 +925,27 @@ static int exported(const GElf_Sym *s, GElf_Versym vs, int have_versym)
 	return !have_versym || ((vs & 0x7fff) != 0 && !(vs & 0x8000));
 }
 
-static void dso_exports(Elf *e, struct lk_strvec *names)
+/*
+ * How long one file may take to index. A sparse 2 GiB .so whose .dynsym
+ * fills the file is within every size bound and takes seconds and its size
+ * in memory to walk; a real one (libLLVM, 40 MB of symbols) takes 0.05 s.
+ */
+#define EXPORTS_MAX_MS 2000
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int past(int64_t deadline)
+{
+	return now_ms() > deadline;
+}
+
+static int dso_exports(Elf *e, struct lk_strvec *names, int64_t deadline)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL, *versym = NULL;
 	GElf_Shdr shdr, symshdr = { 0 };
@@ -946,7 +962,7 @@ static void dso_exports(Elf *e, struct lk_strvec *names)
 		}
 	}
 	if (!symscn || !symshdr.sh_entsize || !(data = elf_getdata(symscn, NULL)))
-		return;
+		return 0;
 	if (versym)
 		vdata = elf_getdata(versym, NULL);
 	for (size_t i = 1; i < symshdr.sh_size / symshdr.sh_entsize; i++) {
@@ -954,6 +970,8 @@ static void dso_exports(Elf *e, struct lk_strvec *names)
 		GElf_Versym vs = 1;
 		const char *name;
 
+		if (i % 4096 == 0 && past(deadline))
+			return -1;
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		if (vdata && !gelf_getversym(vdata, (int)i, &vs))
@@ -964,10 +982,12 @@ static void dso_exports(Elf *e, struct lk_strvec *names)
 		if (name && *name)
 			lk_strvec_push(names, name);
 	}
+	return 0;
 }
 
 /* The armap's names, and the machine of the first ELF member. */
-static void archive_exports(int fd, Elf *ar, struct lk_elf_info *info, struct lk_strvec *names)
+static int archive_exports(int fd, Elf *ar, struct lk_elf_info *info, struct lk_strvec *names,
+			   int64_t deadline)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	Elf_Arsym *syms;
@@ -977,9 +997,12 @@ static void archive_exports(int fd, Elf *ar, struct lk_elf_info *info, struct lk
 	syms = elf_getarsym(ar, &nsyms);
 	info->has_armap = syms != NULL;
 	(void)elf_errno();
-	for (size_t i = 0; syms && i + 1 < nsyms; i++)
+	for (size_t i = 0; syms && i + 1 < nsyms; i++) {
+		if (i % 4096 == 0 && past(deadline))
+			return -1;
 		if (syms[i].as_name && *syms[i].as_name)
 			lk_strvec_push(names, syms[i].as_name);
+	}
 	while (!info->machine && (m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 		GElf_Ehdr ehdr;
@@ -990,19 +1013,24 @@ static void archive_exports(int fd, Elf *ar, struct lk_elf_info *info, struct lk
 		}
 		cmd = elf_next(m);
 		elf_end(m);
+		if (past(deadline))
+			return -1;
 	}
 	(void)elf_errno();
+	return 0;
 }
 
 int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
 		   struct lk_err *err)
 {
+	int64_t deadline = now_ms() + EXPORTS_MAX_MS;
 	unsigned char magic[8];
-	int fd;
+	struct stat st;
+	int fd, rc = 0;
 	Elf *e;
 
 	memset(info, 0, sizeof(*info));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = lk_file_open_regular(path, &st);
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
@@ -1015,7 +1043,9 @@ int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec 
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_AR) {
 		info->kind = LK_FILE_ARCHIVE;
-		archive_exports(fd, e, info, names);
+		rc = archive_exports(fd, e, info, names, deadline);
+	} else if (e && elf_kind(e) == ELF_K_ELF && truncated(e, (uint64_t)st.st_size)) {
+		info->kind = LK_FILE_CORRUPT;	/* every size bounded by the file's */
 	} else if (e && elf_kind(e) == ELF_K_ELF) {
 		GElf_Ehdr ehdr;
 
@@ -1023,7 +1053,7 @@ int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec 
 			info->kind = LK_FILE_SHARED;
 			info->machine = ehdr.e_machine;
 			info->elf_class = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
-			dso_exports(e, names);
+			rc = dso_exports(e, names, deadline);
 		} else {
 			info->kind = LK_FILE_OTHER;
 		}
@@ -1033,5 +1063,12 @@ int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec 
 	if (e)
 		elf_end(e);
 	close(fd);
+	if (rc < 0) {
+		/* Half a list of names would be cached as the whole: none. */
+		info->kind = LK_FILE_CORRUPT;
+		lk_strvec_release(names);
+		return lk_err_set(err, LK_E_FORMAT, "indexing '%s' stopped after %d s (is it sparse?)", path,
+				  EXPORTS_MAX_MS / 1000);
+	}
 	return 0;
 }

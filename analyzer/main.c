@@ -18,6 +18,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/err.h"
+#include "linkscope/file.h"
 #include "linkscope/record.h"
 #include "line.h"
 #include "linkscope/vec.h"
@@ -263,11 +264,17 @@ static int load_records(const char *dir, struct summaries *out, int *bad)
 	}
 	while ((de = readdir(d))) {
 		struct lk_err err = LK_ERR_INIT;
+		const char *kind;
 
 		if (!is_record_name(de->d_name))
 			continue;
 		lk_buf_reset(&path);
 		lk_buf_addf(&path, "%s/%s", dir, de->d_name);
+		if ((kind = lk_file_not_regular(path.buf))) {
+			/* A record dir unpacked from a CI artifact may keep FIFOs: no record, no wait. */
+			fprintf(stderr, "linkscope: skipped '%s': not a regular file (%s)\n", path.buf, kind);
+			continue;
+		}
 		LK_GROW(out->items, out->nr + 1, out->alloc);
 		if (lk_record_load(path.buf, &out->items[out->nr], &err) < 0) {
 			fprintf(stderr, "linkscope: %s\n", err.msg);

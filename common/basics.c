@@ -14,6 +14,7 @@
 
 #include "linkscope/buf.h"
 #include "linkscope/err.h"
+#include "linkscope/file.h"
 #include "linkscope/strvec.h"
 #include "linkscope/vec.h"
 
@@ -189,11 +190,18 @@ int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit)
 {
 	char chunk[65536];
 	size_t total = 0;
+	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = lk_file_open_regular(path, &st);
 
 	if (fd < 0)
 		return -1;
+	/* /proc files say 0: the bound holds on what is read too. */
+	if ((uint64_t)st.st_size > limit) {
+		close(fd);
+		errno = EFBIG;
+		return -1;
+	}
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
@@ -265,7 +273,7 @@ int lk_err_errno(struct lk_err *err, const char *fmt, ...)
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	len = strlen(err->msg);
-	snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", strerror(saved));
+	snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", lk_file_strerror(saved));
 	errno = saved;
 	return -1;
 }

@@ -22,6 +22,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/expansion.h"
+#include "linkscope/file.h"
 #include "linkscope/json.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
@@ -157,7 +158,7 @@ static json_t *args_json(const struct lk_record_draft *rec)
 			"parent", jint_or_null(f->parent),
 			"status", status[f->status],
 			"error", f->status == LK_RSP_READ ? json_null() :
-				 json_string(strerror(f->error)),
+				 json_string(lk_file_strerror(f->error)),
 			"nargs", (json_int_t)f->nargs));
 	}
 	return json_pack("{s:o, s:o, s:o}", "argv_expanded", texts,
@@ -747,20 +748,28 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	memset(rec, 0, sizeof(*rec));
 	rec->link_args_start = rec->link_args_end = -1;
 	{
-		struct stat st;
+		struct lk_buf text = LK_BUF_INIT;
 
-		/* jansson would call a directory "not valid JSON": say what it is. */
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return lk_err_set(err, LK_E_IO, "cannot read '%s': is a directory (a record is a .json file in it)",
-					  path);
-	}
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		if (jerr.line <= 0 || access(path, R_OK) < 0)
+		/* Through the one reader: a FIFO named like a record never blocks us. */
+		if (lk_buf_read_file(&text, path, LK_RECORD_MAX_BYTES) < 0) {
+			int saved = errno;
+			const char *kind = saved == LK_ENOTREG ? lk_file_not_regular(path) : NULL;
+
+			lk_buf_release(&text);
+			if (kind && !strcmp(kind, "a directory"))
+				return lk_err_set(err, LK_E_IO, "cannot read '%s': is a directory (a record is a .json file in it)",
+						  path);
+			if (kind)
+				return lk_err_set(err, LK_E_IO, "cannot read '%s': not a regular file (%s)", path, kind);
+			errno = saved;
 			return lk_err_errno(err, "cannot read '%s'", path);
+		}
+		root = json_loadb(text.buf, text.len, 0, &jerr);
+		lk_buf_release(&text);
+	}
+	if (!root)
 		return lk_err_set(err, LK_E_FORMAT, "'%s' is not valid JSON (line %d, column %d): %s",
 				  path, jerr.line, jerr.column, jerr.text);
-	}
 	if (!json_is_object(root)) {
 		lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: not a JSON object", path);
 		goto out;

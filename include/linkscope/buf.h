@@ -30,8 +30,10 @@ void lk_buf_vaddf(struct lk_buf *b, const char *fmt, va_list ap)
 void lk_buf_reset(struct lk_buf *b);
 
 /*
- * Read the whole file at `path` into `b` (appending). Returns 0, or -1 with
- * errno set. Files larger than `limit` bytes fail with EFBIG.
+ * Read the whole file at `path` into `b` (appending), if it is a regular
+ * file (lk_file_open_regular: a FIFO or a device fails with LK_ENOTREG,
+ * never blocks). Returns 0, or -1 with errno set. Files larger than
+ * `limit` bytes fail with EFBIG.
  */
 int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit);
 

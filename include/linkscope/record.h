@@ -165,8 +165,12 @@ struct lk_record {
 	struct lk_envvars env;
 };
 
+/* A record file larger than this is not read (a record of the LLVM line is about 1 MiB). */
+#define LK_RECORD_MAX_BYTES ((size_t)256 << 20)
+
 /*
- * Read a record in full. Fails, naming the file, for unreadable or
+ * Read a record in full, only from a regular file (a FIFO named like a
+ * record fails at once). Fails, naming the file, for unreadable or
  * malformed JSON, another or a newer schema, and missing or mistyped
  * fields. Release with lk_record_release().
  */

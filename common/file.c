@@ -1,0 +1,66 @@
+/*
+ * Opening the files a record names, without blocking, and only regular
+ * ones (see file.h). No linker behaviour is modelled here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linkscope/file.h"
+
+int lk_file_open_regular(const char *path, struct stat *st)
+{
+	struct stat own;
+	int fd;
+
+	if (!st)
+		st = &own;
+	/* Opening some devices does something (a watchdog starts): not even that. */
+	if (stat(path, st) < 0)
+		return -1;
+	if (!S_ISREG(st->st_mode)) {
+		errno = LK_ENOTREG;
+		return -1;
+	}
+	/* The file may change between the two looks: O_NONBLOCK, and look again. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = LK_ENOTREG;
+		return -1;
+	}
+	return fd;
+}
+
+const char *lk_file_strerror(int e)
+{
+	return e == LK_ENOTREG ? "not a regular file" : strerror(e);
+}
+
+const char *lk_file_not_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return "a device";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	return "not a file";
+}

@@ -1,0 +1,36 @@
+/*
+ * Opening a file that a record names, or that sits in a record dir or a
+ * cache dir: every file the analyzer reads goes through here. A record may
+ * come from someone else's CI run, and a record dir unpacked from a CI
+ * artifact keeps FIFOs: opening a FIFO for reading blocks until a writer
+ * comes, reading a device (/dev/zero) never ends. So the file is opened
+ * without blocking and read only if the opened file is a regular one
+ * (fstat on the descriptor: no window between the check and the open).
+ */
+#ifndef LINKSCOPE_FILE_H
+#define LINKSCOPE_FILE_H
+
+#include <sys/stat.h>
+
+/* errno after lk_file_open_regular() of a FIFO, device, socket or directory. */
+#define LK_ENOTREG 0x4c4b
+
+/*
+ * Open `path` read-only (O_NONBLOCK, O_NOCTTY, O_CLOEXEC). Returns the
+ * descriptor of a regular file, the caller closes it; else -1 with errno
+ * set (LK_ENOTREG when it is no regular file). `st` (may be NULL) gets
+ * the opened file's fstat.
+ */
+int lk_file_open_regular(const char *path, struct stat *st);
+
+/* strerror(e), and "not a regular file" for LK_ENOTREG. */
+const char *lk_file_strerror(int e);
+
+/*
+ * What `path` is when it is there and no regular file ("a FIFO", "a
+ * device", "a socket", "a directory"), for messages; NULL for a regular
+ * file or a missing one (opening it says why).
+ */
+const char *lk_file_not_regular(const char *path);
+
+#endif
