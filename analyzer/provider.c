@@ -34,6 +34,7 @@
 #include "linkscope/banned.h"
 #include "hash.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "elf.h"
 #include "provider.h"
 #include "linkscope/sha256.h"
@@ -536,12 +537,16 @@ static void index_dir(struct lk_provider_index *ix, size_t dir, const char *cach
 	int changed = 0;
 
 	if (cpath && cache_load(cpath, path, &cached) < 0) {
+		const char *kind = lk_file_not_regular(cpath);
 		struct stat st;
 
 		if (stat(cpath, &st) == 0) {
 			struct lk_buf n = LK_BUF_INIT;
 
-			lk_buf_addf(&n, "the index cache '%s' does not parse: rebuilt", cpath);
+			if (kind)	/* a FIFO or a device is neither read nor waited on */
+				lk_buf_addf(&n, "the index cache '%s' is not a regular file (%s): rebuilt", cpath, kind);
+			else
+				lk_buf_addf(&n, "the index cache '%s' does not parse: rebuilt", cpath);
 			lk_strvec_push_owned(&ix->notes, lk_buf_detach(&n));
 		}
 		changed = 1;

@@ -35,7 +35,7 @@ check_contains "check --baseline FIFO: says why" "$(cat "$T/base.err")" "not a r
 mkfifo accept.fifo
 run_capture acc timeout 20 "$LINKSCOPE" check --accept-file accept.fifo "$r"
 check "check --accept-file FIFO: refused, not blocked" test "$(cat "$T/acc.rc")" != 124
-check_contains "check --accept-file FIFO: says why" "$(cat "$T/acc.err")" "cannot read accept file 'accept.fifo': not a regular file"
+check_contains "check --accept-file FIFO: says why" "$(cat "$T/acc.err")" "accept.fifo': not a regular file"
 rm -f "$fifo"
 
 # The provider index cache: a FIFO, then a link to /dev/zero, in the place of
@@ -66,7 +66,10 @@ run_capture ex1 timeout 60 "$LINKSCOPE" explain "$(last_record)"
 for c in "$T"/cache2/linkscope/dir-*.idx; do rm -f "$c" && mkfifo "$c"; done
 run_capture ex2 timeout 60 "$LINKSCOPE" explain "$(last_record)"
 check_eq "explain with every cache file a FIFO: does not block" 0 "$(cat "$T/ex2.rc")"
-check "explain with FIFO caches: the same explanation" cmp -s "$T/ex1.out" "$T/ex2.out"
+check_contains "explain with FIFO caches: says each is no regular file, and rebuilds it" "$(cat "$T/ex2.out")" "is not a regular file (a FIFO): rebuilt"
+grep -v -e '^note: the index cache' -e '^$' "$T/ex2.out" >"$T/ex2.cut"
+grep -v -e '^note: the index cache' -e '^$' "$T/ex1.out" >"$T/ex1.cut"
+check "explain with FIFO caches: the same explanation otherwise" cmp -s "$T/ex1.cut" "$T/ex2.cut"
 export XDG_CACHE_HOME=$T/cache
 
 # A sparse library whose .dynsym claims 2 GiB (within the file's size, so
