@@ -99,12 +99,10 @@ static int is_shared_name(const char *path)
 	return 0;
 }
 
-static enum lk_input_kind kind_of_file(const char *path, const char *lang)
+enum lk_input_kind lk_argv_file_kind(const char *path)
 {
 	const char *ext = extension(path);
 
-	if (lang)
-		return LK_IN_SOURCE;
 	if (!strcmp(ext, "o") || !strcmp(ext, "obj"))
 		return LK_IN_OBJECT;
 	if (!strcmp(ext, "a"))
@@ -370,7 +368,7 @@ void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info)
 			continue;
 		}
 		s.non_headers++;
-		add_input(&s, i, kind_of_file(arg, lang), arg);
+		add_input(&s, i, lang ? LK_IN_SOURCE : lk_argv_file_kind(arg), arg);
 	}
 	free(s.open_groups.items);
 

@@ -54,11 +54,12 @@ static const char *const token_prefixes[] = {
 
 int lk_env_allowed(const char *name)
 {
+	/* The first character first: every variable of the environment is asked, on every link. */
 	for (const char *const *p = allowed_names; *p; p++)
-		if (!strcmp(name, *p))
+		if (**p == *name && !strcmp(name, *p))
 			return 1;
 	for (const char *const *p = allowed_prefixes; *p; p++)
-		if (!strncmp(name, *p, strlen(*p)))
+		if (**p == *name && !strncmp(name, *p, strlen(*p)))
 			return 1;
 	return 0;
 }
@@ -101,9 +102,10 @@ static size_t token_at(const char *value, const char *p)
 	if (!at_word_start(value, p))
 		return 0;
 	for (const char *const *t = token_prefixes; *t; t++) {
-		size_t plen = strlen(*t);
+		size_t plen;
 
-		if (strncmp(p, *t, plen))
+		/* The first character first: this runs at every word start of every string. */
+		if (**t != *p || strncmp(p, *t, plen = strlen(*t)))
 			continue;
 		len = plen;
 		while (is_token_char(p[len]))
@@ -201,12 +203,43 @@ static size_t secret_assignment_at(const char *value, const char *p)
 	return (size_t)(eq + 1 - p);
 }
 
+/*
+ * Could any rule below match in `value`? Each needs a mark the string then
+ * holds: a token prefix, "://", an "authorization:" or "bearer " word, or
+ * the '=' of NAME=VALUE. Most strings of a record (paths, options) hold
+ * none and are copied at once: the shim redacts every string of every
+ * record, on every link.
+ */
+static int may_hold_secret(const char *value)
+{
+	unsigned char first[256] = { 0 };
+
+	/* The characters a mark can start with: a table, so the scan is one look per character. */
+	for (const char *const *t = token_prefixes; *t; t++)
+		first[(unsigned char)**t] = 1;
+	first['='] = first[':'] = first['a'] = first['A'] = first['b'] = first['B'] = 1;
+	for (const char *p = value; *p; p++) {
+		if (!first[(unsigned char)*p])
+			continue;
+		if (*p == '=' || !strncmp(p, "://", 3) ||
+		    ((p[1] | 0x20) == 'u' && !strncasecmp(p, "authorization:", 14)) ||
+		    ((p[1] | 0x20) == 'e' && !strncasecmp(p, "bearer ", 7)))
+			return 1;
+		for (const char *const *t = token_prefixes; *t; t++)
+			if (**t == *p && (*t)[1] == p[1] && !strncmp(p, *t, strlen(*t)))
+				return 1;
+	}
+	return 0;
+}
+
 char *lk_env_redact(const char *value, int *changed)
 {
 	struct lk_buf out = LK_BUF_INIT;
 	const char *p = value;
 
 	*changed = 0;
+	if (!may_hold_secret(value))
+		return lk_xstrdup(value);
 	while (*p) {
 		size_t n, pw;
 

@@ -1,9 +1,11 @@
 /*
  * Opening the files a record names, without blocking, and only regular
- * ones (see file.h). No linker behaviour is modelled here.
+ * ones, and writing the files linkscope keeps, atomically (see file.h).
+ * No linker behaviour is modelled here.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,4 +65,48 @@ const char *lk_file_not_regular(const char *path)
 	if (S_ISDIR(st.st_mode))
 		return "a directory";
 	return "not a file";
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0)
+			errno = ENOSPC;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int lk_file_write_new(const char *tmp, const char *path, const void *data, size_t len,
+		      struct lk_err *err)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return lk_err_errno(err, "cannot create '%s'", tmp);
+	fchmod(fd, 0600);
+	if (write_all(fd, data, len) < 0) {
+		lk_err_errno(err, "cannot write '%s'", tmp);
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) < 0) {
+		lk_err_errno(err, "cannot write '%s'", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		lk_err_errno(err, "cannot rename '%s'", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
 }

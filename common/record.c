@@ -348,46 +348,65 @@ static json_t *env_json(const struct lk_record_draft *rec)
  * path of each changed string goes to `log`. Returns the node to keep
  * (`node` itself, or a replacement when a string changed).
  */
-static json_t *redact_tree(json_t *node, struct lk_buf *path, json_t *log)
+/*
+ * Where a node is: its parent's frame and its key or index. The JSON path
+ * ("expansion.commands[1][40]") is written only for a string that changed,
+ * which few are.
+ */
+struct path_frame {
+	const struct path_frame *up;
+	const char *key;	/* NULL: an array element */
+	size_t index;
+};
+
+static void path_render(const struct path_frame *f, struct lk_buf *out)
 {
-	size_t mark = path->len;
+	if (!f)
+		return;
+	path_render(f->up, out);
+	if (f->key)
+		lk_buf_addf(out, "%s%s", out->len ? "." : "", f->key);
+	else
+		lk_buf_addf(out, "[%zu]", f->index);
+}
+
+/* A string, redacted: the new node and its path in `log`, or NULL when nothing changed. */
+static json_t *redact_string(const char *text, const struct path_frame *at, json_t *log)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	json_t *node = NULL;
+	int changed;
+	char *r = lk_env_redact(text, &changed);
+
+	if (changed) {
+		path_render(at, &path);
+		json_array_append_new(log, json_string(path.buf));
+		node = lk_json_str(r);
+	}
+	lk_buf_release(&path);
+	free(r);
+	return node;
+}
+
+static json_t *redact_tree(json_t *node, const struct path_frame *at, json_t *log)
+{
 	char *bytes;
 
-	if (json_is_string(node)) {
-		int changed;
-		char *r = lk_env_redact(json_string_value(node), &changed);
-
-		if (changed) {
-			json_array_append_new(log, json_string(path->buf));
-			node = lk_json_str(r);
-		} else {
-			node = NULL;
-		}
-		free(r);
-		return node;
-	}
+	if (json_is_string(node))
+		return redact_string(json_string_value(node), at, log);
 	if ((bytes = lk_json_bytes(node))) {
-		int changed;
-		char *r = lk_env_redact(bytes, &changed);
+		json_t *r = redact_string(bytes, at, log);
 
-		node = NULL;
-		if (changed) {
-			json_array_append_new(log, json_string(path->buf));
-			node = lk_json_str(r);
-		}
-		free(r);
 		free(bytes);
-		return node;
+		return r;
 	}
 	if (json_is_array(node)) {
 		for (size_t i = 0; i < json_array_size(node); i++) {
+			struct path_frame f = { at, NULL, i };
 			json_t *n;
 
-			lk_buf_addf(path, "[%zu]", i);
-			if ((n = redact_tree(json_array_get(node, i), path, log)))
+			if ((n = redact_tree(json_array_get(node, i), &f, log)))
 				json_array_set_new(node, i, n);
-			path->len = mark;
-			path->buf[mark] = '\0';
 		}
 	} else if (json_is_object(node)) {
 		const char *key;
@@ -395,13 +414,11 @@ static json_t *redact_tree(json_t *node, struct lk_buf *path, json_t *log)
 		void *tmp;
 
 		json_object_foreach_safe(node, tmp, key, value) {
+			struct path_frame f = { at, key, 0 };
 			json_t *n;
 
-			lk_buf_addf(path, "%s%s", mark ? "." : "", key);
-			if ((n = redact_tree(value, path, log)))
+			if ((n = redact_tree(value, &f, log)))
 				json_object_set_new(node, key, n);
-			path->len = mark;
-			path->buf[mark] = '\0';
 		}
 	}
 	return NULL;
@@ -443,30 +460,12 @@ static json_t *record_json(const struct lk_record_draft *rec)
 	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
 					  rec->warnings.nr));
 	{
-		struct lk_buf path = LK_BUF_INIT;
 		json_t *log = json_array();
 
-		lk_buf_grow(&path, 64);
-		redact_tree(root, &path, log);
+		redact_tree(root, NULL, log);
 		set(root, "redactions", log);
-		lk_buf_release(&path);
 	}
 	return root;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 int lk_record_write(const struct lk_record_draft *rec, const char *dir,
@@ -474,41 +473,23 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 {
 	json_t *root = record_json(rec);
 	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT;
-	int fd, rc = -1;
+	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT, data = LK_BUF_INIT;
+	int rc = -1;
 
 	json_decref(root);
 	if (!text)
 		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
+	lk_buf_addstr(&data, text);
+	lk_buf_addch(&data, '\n');
+	free(text);
 	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
 	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
 	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		lk_err_errno(err, "cannot create '%s'", tmp.buf);
-		goto out;
+	if (lk_file_write_new(tmp.buf, final.buf, data.buf, data.len, err) == 0) {
+		*path_out = lk_buf_detach(&final);
+		rc = 0;
 	}
-	fchmod(fd, 0600);
-	if (write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0) {
-		lk_err_errno(err, "cannot write '%s'", tmp.buf);
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		lk_err_errno(err, "cannot write '%s'", tmp.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (rename(tmp.buf, final.buf) < 0) {
-		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
-		unlink(tmp.buf);
-		goto out;
-	}
-	*path_out = lk_buf_detach(&final);
-	rc = 0;
-out:
-	free(text);
+	lk_buf_release(&data);
 	lk_buf_release(&tmp);
 	lk_buf_release(&final);
 	return rc;

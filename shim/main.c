@@ -23,6 +23,7 @@
 #include "expand.h"
 #include "keep.h"
 #include "tempobj.h"
+#include "view.h"
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -51,6 +52,7 @@ struct lk_options {
 	int keep;			/* LINKSCOPE_KEEP != 0 */
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
+	const char *view_check;		/* LINKSCOPE_VIEW_CHECK: a log file (tests) */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
 	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
@@ -112,6 +114,9 @@ static void read_options(struct lk_options *opt)
 	opt->keep = !(keep && !strcmp(keep, "0"));
 	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
 	opt->report = env_is("LINKSCOPE_REPORT", "1");
+	opt->view_check = getenv("LINKSCOPE_VIEW_CHECK");
+	if (opt->view_check && !*opt->view_check)
+		opt->view_check = NULL;
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -592,12 +597,19 @@ static void explain_failure(const char *record)
  * The other links pay nothing: not a stat more. Whatever happens, the link's
  * status stays the linker's.
  */
+/* The random part of a record id: which links prune, and which check their cached view. */
+static unsigned long id_random(const char *id)
+{
+	const char *dash = strrchr(id, '-');
+
+	return dash ? strtoul(dash + 1, NULL, 16) : 0;
+}
+
 static void maybe_prune(const struct lk_options *opt, const char *dir, const struct lk_record_draft *rec)
 {
 	struct lk_prune_result res;
 	struct lk_err err = LK_ERR_INIT;
-	const char *dash = strrchr(rec->id, '-');
-	unsigned long rnd = dash ? strtoul(dash + 1, NULL, 16) : 0;
+	unsigned long rnd = id_random(rec->id);
 
 	if (opt->prune_error) {
 		fprintf(stderr, "linkscope-cc: warning: %s is not a valid bound; the record directory is not pruned\n",
@@ -669,6 +681,39 @@ static char **expansion_argv(const struct link_state *st)
 	return argv;
 }
 
+/* After a fresh run beside the link: the view cache learns or checks (shim/view.c). */
+static void end_view(struct lk_view *view, struct link_state *st, int failed)
+{
+	struct lk_buf warning = LK_BUF_INIT;
+
+	lk_view_end(view, &st->rec.expansion, st->run.ran && (!failed || st->run.signal), &warning);
+	if (warning.len)
+		lk_strvec_push(&st->rec.warnings, warning.buf);
+	lk_buf_release(&warning);
+}
+
+/*
+ * The cached view, for a link that ran: a link that succeeded passed every
+ * check the driver makes before it runs anything (an output that is one of
+ * the inputs, ...), so -### would have passed them too. A failed link's
+ * view is taken fresh, after it (but not after a signal: the build is
+ * being stopped, and the driver passed its checks).
+ */
+static void reuse_view(const struct lk_view *view, struct link_state *st,
+		       const struct lk_invocation *inv, char **hash3_argv, int failed)
+{
+	struct lk_record_draft *rec = &st->rec;
+
+	if (!st->run.ran)
+		return;
+	rec->expansion.trigger = "always";
+	if (!failed || st->run.signal)
+		lk_view_fill(view, &rec->expansion);
+	else if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
+			       &rec->expansion) < 0)
+		lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+}
+
 static int record_link(struct link_state *st, const struct lk_options *opt,
 		       const struct lk_invocation *inv, int rsp_failed,
 		       const char *rsp_error)
@@ -678,10 +723,12 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct utsname uts;
 	struct lk_expand_job job;
 	struct lk_tempobj objs;
+	struct lk_view view;
 	int64_t t0;
-	int dir_ok, failed, started, catching;
+	int dir_ok, failed, started, catching, viewing = 0;
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
+	char **hash3_argv = xargv ? xargv : inv->exec_argv;
 
 	st->dir = lk_record_dir(opt->dir_env);
 	dir_ok = make_record_dir(st->dir, &err) == 0;
@@ -718,12 +765,26 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		request_reproducer(rec, st->dir);
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 
-	/* The driver's view, taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure). */
-	/* Not after a failed @-file expansion: the driver fails it too, and -### would redo it. */
-	started = dir_ok && !rsp_failed && !opt->expand_failed_only &&
-		  lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real) &&
-		  lk_expand_start(inv->driver.resolved, xargv ? xargv : inv->exec_argv, environ,
-				  st->info.fuse_ld, &job) == 0;
+	/*
+	 * The driver's view: reused from its profile's cache entry (shim/view.c),
+	 * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
+	 * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
+	 */
+	memset(&view, 0, sizeof(view));
+	if (dir_ok && !rsp_failed && !opt->expand_failed_only &&
+	    lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real)) {
+		struct lk_view_request req = {
+			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, rec->cwd,
+			(int64_t)time(NULL), id_random(rec->id), opt->view_check,
+		};
+
+		lk_view_begin(&view, &req);
+		viewing = 1;
+	}
+	started = viewing && view.use != LK_VIEW_REUSE &&
+		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, &job) == 0;
+	if (started && view.use == LK_VIEW_LEARN)
+		lk_view_start_probe(&view, inv->driver.resolved, environ);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && opt->keep && count_sources(&st->info) &&
 		   lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
@@ -758,13 +819,17 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		rec->expansion.trigger = "always";
 		if (lk_expand_finish(&job, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion did not finish");
+		end_view(&view, st, failed);
+	} else if (viewing && view.use == LK_VIEW_REUSE) {
+		reuse_view(&view, st, inv, hash3_argv, failed);
 	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
 		rec->expansion.trigger = failed ? "failure" : "always";
-		if (lk_expand_run(inv->driver.resolved, xargv ? xargv : inv->exec_argv, environ,
+		if (lk_expand_run(inv->driver.resolved, hash3_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
 	}
+	lk_view_release(&view);
 	free(xargv);
 	if (opt->keep)
 		lk_keep_inputs(rec, st->dir, &opt->keep_limits);

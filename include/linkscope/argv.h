@@ -24,6 +24,9 @@ enum lk_input_kind {
 
 const char *lk_input_kind_name(enum lk_input_kind kind);
 
+/* What a file named on the line is, by its name alone (no -x in force). */
+enum lk_input_kind lk_argv_file_kind(const char *path);
+
 /* A file named on the line. Pointers borrow from the lk_args. */
 struct lk_argv_input {
 	size_t index;

@@ -10,7 +10,10 @@
 #ifndef LINKSCOPE_FILE_H
 #define LINKSCOPE_FILE_H
 
+#include <stddef.h>
 #include <sys/stat.h>
+
+#include "linkscope/err.h"
 
 /* errno after lk_file_open_regular() of a FIFO, device, socket or directory. */
 #define LK_ENOTREG 0x4c4b
@@ -32,5 +35,16 @@ const char *lk_file_strerror(int e);
  * file or a missing one (opening it says why).
  */
 const char *lk_file_not_regular(const char *path);
+
+/*
+ * Write `len` bytes as the file `path`, atomically and private: into a
+ * new `tmp` (O_EXCL, O_NOFOLLOW, 0600 whatever the umask), then renamed
+ * over `path`, so readers see the old file, the new one, or none. No
+ * fsync: a power cut may lose the newest file, never tear it. Returns 0,
+ * or -1 with `err` set ("cannot create/write/rename 'TMP'") and `tmp`
+ * removed.
+ */
+int lk_file_write_new(const char *tmp, const char *path, const void *data, size_t len,
+		      struct lk_err *err);
 
 #endif
