@@ -23,7 +23,7 @@
 #include "expand.h"
 #include "keep.h"
 #include "tempobj.h"
-#include "view.h"
+#include "viewcache.h"
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -681,12 +681,12 @@ static char **expansion_argv(const struct link_state *st)
 	return argv;
 }
 
-/* After a fresh run beside the link: the view cache learns or checks (shim/view.c). */
-static void end_view(struct lk_view *view, struct link_state *st, int failed)
+/* After a fresh run beside the link: the view cache learns or checks (shim/viewcache.c). */
+static void end_view(struct lk_viewcache *view, struct link_state *st, int failed)
 {
 	struct lk_buf warning = LK_BUF_INIT;
 
-	lk_view_end(view, &st->rec.expansion, st->run.ran && (!failed || st->run.signal), &warning);
+	lk_viewcache_end(view, &st->rec.expansion, st->run.ran && (!failed || st->run.signal), &warning);
 	if (warning.len)
 		lk_strvec_push(&st->rec.warnings, warning.buf);
 	lk_buf_release(&warning);
@@ -699,7 +699,7 @@ static void end_view(struct lk_view *view, struct link_state *st, int failed)
  * view is taken fresh, after it (but not after a signal: the build is
  * being stopped, and the driver passed its checks).
  */
-static void reuse_view(const struct lk_view *view, struct link_state *st,
+static void reuse_view(const struct lk_viewcache *view, struct link_state *st,
 		       const struct lk_invocation *inv, char **hash3_argv, int failed)
 {
 	struct lk_record_draft *rec = &st->rec;
@@ -708,7 +708,7 @@ static void reuse_view(const struct lk_view *view, struct link_state *st,
 		return;
 	rec->expansion.trigger = "always";
 	if (!failed || st->run.signal)
-		lk_view_fill(view, &rec->expansion);
+		lk_viewcache_fill(view, &rec->expansion);
 	else if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
 			       &rec->expansion) < 0)
 		lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
@@ -723,7 +723,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct utsname uts;
 	struct lk_expand_job job;
 	struct lk_tempobj objs;
-	struct lk_view view;
+	struct lk_viewcache view;
 	int64_t t0;
 	int dir_ok, failed, started, catching, viewing = 0;
 	char *written = NULL;
@@ -766,25 +766,25 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 
 	/*
-	 * The driver's view: reused from its profile's cache entry (shim/view.c),
+	 * The driver's view: reused from its profile's cache entry (shim/viewcache.c),
 	 * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
 	 * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
 	 */
 	memset(&view, 0, sizeof(view));
 	if (dir_ok && !rsp_failed && !opt->expand_failed_only &&
 	    lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real)) {
-		struct lk_view_request req = {
+		struct lk_viewcache_request req = {
 			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, rec->cwd,
 			(int64_t)time(NULL), id_random(rec->id), opt->view_check,
 		};
 
-		lk_view_begin(&view, &req);
+		lk_viewcache_begin(&view, &req);
 		viewing = 1;
 	}
-	started = viewing && view.use != LK_VIEW_REUSE &&
+	started = viewing && view.use != LK_VIEWCACHE_REUSE &&
 		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, &job) == 0;
-	if (started && view.use == LK_VIEW_LEARN)
-		lk_view_start_probe(&view, inv->driver.resolved, environ);
+	if (started && view.use == LK_VIEWCACHE_LEARN)
+		lk_viewcache_start_probe(&view, inv->driver.resolved, environ);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && opt->keep && count_sources(&st->info) &&
 		   lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
@@ -820,7 +820,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		if (lk_expand_finish(&job, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion did not finish");
 		end_view(&view, st, failed);
-	} else if (viewing && view.use == LK_VIEW_REUSE) {
+	} else if (viewing && view.use == LK_VIEWCACHE_REUSE) {
 		reuse_view(&view, st, inv, hash3_argv, failed);
 	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
@@ -829,7 +829,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
 	}
-	lk_view_release(&view);
+	lk_viewcache_release(&view);
 	free(xargv);
 	if (opt->keep)
 		lk_keep_inputs(rec, st->dir, &opt->keep_limits);

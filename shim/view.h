@@ -1,7 +1,7 @@
 /*
- * The driver's view of a link (its -### expansion and -print-prog-name),
- * taken once per profile and reused: see view.c for the model and
- * docs/record-format.md ("The driver's view, reused") for the cache.
+ * The driver's view of a link (its -### expansion and -print-prog-name)
+ * from its profile's template: the model (view.c). The cache of templates
+ * is viewcache.h.
  */
 #ifndef SHIM_VIEW_H
 #define SHIM_VIEW_H
@@ -61,47 +61,6 @@ struct lk_view_line {
 	struct lk_strvec paths;		/* -B and --sysroot values, borrowed copies */
 };
 
-/* What a link does about its view. */
-enum lk_view_use {
-	LK_VIEW_FRESH,		/* a fresh run, as without a cache: the line is not modelled */
-	LK_VIEW_REUSE,		/* the cached view: no driver run */
-	LK_VIEW_VERIFY,		/* the cached view, checked against a fresh run */
-	LK_VIEW_LEARN,		/* no entry: a fresh run and the probe, then one is written */
-};
-
-/* The link, as lk_view_begin needs it. Everything is borrowed. */
-struct lk_view_request {
-	const char *dir;		/* the record directory */
-	const char *driver;		/* the path executed */
-	const char *driver_real;	/* its realpath, or NULL */
-	char *const *argv;		/* the -### argv without "-###": [0] as the driver sees it */
-	const char *cwd;		/* may be NULL */
-	int64_t now;			/* unix seconds */
-	unsigned long rnd;		/* the record id's random part: which links verify */
-	const char *check_log;		/* LINKSCOPE_VIEW_CHECK: verify every reuse, log each link's view there */
-};
-
-struct lk_view {
-	enum lk_view_use use;
-	const char *why;		/* static: for the check log */
-	struct lk_view_line line;
-	struct lk_view_template tmpl;	/* the cached one (REUSE, VERIFY) */
-	struct lk_buf key;
-	char *path;			/* the cache file; NULL when there is none to write */
-	int64_t now;
-	const char *check_log;
-	const char *argv0;		/* borrowed: the driver's argv[0] */
-	const char *exe;		/* borrowed: the driver binary */
-	int probing;
-	struct lk_expansion_query probe;
-};
-
-/* Entries older than this are verified against a fresh run; one link in LK_VIEW_VERIFY_EVERY is, whatever the age. */
-#define LK_VIEW_MAX_AGE (24 * 3600)
-#define LK_VIEW_VERIFY_EVERY 64
-/* The probe's bound, counted from when the shim waits for it (after the link), as the -### run's. */
-#define LK_VIEW_PROBE_TIMEOUT_MS 10000
-
 /*
  * Read the link's words into `line` (`cxx`: the driver is g++, whose
  * -lm and -lc it moves). Sets line->unmodelled when the reuse of a view
@@ -110,41 +69,10 @@ struct lk_view {
 void lk_view_line_read(struct lk_view_line *line, char *const *argv, int cxx);
 void lk_view_line_release(struct lk_view_line *line);
 
-/*
- * Decide what this link does about its view (v->use), reading the cache
- * entry of its profile. Never fails: a missing, corrupt or foreign entry
- * is no entry. Release with lk_view_release().
- */
-void lk_view_begin(struct lk_view *v, const struct lk_view_request *req);
-
-/* LK_VIEW_LEARN: start the probe beside the link (the driver with envp). */
-void lk_view_start_probe(struct lk_view *v, const char *driver, char *const envp[]);
-
-/* LK_VIEW_REUSE: the link's view from the cached one, into an empty `exp`. */
-void lk_view_fill(const struct lk_view *v, struct lk_expansion *exp);
-
-/*
- * After the link, `exp` holding the fresh view taken beside it:
- * LK_VIEW_VERIFY compares it with the cached one (and refreshes the entry,
- * or drops it and puts one line in `warning`); when they match and
- * `reuse` (the link ran, and did not fail or died by a signal), `exp`
- * becomes the cached view, as a link that is not verified records it.
- * LK_VIEW_LEARN learns the profile's template from the probe and writes
- * the entry. LINKSCOPE_VIEW_CHECK's log gets one line per link.
- */
-void lk_view_end(struct lk_view *v, struct lk_expansion *exp, int reuse, struct lk_buf *warning);
-
-void lk_view_release(struct lk_view *v);
-
-/*
- * The cache entry's format, for the fuzz target and tests: parse `len`
- * bytes of `data` into `t` if they are an entry for `key`; 0, or -1 (t
- * released) for anything else. lk_view_template_write() appends an entry.
- */
-int lk_view_template_parse(const char *data, size_t len, const struct lk_buf *key,
-			   struct lk_view_template *t);
-void lk_view_template_write(const struct lk_view_template *t, const struct lk_buf *key,
-			    struct lk_buf *out);
+/* Building a template (lk_view_learn, and the cache entry's parser). */
+struct lk_view_cmd *lk_view_cmd_add(struct lk_view_template *t);
+/* `text` is copied; NULL for the slots. */
+void lk_view_tok_add(struct lk_view_cmd *c, enum lk_view_tok_kind kind, const char *text, size_t split);
 void lk_view_template_release(struct lk_view_template *t);
 
 /*
