@@ -53,6 +53,7 @@ struct lk_options {
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
 	const char *view_check;		/* LINKSCOPE_VIEW_CHECK: a log file (tests) */
+	unsigned view_verify_every;	/* LINKSCOPE_VIEW_VERIFY_EVERY: one reuse in N is verified */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
 	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
@@ -76,21 +77,26 @@ static int env_is(const char *name, const char *value)
 	return v && !strcmp(v, value);
 }
 
+/* LINKSCOPE_PRUNE_EVERY and LINKSCOPE_VIEW_VERIFY_EVERY: one link in N (1 to 2^20), else `dflt`. */
+static unsigned one_in(const char *name, unsigned dflt)
+{
+	const char *every = getenv(name);
+	char *end;
+	unsigned long v;
+
+	if (!every || !*every)
+		return dflt;
+	v = strtoul(every, &end, 10);
+	return !*end && v >= 1 && v <= 1u << 20 ? (unsigned)v : dflt;
+}
+
 /* The bounds of the record directory, as ccache's max_size: checked now and then, not on every link. */
 static void read_prune_options(struct lk_options *opt)
 {
 	const char *size = getenv("LINKSCOPE_MAX_SIZE"), *age = getenv("LINKSCOPE_MAX_AGE");
-	const char *every = getenv("LINKSCOPE_PRUNE_EVERY");
 	struct lk_err err = LK_ERR_INIT;
 
-	opt->prune_every = 32;
-	if (every && *every) {
-		char *end;
-		unsigned long v = strtoul(every, &end, 10);
-
-		if (!*end && v >= 1 && v <= 1u << 20)
-			opt->prune_every = (unsigned)v;
-	}
+	opt->prune_every = one_in("LINKSCOPE_PRUNE_EVERY", 32);
 	if (size && *size && lk_prune_parse_size(size, &opt->prune.max_size, &err) < 0)
 		opt->prune_error = "LINKSCOPE_MAX_SIZE";
 	if (age && *age && lk_prune_parse_age(age, &opt->prune.max_age_s, &err) < 0)
@@ -117,6 +123,7 @@ static void read_options(struct lk_options *opt)
 	opt->view_check = getenv("LINKSCOPE_VIEW_CHECK");
 	if (opt->view_check && !*opt->view_check)
 		opt->view_check = NULL;
+	opt->view_verify_every = one_in("LINKSCOPE_VIEW_VERIFY_EVERY", LK_VIEWCACHE_VERIFY_EVERY);
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -775,7 +782,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	    lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real)) {
 		struct lk_viewcache_request req = {
 			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, rec->cwd,
-			(int64_t)time(NULL), id_random(rec->id), opt->view_check,
+			(int64_t)time(NULL), id_random(rec->id), opt->view_verify_every, opt->view_check,
 		};
 
 		lk_viewcache_begin(&view, &req);

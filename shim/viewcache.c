@@ -22,7 +22,8 @@
  * The entry: DIR/views/<hash of the key>, written atomically (0600), read
  * as untrusted input (regular files only, bounded, parsed strictly, its
  * key compared whole): anything else is no entry. One link in
- * LK_VIEWCACHE_VERIFY_EVERY, and every link of an entry older than
+ * LK_VIEWCACHE_VERIFY_EVERY (chosen by its record id's random part, other
+ * bits than the prune's), and every link of an entry older than
  * LK_VIEWCACHE_MAX_AGE, checks the entry against a fresh run; a mismatch drops it.
  */
 #include <errno.h>
@@ -36,6 +37,7 @@
 #include "view.h"
 #include "viewcache.h"
 #include "linkscope/banned.h"
+#include "linkscope/env.h"
 #include "linkscope/file.h"
 #include "linkscope/vec.h"
 
@@ -289,13 +291,29 @@ out:
 
 /* ---- the profile's key ---- */
 
-static void key_put(struct lk_buf *key, const char *tag, const char *value)
+/*
+ * The key is written into the entry whole, and a record dir travels (a CI
+ * artifact): a word the record would redact makes the link's view fresh,
+ * never cached (*secret).
+ */
+static int holds_secret(const char *s)
+{
+	int changed = 0;
+
+	if (s)
+		free(lk_env_redact(s, &changed));
+	return changed;
+}
+
+static void key_put(struct lk_buf *key, const char *tag, const char *value, int *secret)
 {
 	lk_buf_addstr(key, tag);
-	if (value)
-		put_str(key, value);
-	else
+	if (!value) {
 		lk_buf_addstr(key, "!\n");
+		return;
+	}
+	put_str(key, value);
+	*secret |= holds_secret(value);
 }
 
 static int is_dir(const char *path)
@@ -340,7 +358,7 @@ static const char *const gcc_vars[] = {
 	"GCC_COMPARE_DEBUG", "DEB_BUILD_OPTIONS", NULL,
 };
 
-static int key_driver(struct lk_buf *key, const struct lk_viewcache_request *req)
+static int key_driver(struct lk_buf *key, const struct lk_viewcache_request *req, int *secret)
 {
 	const char *exe = req->driver_real ? req->driver_real : req->driver;
 	struct stat st;
@@ -348,31 +366,33 @@ static int key_driver(struct lk_buf *key, const struct lk_viewcache_request *req
 	/* The binary by identity: an upgrade in place changes its inode, size or times. */
 	if (stat(exe, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
-	key_put(key, "driver ", req->driver);
-	key_put(key, "real ", req->driver_real);
+	key_put(key, "driver ", req->driver, secret);
+	key_put(key, "real ", req->driver_real, secret);
 	lk_buf_addf(key, "id %llu %llu %lld %lld.%09ld %lld.%09ld\n", (unsigned long long)st.st_dev,
 		    (unsigned long long)st.st_ino, (long long)st.st_size,
 		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 		    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
 	/* gcc finds its own install from argv[0], searching PATH when it has no '/'. */
-	key_put(key, "argv0 ", req->argv[0]);
+	key_put(key, "argv0 ", req->argv[0], secret);
 	if (!strchr(req->argv[0], '/'))
-		key_put(key, "PATH=", getenv("PATH"));
+		key_put(key, "PATH=", getenv("PATH"), secret);
 	return 0;
 }
 
-static int key_build(struct lk_buf *key, const struct lk_viewcache_request *req,
-		     const struct lk_view_line *line)
+/* The profile's key into `key`: NULL, or why there is none. */
+static const char *key_build(struct lk_buf *key, const struct lk_viewcache_request *req,
+			     const struct lk_view_line *line)
 {
 	int needs_cwd = req->argv[0][0] != '/' && strchr(req->argv[0], '/');
+	int secret = 0;
 
 	lk_buf_addstr(key, VIEW_MAGIC);
 	lk_buf_addstr(key, line->cxx ? "g++\n" : "gcc\n");
-	if (key_driver(key, req) < 0)
-		return -1;
+	if (key_driver(key, req, &secret) < 0)
+		return "the driver binary cannot be looked at";
 	for (const char *const *v = gcc_vars; *v; v++) {
 		lk_buf_addf(key, "%s=", *v);
-		key_put(key, "", getenv(*v));
+		key_put(key, "", getenv(*v), &secret);
 	}
 	key_dirs(key, getenv("COMPILER_PATH"), 1, &needs_cwd);
 	key_dirs(key, getenv("LIBRARY_PATH"), 1, &needs_cwd);
@@ -385,17 +405,17 @@ static int key_build(struct lk_buf *key, const struct lk_viewcache_request *req,
 	/* -flto=jobserver and -flto=auto read make's jobserver. */
 	for (size_t i = 0; i < line->probe.nr; i++)
 		if (lk_str_starts_with(line->probe.items[i], "-flto")) {
-			key_put(key, "MAKEFLAGS=", getenv("MAKEFLAGS"));
+			key_put(key, "MAKEFLAGS=", getenv("MAKEFLAGS"), &secret);
 			break;
 		}
 	if (needs_cwd) {
 		if (!req->cwd)
-			return -1;
-		key_put(key, "cwd ", req->cwd);
+			return "the cwd cannot be known";
+		key_put(key, "cwd ", req->cwd, &secret);
 	}
 	for (size_t i = 0; i < line->probe.nr; i++)
-		put_str(key, line->probe.items[i]);
-	return 0;
+		key_put(key, "", line->probe.items[i], &secret);
+	return secret ? "a word of the profile holds what the record redacts" : NULL;
 }
 
 /* ---- the driver family ---- */
@@ -518,10 +538,8 @@ void lk_viewcache_begin(struct lk_viewcache *v, const struct lk_viewcache_reques
 	lk_view_line_read(&v->line, req->argv, family);
 	if ((v->why = v->line.unmodelled))
 		return;
-	if (key_build(&v->key, req, &v->line) < 0) {
-		v->why = "the driver or the cwd cannot be known";
+	if ((v->why = key_build(&v->key, req, &v->line)))
 		return;
-	}
 	v->path = entry_path(req->dir, &v->key);
 	found = read_entry(v);
 	if (found < 0) {
@@ -549,7 +567,7 @@ void lk_viewcache_begin(struct lk_viewcache *v, const struct lk_viewcache_reques
 		return;
 	}
 	v->use = LK_VIEWCACHE_REUSE;
-	if (v->check_log || (req->rnd >> 8) % LK_VIEWCACHE_VERIFY_EVERY == 0 ||
+	if (v->check_log || (req->rnd >> 8) % (req->verify_every ? req->verify_every : 1) == 0 ||
 	    v->now - v->tmpl.created > LK_VIEWCACHE_MAX_AGE || v->tmpl.created > v->now)
 		v->use = LK_VIEWCACHE_VERIFY;
 }
@@ -623,6 +641,19 @@ static void verify(struct lk_viewcache *v, struct lk_expansion *exp, int reuse, 
 	lk_buf_release(&diff);
 }
 
+/* The entry is not redacted (the record is, when written): no word of it may need to be. */
+static int template_holds_secret(const struct lk_view_template *t)
+{
+	if (holds_secret(t->library_path) || holds_secret(t->compiler_path) ||
+	    holds_secret(t->linker_program))
+		return 1;
+	for (size_t c = 0; c < t->cmds.nr; c++)
+		for (size_t k = 0; k < t->cmds.items[c].nr; k++)
+			if (holds_secret(t->cmds.items[c].items[k].text))
+				return 1;
+	return 0;
+}
+
 static void learn(struct lk_viewcache *v, const struct lk_expansion *fresh)
 {
 	struct lk_expansion probe = { 0 };
@@ -644,9 +675,13 @@ static void learn(struct lk_viewcache *v, const struct lk_expansion *fresh)
 	for (size_t i = 0; i < v->line.probe.nr; i++)
 		lk_strvec_push(&argv, v->line.probe.items[i]);
 	lk_view_line_read(&probe_line, argv.items, v->line.cxx);
-	if (lk_view_learn(&probe, &probe_line, fresh, &v->line, &t, &why) == 0 && !is_elf(v->exe)) {
-		lk_view_template_release(&t);
-		why = "the driver is not an ELF binary (a script may choose its compiler)";
+	if (lk_view_learn(&probe, &probe_line, fresh, &v->line, &t, &why) == 0) {
+		if (!is_elf(v->exe))
+			why = "the driver is not an ELF binary (a script may choose its compiler)";
+		else if (template_holds_secret(&t))
+			why = "a word of the profile's view holds what the record redacts";
+		if (why)
+			lk_view_template_release(&t);
 	}
 	t.negative = why != NULL;
 	t.created = v->now;

@@ -28,6 +28,7 @@ struct lk_viewcache_request {
 	const char *cwd;		/* may be NULL */
 	int64_t now;			/* unix seconds */
 	unsigned long rnd;		/* the record id's random part: which links verify */
+	unsigned verify_every;		/* one reuse in this many is verified */
 	const char *check_log;		/* LINKSCOPE_VIEW_CHECK: verify every reuse, log each link there */
 };
 
@@ -47,7 +48,10 @@ struct lk_viewcache {
 	struct lk_expansion_query probe;
 };
 
-/* Entries older than this are verified against a fresh run; one link in LK_VIEWCACHE_VERIFY_EVERY is, whatever the age. */
+/*
+ * Entries older than this are verified against a fresh run; one link in
+ * LK_VIEWCACHE_VERIFY_EVERY (LINKSCOPE_VIEW_VERIFY_EVERY) is, whatever the age.
+ */
 #define LK_VIEWCACHE_MAX_AGE (24 * 3600)
 #define LK_VIEWCACHE_VERIFY_EVERY 64
 /* The probe's bound, counted from when the shim waits for it (after the link), as the -### run's. */

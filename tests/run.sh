@@ -59,6 +59,10 @@ for build in "$@"; do
 			fuzz_run "$f" "$root/tests/fuzz/corpus/$n" "$runs"
 	done
 	[ -d "$dir/bin" ] || continue
+	# Every link of the integration tests and the difftest checks the view
+	# the cache gives against a fresh -### (issue #20): tests/view-check.sh.
+	views=$(mktemp /tmp/lk-view-check.XXXXXX)
+	export LINKSCOPE_VIEW_CHECK=$views
 	for s in "$root"/tests/integ/[0-9]*.sh; do
 		suite "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' env LK_BUILD="$dir" bash "$s"
 	done
@@ -74,6 +78,10 @@ for build in "$@"; do
 	case $b in build-san) n=$((n / 4)) ;; esac
 	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
 		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2
+	unset LINKSCOPE_VIEW_CHECK
+	suite "$b/view-check (the reused views against fresh ones)" '^ok ' '^not ok ' \
+		"$root/tests/view-check.sh" "$views"
+	rm -f "$views"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

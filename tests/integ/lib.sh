@@ -13,10 +13,20 @@ PY=/usr/bin/python3
 T=$(mktemp -d /tmp/lk-integ.XXXXXX)
 # LK_GOLDEN_OLD (tests/golden.sh): compare the old binary's analysis of the
 # records this test left with ours before the scratch dir goes.
+# LK_KEEP_RECORDS=DIR (tests/golden-records.sh): every record the test
+# made goes to DIR/TEST/ first, with the scratch dir's name, so the records
+# of two builds can be compared.
 golden_then_clean() {
 	cd /
 	if [ -n "${LK_GOLDEN_OLD:-}" ]; then
 		LK_GOLDEN_TEST=$(basename "$0") LK_GOLDEN_NEW=$LINKSCOPE bash "$ROOT/tests/golden-compare.sh" "$T"
+	fi
+	if [ -n "${LK_KEEP_RECORDS:-}" ]; then
+		local keep=$LK_KEEP_RECORDS/$(basename "$0" .sh)
+		mkdir -p "$keep"
+		echo "$T" >"$keep/scratch"
+		(cd "$T" && find . -name '2*.json' ! -name '*.report.json' -type f -print0 |
+			tar --null -T - -cf - 2>/dev/null) | tar -C "$keep" -xf - 2>/dev/null
 	fi
 	rm -rf "$T"
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""golden-records.py OLD NEW: compare the records two builds' shims wrote
+on the same tests (tests/golden-records.sh). OLD/TEST and NEW/TEST each
+hold a test's records and the name of its scratch dir (`scratch`).
+
+Set aside, as they differ from one run to the next whatever the build:
+the id (and the pid and random part in it, wherever it appears), the
+times, the caller's pid, the scratch dir's name, gcc's temporary names
+(DIR/ccXXXXXX.SUFFIX), rustc's temporary dirs (rustcXXXXXX), and the
+mtimes of the files the test made. Everything else must be equal, byte
+for byte once written back in one canonical form. A test's records are
+compared as a multiset (parallel links finish in any order)."""
+import difflib
+import json
+import os
+import re
+import sys
+
+TEMP = re.compile(r"/cc[A-Za-z0-9]{6}(?=\.|$)")
+RUSTC = re.compile(r"/rustc[A-Za-z0-9]{6}(?=/|$)")
+
+
+def scrub(node, subst):
+    if isinstance(node, str):
+        for old, new in subst:
+            node = node.replace(old, new)
+        return RUSTC.sub("/rustcXXXXXX", TEMP.sub("/ccXXXXXX", node))
+    if isinstance(node, list):
+        return [scrub(x, subst) for x in node]
+    if isinstance(node, dict):
+        return {k: scrub(v, subst) for k, v in node.items()}
+    return node
+
+
+def mtimes_out(node):
+    if isinstance(node, dict):
+        return {k: (0 if k == "mtime_ns" else mtimes_out(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [mtimes_out(x) for x in node]
+    return node
+
+
+def normal(path, scratch):
+    with open(path) as f:
+        r = json.load(f)
+    subst = [(r["id"], "<id>"), (scratch, "<T>")]
+    r["time"] = "<time>"
+    if isinstance(r.get("caller"), dict) and "pid" in r["caller"]:
+        r["caller"]["pid"] = 0
+    return json.dumps(mtimes_out(scrub(r, subst)), indent=1, sort_keys=False)
+
+
+def records(top):
+    out = {}
+    for test in sorted(os.listdir(top)):
+        d = os.path.join(top, test)
+        scratch = open(os.path.join(d, "scratch")).read().strip()
+        recs = []
+        for root, _, files in os.walk(d):
+            recs += [normal(os.path.join(root, f), scratch) for f in files if f.endswith(".json")]
+        out[test] = sorted(recs)
+    return out
+
+
+def main():
+    old, new = records(sys.argv[1]), records(sys.argv[2])
+    bad = 0
+    total = 0
+    for test in sorted(set(old) | set(new)):
+        a, b = old.get(test, []), new.get(test, [])
+        total += len(a)
+        if len(a) != len(b):
+            print(f"=== {test}: {len(a)} records before, {len(b)} now")
+            bad += 1
+            continue
+        for x, y in zip(a, b):
+            if x != y:
+                bad += 1
+                print(f"=== {test}: a record differs")
+                print("".join(list(difflib.unified_diff(x.splitlines(True), y.splitlines(True), "before", "now"))[:60]))
+    print(f"golden-records: {total} records over {len(old)} tests; {bad} differ")
+    sys.exit(1 if bad else 0)
+
+
+main()

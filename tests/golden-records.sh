@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# tests/golden-records.sh [BASE]: are the shim's records what BASE's shim
+# (default: main) writes on the same links? Builds BASE in a scratch
+# worktree, runs every integration test once with BASE's binaries and once
+# with this tree's, keeping each test's records (lib.sh, LK_KEEP_RECORDS),
+# and compares them (tests/golden-records.py): byte for byte once the
+# fields that differ from run to run anyway are set aside (ids, times,
+# pids, the scratch dir's name, gcc's and rustc's temporary names, the
+# mtimes of files the test made). Exit status 1 if any record differs.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+base=${1:-main}
+work=$(mktemp -d /tmp/lk-golden-records.XXXXXX)
+trap 'git -C "$root" worktree remove --force "$work/base" >/dev/null 2>&1; rm -rf "$work"' EXIT
+git -C "$root" worktree add -q --detach "$work/base" "$base" || exit 2
+make -s -C "$work/base" all >/dev/null || { echo "golden-records: cannot build $base" >&2; exit 2; }
+make -s -C "$root" all >/dev/null || exit 2
+for t in "$root"/tests/integ/[0-9]*.sh; do
+	# A test of what only this tree has (the view cache's own test) has no counterpart.
+	[ -e "$work/base/tests/integ/$(basename "$t")" ] || continue
+	LK_BUILD=$work/base/build LK_KEEP_RECORDS=$work/old bash "$t" >/dev/null 2>&1
+	LK_BUILD=$root/build LK_KEEP_RECORDS=$work/new bash "$t" >/dev/null 2>&1
+done
+/usr/bin/python3 "$root/tests/golden-records.py" "$work/old" "$work/new"
