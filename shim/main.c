@@ -97,9 +97,14 @@ static void read_prune_options(struct lk_options *opt)
 	struct lk_err err = LK_ERR_INIT;
 
 	opt->prune_every = one_in("LINKSCOPE_PRUNE_EVERY", 32);
-	if (size && *size && lk_prune_parse_size(size, &opt->prune.max_size, &err) < 0)
+	/* Bounded by default; 0 turns a bound off. */
+	if (!size || !*size)
+		size = LK_PRUNE_DEFAULT_MAX_SIZE;
+	if (!age || !*age)
+		age = LK_PRUNE_DEFAULT_MAX_AGE;
+	if (lk_prune_parse_size(size, &opt->prune.max_size, &err) < 0)
 		opt->prune_error = "LINKSCOPE_MAX_SIZE";
-	if (age && *age && lk_prune_parse_age(age, &opt->prune.max_age_s, &err) < 0)
+	if (lk_prune_parse_age(age, &opt->prune.max_age_s, &err) < 0)
 		opt->prune_error = "LINKSCOPE_MAX_AGE";
 }
 
@@ -598,12 +603,6 @@ static void explain_failure(const char *record)
 	free(self);
 }
 
-/*
- * LINKSCOPE_MAX_SIZE / LINKSCOPE_MAX_AGE: one link in LINKSCOPE_PRUNE_EVERY
- * (32), chosen by the random part of its record id, prunes the directory.
- * The other links pay nothing: not a stat more. Whatever happens, the link's
- * status stays the linker's.
- */
 /* The random part of a record id: which links prune, and which check their cached view. */
 static unsigned long id_random(const char *id)
 {
@@ -612,6 +611,13 @@ static unsigned long id_random(const char *id)
 	return dash ? strtoul(dash + 1, NULL, 16) : 0;
 }
 
+/*
+ * LINKSCOPE_MAX_SIZE / LINKSCOPE_MAX_AGE (by default 1G and 30d, prune.h):
+ * one link in LINKSCOPE_PRUNE_EVERY (32), chosen by the random part of its
+ * record id, prunes the directory.
+ * The other links pay nothing: not a stat more. Whatever happens, the link's
+ * status stays the linker's.
+ */
 static void maybe_prune(const struct lk_options *opt, const char *dir, const struct lk_record_draft *rec)
 {
 	struct lk_prune_result res;

@@ -2,7 +2,7 @@
  * Bounding the record directory: records (and their reports) removed
  * oldest first, past an age or over a total size; kept copies in blobs/
  * removed only when no remaining record names them. Used by `linkscope
- * prune` and by the shim when LINKSCOPE_MAX_SIZE or LINKSCOPE_MAX_AGE is set.
+ * prune` and by the shim (LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE, or the defaults below).
  */
 #ifndef LINKSCOPE_PRUNE_H
 #define LINKSCOPE_PRUNE_H
@@ -11,6 +11,14 @@
 #include <stdint.h>
 
 #include "linkscope/err.h"
+
+/*
+ * The shim's bound when LINKSCOPE_MAX_SIZE / LINKSCOPE_MAX_AGE are unset
+ * or empty, as ccache has one (docs/record-format.md): raised by setting
+ * them, turned off by setting them to 0.
+ */
+#define LK_PRUNE_DEFAULT_MAX_SIZE "1G"
+#define LK_PRUNE_DEFAULT_MAX_AGE "30d"
 
 struct lk_prune_limits {
 	int64_t max_size;	/* bytes in the directory (records, reports, blobs); 0: no bound */
