@@ -206,9 +206,11 @@ static size_t secret_assignment_at(const char *value, const char *p)
 /*
  * Could any rule below match in `value`? Each needs a mark the string then
  * holds: a token prefix, "://", an "authorization:" or "bearer " word, or
- * the '=' of NAME=VALUE. Most strings of a record (paths, options) hold
- * none and are copied at once: the shim redacts every string of every
- * record, on every link.
+ * the '=' of NAME=VALUE after a run of name characters that says a secret
+ * (every NAME secret_assignment_at() could read ends that run). Most
+ * strings of a record (paths, options, -plugin-opt=...) hold none and are
+ * copied at once: the shim redacts every string of every record, on every
+ * link.
  */
 static int may_hold_secret(const char *value)
 {
@@ -221,7 +223,17 @@ static int may_hold_secret(const char *value)
 	for (const char *p = value; *p; p++) {
 		if (!first[(unsigned char)*p])
 			continue;
-		if (*p == '=' || !strncmp(p, "://", 3) ||
+		if (*p == '=') {
+			/* NAME=VALUE redacts only where a NAME ending here says a secret: within this run. */
+			const char *q = p;
+
+			while (q > value && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '-'))
+				q--;
+			if (p - q >= 255 || contains_secret_word(q, (size_t)(p - q)))
+				return 1;
+			continue;
+		}
+		if (!strncmp(p, "://", 3) ||
 		    ((p[1] | 0x20) == 'u' && !strncasecmp(p, "authorization:", 14)) ||
 		    ((p[1] | 0x20) == 'e' && !strncasecmp(p, "bearer ", 7)))
 			return 1;
@@ -234,12 +246,19 @@ static int may_hold_secret(const char *value)
 
 char *lk_env_redact(const char *value, int *changed)
 {
+	if (!may_hold_secret(value)) {
+		*changed = 0;
+		return lk_xstrdup(value);
+	}
+	return lk_env_redact_every(value, changed);
+}
+
+char *lk_env_redact_every(const char *value, int *changed)
+{
 	struct lk_buf out = LK_BUF_INIT;
 	const char *p = value;
 
 	*changed = 0;
-	if (!may_hold_secret(value))
-		return lk_xstrdup(value);
 	while (*p) {
 		size_t n, pw;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/golden-records.sh [BASE]: are the shim's records what BASE's shim
-# (default: main) writes on the same links? Builds BASE in a scratch
+# (default: main; a branch compares with its merge base) writes on the same links? Builds BASE in a scratch
 # worktree, runs every integration test once with BASE's binaries and once
 # with this tree's, keeping each test's records (lib.sh, LK_KEEP_RECORDS),
 # and compares them (tests/golden-records.py): byte for byte once the
@@ -21,4 +21,4 @@ for t in "$root"/tests/integ/[0-9]*.sh; do
 	LK_BUILD=$work/base/build LK_KEEP_RECORDS=$work/old bash "$t" >/dev/null 2>&1
 	LK_BUILD=$root/build LK_KEEP_RECORDS=$work/new bash "$t" >/dev/null 2>&1
 done
-/usr/bin/python3 "$root/tests/golden-records.py" "$work/old" "$work/new"
+/usr/bin/python3 "$root/tests/golden-records.py" "$work/old" "$work/new" "$work/base/build/bin" "$root/build/bin"

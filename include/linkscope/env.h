@@ -34,6 +34,12 @@ int lk_env_name_is_secret(const char *name);
  * Sets *changed when anything was replaced.
  */
 char *lk_env_redact(const char *value, int *changed);
+/*
+ * The same rules tried at every character, without the look that lets
+ * lk_env_redact() copy a string holding no mark of a secret at once: the
+ * two must give the same (tests/fuzz/fuzz_redact.c).
+ */
+char *lk_env_redact_every(const char *value, int *changed);
 
 /* Collect the allow-listed variables of `envp`, sorted by name. */
 void lk_env_collect(const char *const *envp, struct lk_envvars *out);
