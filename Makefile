@@ -150,11 +150,13 @@ test: all unit-build
 demo: deps all
 	@scripts/demo.sh $(BUILD)
 
+# Each part appends its figures against their floors to one summary, printed last.
 bench: all
 	@scripts/install-deps.sh bench
-	@bench/shim-overhead.sh $(BUILD)
-	@bench/provider-index.sh $(BUILD)
-	@bench/llvm-line.sh $(BUILD)
+	@sum=$$(mktemp /tmp/lk-bench-summary.XXXXXX); export BENCH_SUMMARY=$$sum; \
+	bench/shim-overhead.sh $(BUILD) && bench/record-dir.sh $(BUILD) && \
+	bench/provider-index.sh $(BUILD) && bench/llvm-line.sh $(BUILD); rc=$$?; \
+	echo "== make bench: every figure against its floor, measured in this run"; cat $$sum; rm -f $$sum; exit $$rc
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

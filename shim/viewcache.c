@@ -313,7 +313,9 @@ static void key_put(struct lk_buf *key, const char *tag, const char *value, int 
 		return;
 	}
 	put_str(key, value);
-	*secret |= holds_secret(value);
+	/* Asked only before an entry is written (secret not NULL): a found one was asked when it was. */
+	if (secret && !*secret)
+		*secret = holds_secret(value);
 }
 
 static int is_dir(const char *path)
@@ -379,20 +381,22 @@ static int key_driver(struct lk_buf *key, const struct lk_viewcache_request *req
 	return 0;
 }
 
-/* The profile's key into `key`: NULL, or why there is none. */
+/*
+ * The profile's key into `key`: NULL, or why there is none. `secret` (may
+ * be NULL) is set when a string of it holds what the record redacts.
+ */
 static const char *key_build(struct lk_buf *key, const struct lk_viewcache_request *req,
-			     const struct lk_view_line *line)
+			     const struct lk_view_line *line, int *secret)
 {
 	int needs_cwd = req->argv[0][0] != '/' && strchr(req->argv[0], '/');
-	int secret = 0;
 
 	lk_buf_addstr(key, VIEW_MAGIC);
 	lk_buf_addstr(key, line->cxx ? "g++\n" : "gcc\n");
-	if (key_driver(key, req, &secret) < 0)
+	if (key_driver(key, req, secret) < 0)
 		return "the driver binary cannot be looked at";
 	for (const char *const *v = gcc_vars; *v; v++) {
 		lk_buf_addf(key, "%s=", *v);
-		key_put(key, "", getenv(*v), &secret);
+		key_put(key, "", getenv(*v), secret);
 	}
 	key_dirs(key, getenv("COMPILER_PATH"), 1, &needs_cwd);
 	key_dirs(key, getenv("LIBRARY_PATH"), 1, &needs_cwd);
@@ -405,17 +409,17 @@ static const char *key_build(struct lk_buf *key, const struct lk_viewcache_reque
 	/* -flto=jobserver and -flto=auto read make's jobserver. */
 	for (size_t i = 0; i < line->probe.nr; i++)
 		if (lk_str_starts_with(line->probe.items[i], "-flto")) {
-			key_put(key, "MAKEFLAGS=", getenv("MAKEFLAGS"), &secret);
+			key_put(key, "MAKEFLAGS=", getenv("MAKEFLAGS"), secret);
 			break;
 		}
 	if (needs_cwd) {
 		if (!req->cwd)
 			return "the cwd cannot be known";
-		key_put(key, "cwd ", req->cwd, &secret);
+		key_put(key, "cwd ", req->cwd, secret);
 	}
 	for (size_t i = 0; i < line->probe.nr; i++)
-		key_put(key, "", line->probe.items[i], &secret);
-	return secret ? "a word of the profile holds what the record redacts" : NULL;
+		key_put(key, "", line->probe.items[i], secret);
+	return NULL;
 }
 
 /* ---- the driver family ---- */
@@ -538,7 +542,7 @@ void lk_viewcache_begin(struct lk_viewcache *v, const struct lk_viewcache_reques
 	lk_view_line_read(&v->line, req->argv, family);
 	if ((v->why = v->line.unmodelled))
 		return;
-	if ((v->why = key_build(&v->key, req, &v->line)))
+	if ((v->why = key_build(&v->key, req, &v->line, NULL)))
 		return;
 	v->path = entry_path(req->dir, &v->key);
 	found = read_entry(v);
@@ -548,8 +552,17 @@ void lk_viewcache_begin(struct lk_viewcache *v, const struct lk_viewcache_reques
 		return;
 	}
 	if (!found) {
-		/* No entry: learn one, if there is a place to keep it. */
-		if (views_dir(v->path) < 0) {
+		/* No entry: learn one, if there is a place to keep it and nothing to redact in it. */
+		struct lk_buf again = LK_BUF_INIT;
+		int secret = 0;
+
+		key_build(&again, req, &v->line, &secret);
+		lk_buf_release(&again);
+		if (secret) {
+			v->why = "a word of the profile holds what the record redacts";
+			free(v->path);
+			v->path = NULL;
+		} else if (views_dir(v->path) < 0) {
 			v->why = "the views dir cannot be made";
 			free(v->path);
 			v->path = NULL;
