@@ -66,7 +66,19 @@ $(BUILD)/obj/shim/%.o: INCLUDES := -iquote shim
 $(BUILD)/obj/analyzer/%.o: INCLUDES := -iquote analyzer
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim -iquote analyzer
 
-$(BUILD)/obj/%.o: %.c
+# A plain `make` on a fresh machine says which build dependency is missing
+# and the command that installs it (scripts/check-build-deps.sh), once per
+# build dir; the tests' headers are checked when they are built.
+BUILD_DEPS := jansson.h=libjansson-dev gelf.h=libelf-dev bfd.h=binutils-dev
+$(BUILD)/.build-deps-ok:
+	@scripts/check-build-deps.sh "$(CC)" $(BUILD_DEPS)
+	@mkdir -p $(dir $@) && touch $@
+$(BUILD)/.test-deps-ok:
+	@scripts/check-build-deps.sh "$(CC)" 'stdarg.h=libc6-dev' 'setjmp.h=libc6-dev' 'cmocka.h=libcmocka-dev'
+	@mkdir -p $(dir $@) && touch $@
+$(BUILD)/obj/tests/%.o: | $(BUILD)/.test-deps-ok
+
+$(BUILD)/obj/%.o: %.c | $(BUILD)/.build-deps-ok
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_ALL) $(INCLUDES) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
