@@ -27,6 +27,7 @@
 #include "provider.h"
 #include "linkscope/vec.h"
 #include "cause.h"
+#include "explain.h"
 #include "fix.h"
 #include "resolve.h"
 
@@ -272,7 +273,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		cache = lk_provider_cache_dir();
 		lk_provider_index_build(&ix, rec, line, cache);
 		free(cache);
-		ix.static_only = (lk_replay_state_at_end(line) & LK_ST_STATIC) != 0;
+		ix.static_only = (lk_line_state_at_end(line) & LK_ST_STATIC) != 0;
 		lk_provider_lookup(&ix, names, n, hits);
 		for (size_t i = 0; i < ix.notes.nr; i++)
 			lk_strvec_push(&out->notes, ix.notes.items[i]);
@@ -353,6 +354,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			size_t g = group_of[i];
 
 			if (g != (size_t)-1 && groups.items[g].first != i) {
+				lk_explain_diag_release(&out->diags.items[i]);
 				lk_diag_release(&out->diags.items[i]);
 				continue;
 			}
@@ -518,7 +520,7 @@ static void provider_fixes(const struct lk_record *rec, const struct lk_line *li
 	struct lk_strvec words = LK_STRVEC_INIT;
 	struct lk_buf desc = LK_BUF_INIT;
 	const struct lk_line_item *last = last_referencing(out, line, d);
-	unsigned state = lk_replay_state_at_end(line);
+	unsigned state = lk_line_state_at_end(line);
 	char *arg = lk_provider_arg(line, d->provider, state), *found = NULL;
 	char *shorter = arg[0] == '-' && arg[1] == 'l' && arg[2] != ':' ? NULL : short_lib(line, d->provider, state, &found);
 	char *crate = crate_of(out, line, d);

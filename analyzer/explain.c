@@ -10,6 +10,7 @@
 #include "demangle.h"
 #include "linkscope/vec.h"
 #include "explain.h"
+#include "fix.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -290,5 +291,33 @@ void lk_explain_why(const struct lk_replay *r, const struct lk_line *line,
 			lk_buf_addstr(&b, " defines it too, but was dropped (--as-needed: nothing needed it when it was read)");
 			push_line(out, &b);
 		}
+	}
+}
+
+void lk_explain_diag_release(struct lk_diag *d)
+{
+	lk_strvec_release(&d->explanation);
+	for (size_t k = 0; k < d->fixes.nr; k++)
+		lk_fix_release(&d->fixes.items[k]);
+	free(d->fixes.items);
+	d->fixes.items = NULL;
+	d->fixes.nr = d->fixes.alloc = 0;
+	lk_strvec_release(&d->symbols);
+	free(d->provider);
+	d->provider = NULL;
+	free(d->provider_package);
+	d->provider_package = NULL;
+	lk_strvec_release(&d->alternatives);
+	lk_strvec_release(&d->looked_in);
+}
+
+void lk_explain_release(struct lk_replay *r)
+{
+	for (size_t i = 0; i < r->diags.nr; i++)
+		lk_explain_diag_release(&r->diags.items[i]);
+	if (r->whole_fix) {
+		lk_fix_release(r->whole_fix);
+		free(r->whole_fix);
+		r->whole_fix = NULL;
 	}
 }

@@ -14,6 +14,14 @@
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line);
 
 /*
+ * Free what the explain stage (the explanations, causes and fixes of
+ * explain.c, cause.c and fix.c) added to a diagnostic of the replay, or
+ * to every diagnostic and the replay itself; before lk_replay_release().
+ */
+void lk_explain_diag_release(struct lk_diag *d);
+void lk_explain_release(struct lk_replay *r);
+
+/*
  * Where input `input` of the replay is, for a sentence: "member M of PATH
  * at POS", or "PATH at POS", or "(added by the driver)" when the driver put
  * it there. Appended to `b`.

@@ -11,6 +11,21 @@
 #include "linkscope/record.h"
 #include "replay.h"
 
+/* A candidate edit of the link (fix.h proposes, tries and verifies them). */
+struct lk_fix {
+	char *description;
+	struct lk_strvec args;	/* what to insert */
+	long position;		/* driver argv index they go before; argc = append */
+	int verified;		/* the replay with this edit succeeds */
+	int linker_checked;	/* --verify-with-linker ran the real driver with it */
+	int linker_ok;		/* ... and it linked */
+	char *linker_said;	/* its first line of stderr when it did not */
+	int partial;		/* not verified, but every symbol of its diagnostic is then defined */
+	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
+	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
+	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
+};
+
 /*
  * The fix stage, after the explanations: diagnostics grouped by cause,
  * each one's direct fixes, then the cause-level ones (cause.c), every one

@@ -783,6 +783,16 @@ static void remove_scratch(const char *dir)
 	rmdir(dir);
 }
 
+unsigned lk_line_state_at_end(const struct lk_line *line)
+{
+	unsigned state = 0;
+
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0)
+			state = line->items.items[i].state;
+	return state;
+}
+
 void lk_line_truncate(struct lk_line *line, size_t nr)
 {
 	for (size_t i = nr; i < line->items.nr; i++) {

@@ -141,6 +141,9 @@ void lk_line_release(struct lk_line *line);
 /* Drop the items from index `nr` on (those an overlay appended to its view of a line). */
 void lk_line_truncate(struct lk_line *line, size_t nr);
 
+/* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
+unsigned lk_line_state_at_end(const struct lk_line *line);
+
 /*
  * Map the linker argv back onto the driver argv: pos[i] is the driver
  * position of linker word i, or -1 when the driver added it. Exposed for

@@ -532,6 +532,7 @@ static int cmd_replay(const struct lk_options *opt)
 					lk_fix_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k]);
 		rc = print_replay(opt, &rec, &line, &rp);
 	}
+	lk_explain_release(&rp);
 	lk_replay_release(&rp);
 	lk_line_release(&line);
 	lk_record_release(&rec);

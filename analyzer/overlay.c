@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "linkscope/banned.h"
-#include "replay.h"
 #include "linkscope/vec.h"
 #include "overlay.h"
 #include "resolve.h"
@@ -46,7 +45,7 @@ void lk_overlay_open(struct lk_overlay *o, const struct lk_record *rec, const st
 	copy_strvec(&v->unknown, &base->unknown);
 	copy_strvec(&v->notes, &base->notes);
 	for (size_t i = 0; words && i < words->nr; i++)
-		lk_resolve_append(rec, v, words->items[i], (long)rec->args.nr, lk_replay_state_at_end(v));
+		lk_resolve_append(rec, v, words->items[i], (long)rec->args.nr, lk_line_state_at_end(v));
 }
 
 void lk_overlay_close(struct lk_overlay *o)

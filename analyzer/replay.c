@@ -50,7 +50,6 @@
 #include "certainty.h"
 #include "gc.h"
 #include "policy.h"
-#include "fix.h"
 #include "overlay.h"
 #include "symtab.h"
 #include "trial.h"
@@ -1246,16 +1245,6 @@ int lk_replay_outcome(const struct lk_record *rec, const struct lk_line *line,
 	return ok;
 }
 
-unsigned lk_replay_state_at_end(const struct lk_line *line)
-{
-	unsigned state = 0;
-
-	for (size_t i = 0; i < line->items.nr; i++)
-		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0)
-			state = line->items.items[i].state;
-	return state;
-}
-
 void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out)
 {
 	for (size_t i = 0; i < r->diags.nr; i++) {
@@ -1299,17 +1288,8 @@ void lk_diag_release(struct lk_diag *d)
 	free(d->symbol);
 	free(d->version);
 	free(d->defined_path);
-	free(d->provider);
-	free(d->provider_package);
-	lk_strvec_release(&d->symbols);
-	lk_strvec_release(&d->alternatives);
-	lk_strvec_release(&d->looked_in);
 	free(d->refs.items);
 	lk_strvec_release(&d->via);
-	lk_strvec_release(&d->explanation);
-	for (size_t k = 0; k < d->fixes.nr; k++)
-		lk_fix_release(&d->fixes.items[k]);
-	free(d->fixes.items);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -1328,10 +1308,6 @@ void lk_replay_release(struct lk_replay *r)
 	for (size_t i = 0; i < r->diags.nr; i++)
 		lk_diag_release(&r->diags.items[i]);
 	free(r->diags.items);
-	if (r->whole_fix) {
-		lk_fix_release(r->whole_fix);
-		free(r->whole_fix);
-	}
 	if (r->trials) {
 		lk_trial_stop(r->trials);
 		free(r->trials);

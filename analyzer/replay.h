@@ -11,6 +11,7 @@
 #include "line.h"
 #include "linkscope/record.h"
 
+struct lk_fix;
 struct lk_symtab;
 struct lk_trial_server;
 
@@ -50,21 +51,6 @@ enum lk_diag_kind {
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind);
 
-/* A candidate edit of the link (fix.h proposes, tries and verifies them). */
-struct lk_fix {
-	char *description;
-	struct lk_strvec args;	/* what to insert */
-	long position;		/* driver argv index they go before; argc = append */
-	int verified;		/* the replay with this edit succeeds */
-	int linker_checked;	/* --verify-with-linker ran the real driver with it */
-	int linker_ok;		/* ... and it linked */
-	char *linker_said;	/* its first line of stderr when it did not */
-	int partial;		/* not verified, but every symbol of its diagnostic is then defined */
-	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
-	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
-	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
-};
-
 /* Indexes of rinputs. */
 struct lk_input_list {
 	long *items;
@@ -79,11 +65,16 @@ struct lk_diag {
 	struct { long *items; size_t nr, alloc; } refs;	/* every regular input referencing it */
 	long def_input;		/* dso-missing: the DSO that defines it; multiple-definition: the first definer */
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
+	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
+	/*
+	 * The rest is the explain stage's (explain.h): empty after the
+	 * replay, filled by the explanations, causes and fixes, and released
+	 * by lk_explain_release(), not by lk_diag_release().
+	 */
 	struct lk_strvec explanation;	/* the timeline, one sentence each */
-	struct { struct lk_fix *items; size_t nr, alloc; } fixes;
+	struct { struct lk_fix *items; size_t nr, alloc; } fixes;	/* fix.h */
 	/* undefined-symbol diagnostics are grouped by cause (cause.c) */
 	struct lk_strvec symbols;	/* every symbol of the group, `symbol` first */
-	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
 	char *provider;		/* a library not on the line that defines them all, or NULL */
 	char *provider_package;	/* the Debian package that ships it, or NULL */
 	struct lk_strvec alternatives;	/* other libraries that define them all, best first */
@@ -99,7 +90,7 @@ struct lk_replay {
 	char *unknown;			/* why a failure is no prediction (analyzer/certainty.c), or NULL */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
-	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL */
+	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */
 };
 
 /*
@@ -117,13 +108,11 @@ enum lk_replay_flags {
 };
 int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
 		  struct lk_replay *out, struct lk_err *err);
+/* Free what the replay made; what the explain stage added is freed first, by lk_explain_release(). */
 void lk_replay_release(struct lk_replay *r);
 
-/* Free what a diagnostic owns. */
+/* Free what the replay made of a diagnostic (after lk_explain_diag_release() when it was explained). */
 void lk_diag_release(struct lk_diag *d);
-
-/* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
-unsigned lk_replay_state_at_end(const struct lk_line *line);
 
 /* "kind symbol" of each diagnostic of `r`, appended to `out`: what a fix trial leaves failing. */
 void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out);

@@ -14,6 +14,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
 #include "demangle.h"
+#include "fix.h"
 #include "report.h"
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)

@@ -178,6 +178,7 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
 	for (size_t i = 0; !predicted && !rp.unknown && i < rp.diags.nr; i++)
 		add_diag(cs, rec, &line, &rp, &rp.diags.items[i]);
+	lk_explain_release(&rp);
 	lk_replay_release(&rp);
 	lk_line_release(&line);
 }
