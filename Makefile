@@ -41,7 +41,11 @@ ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf) -lbfd
 
 COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
-ANALYZER_LIB_SRC := $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))
+# The analyzer's stages, bottom up (analyzer/README.md): each folder sees
+# its own headers and those of the stages below it, never one above.
+ANALYZER_STAGES := model replay explain report
+ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
+ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
@@ -59,12 +63,19 @@ ANALYZER := $(BUILD)/bin/linkscope
 all: $(SHIM) $(ANALYZER)
 
 # Include paths per directory: common/ sees only include/, the shim and the
-# analyzer each add their own folder, so neither can include the other's
-# headers. The tests see both. -iquote: only "x.h" includes look there, so
-# analyzer/elf.h does not hide the system's <elf.h>.
+# analyzer each add their own folders, so neither can include the other's
+# headers; an analyzer stage adds its own folder and those below it, so it
+# cannot include a stage above it; main.c and the tests see everything.
+# -iquote: only "x.h" includes look there, so analyzer/model/elf.h does not
+# hide the system's <elf.h>.
 $(BUILD)/obj/shim/%.o: INCLUDES := -iquote shim
-$(BUILD)/obj/analyzer/%.o: INCLUDES := -iquote analyzer
-$(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim -iquote analyzer
+$(BUILD)/obj/analyzer/model/%.o: INCLUDES := -iquote analyzer/model
+$(BUILD)/obj/analyzer/replay/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay
+$(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
+	-iquote analyzer/explain
+$(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
 # A plain `make` on a fresh machine says which build dependency is missing
 # and the command that installs it (scripts/check-build-deps.sh), once per
@@ -117,10 +128,10 @@ FUZZ_RUNS ?= 20000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*.h)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim -iquote analyzer -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) \
 		$(JANSSON_LIBS) $(ELF_LIBS)
 

@@ -1,5 +1,5 @@
 /*
- * The -l search (lk_resolve_search_lib in analyzer/resolve.c) as GNU ld's
+ * The -l search (lk_resolve_search_lib in analyzer/model/resolve.c) as GNU ld's
  * ldfile_open_file_search does it: each dir in order, lib<name>.so then
  * lib<name>.a in it, .a only under -Bstatic, -l:<file> literal, the
  * linker's default dirs after the -L dirs (none under -nostdlib), libraries

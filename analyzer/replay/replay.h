@@ -87,7 +87,7 @@ struct lk_replay {
 	struct { struct lk_rinput *items; size_t nr, alloc; } inputs;
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
-	char *unknown;			/* why a failure is no prediction (analyzer/certainty.c), or NULL */
+	char *unknown;			/* why a failure is no prediction (analyzer/replay/certainty.c), or NULL */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
 	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */

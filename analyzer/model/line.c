@@ -323,7 +323,7 @@ static int driver_adds_no_input(const struct lk_record *rec)
 	return none;
 }
 
-/* What gcc's temporary response files held (analyzer/atfile.c), when the driver had one of its own. */
+/* What gcc's temporary response files held (analyzer/model/atfile.c), when the driver had one of its own. */
 static void fill_gcc_atfiles(const struct lk_record *rec, struct lk_strvec *argv)
 {
 	struct expectations e = { NULL, 0, 0 };

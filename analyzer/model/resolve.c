@@ -439,7 +439,7 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 
 		it->path = path;
 		lk_elf_identify(path, &it->info);
-		/* The copy is what ld read; a file rewritten since is not (analyzer/fingerprint.c). */
+		/* The copy is what ld read; a file rewritten since is not (analyzer/model/fingerprint.c). */
 		if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
 		    (copy = kept_copy(c->rec, path))) {
 			int gone = it->info.kind == LK_FILE_MISSING;

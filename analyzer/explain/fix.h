@@ -11,7 +11,7 @@
 #include "linkscope/record.h"
 #include "replay.h"
 
-/* A candidate edit of the link (fix.h proposes, tries and verifies them). */
+/* A candidate edit of the link: proposed, tried and verified by the functions below. */
 struct lk_fix {
 	char *description;
 	struct lk_strvec args;	/* what to insert */

@@ -172,7 +172,7 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
 			  &rp.notes);
 	else if (rp.unknown)
-		/* The replay's failure is no prediction (analyzer/certainty.c): no cause to name. */
+		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
 		add_plain(cs, rec, "unknown", rp.unknown, &rp.notes);
 	else if (!rp.diags.nr)
 		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);

@@ -38,7 +38,7 @@ static int predicted(const struct lk_line *line, const struct lk_replay *rp)
  * recompile): no verdict then, an honest "unknown" with the reasons
  * (line->unknown) rather than a guess; docs/security.md. Or a predicted
  * failure rests on inputs that are gone or changed (rp->unknown,
- * analyzer/certainty.c).
+ * analyzer/replay/certainty.c).
  */
 static int unknown(const struct lk_line *line, const struct lk_replay *rp)
 {
