@@ -96,7 +96,7 @@ struct lk_elf_armap_entry {
 
 struct lk_elf_archive {
 	int fd;
-	void *elf;		/* Elf *, opaque outside elf.c */
+	void *elf;		/* Elf *, opaque outside the elf*.c files */
 	char *path;
 	int has_index;		/* a symbol index exists, even an empty one */
 	struct { struct lk_elf_armap_entry *items; size_t nr, alloc; } armap;
