@@ -171,9 +171,6 @@ static int word_matches(const char *word, const struct expected *x)
 	return !strcmp(word, x->word);
 }
 
-/* How many expected words the match may pass over to find a linker word (words the driver dropped). */
-#define MATCH_MAX_SKIP 4
-
 /* Greedy in-order match of the ordered words from linker index `start`. */
 static size_t match_from(const struct lk_strvec *linker, size_t start,
 			 const struct expected *const *ord, size_t nord, long *pos)
@@ -181,7 +178,7 @@ static size_t match_from(const struct lk_strvec *linker, size_t start,
 	size_t j = 0, matched = 0;
 
 	for (size_t i = start; i < linker->nr && j < nord; i++) {
-		for (size_t skip = 0; skip < MATCH_MAX_SKIP && j + skip < nord; skip++) {
+		for (size_t skip = 0; skip < LK_LINE_MATCH_MAX_SKIP && j + skip < nord; skip++) {
 			if (word_matches(linker->items[i], ord[j + skip])) {
 				if (pos)
 					pos[i] = ord[j + skip]->position;
@@ -395,7 +392,7 @@ struct builder {
 	const struct lk_record *rec;
 	unsigned state;
 	long since[LK_ST_COUNT];
-	struct { unsigned state; long since[LK_ST_COUNT]; } stack[32];
+	struct { unsigned state; long since[LK_ST_COUNT]; } stack[LK_LINE_PUSH_STATE_MAX];
 	int depth;
 	int group, next_group;
 	long group_start;
@@ -582,7 +579,7 @@ static int state_option(struct builder *b, const char *w, long pos)
 	}
 	if (!strcmp(w, "--push-state")) {
 		add_item(b, LK_ITEM_OPTION, w, NULL, pos);
-		if (b->depth < 32) {
+		if (b->depth < LK_LINE_PUSH_STATE_MAX) {
 			b->stack[b->depth].state = b->state;
 			memcpy(b->stack[b->depth].since, b->since, sizeof(b->since));
 		}
@@ -594,7 +591,7 @@ static int state_option(struct builder *b, const char *w, long pos)
 
 		if (b->depth == 0) {
 			it->note = lk_xstrdup("--pop-state without --push-state (ld fails)");
-		} else if (--b->depth < 32) {
+		} else if (--b->depth < LK_LINE_PUSH_STATE_MAX) {
 			b->state = b->stack[b->depth].state;
 			memcpy(b->since, b->stack[b->depth].since, sizeof(b->since));
 		}
@@ -630,15 +627,15 @@ static void line_option(struct builder *b, const struct lk_line_item *it)
 	const char *w = it->word, *value = it->value;
 
 	if (it->ld_option == LK_LD_SHARED)
-		line->shared = 1;
+		line->facts |= LK_LINE_SHARED;
 	else if (it->ld_option == LK_LD_PIE)
-		line->pie = 1;
+		line->facts |= LK_LINE_PIE;
 	else if (it->ld_option == LK_LD_NO_UNDEFINED)
-		line->no_undefined = 1;
+		line->facts |= LK_LINE_NO_UNDEFINED;
 	else if (it->ld_option == LK_LD_ALLOW_SHLIB_UNDEFINED)
-		line->allow_shlib_undefined = 1;
+		line->facts |= LK_LINE_ALLOW_SHLIB_UNDEFINED;
 	else if (it->ld_option == LK_LD_NOSTDLIB)
-		line->nostdlib = 1;
+		line->facts |= LK_LINE_NOSTDLIB;
 	else if ((!strcmp(w, "-m") && value) || (lk_str_starts_with(w, "-m") && w[2] && !value)) {
 		free(line->emulation);
 		line->emulation = lk_xstrdup(value ? value : w + 2);

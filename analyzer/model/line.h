@@ -83,6 +83,25 @@ struct lk_line_item {
 	char *note;		/* one line: why unresolved, or what is special */
 };
 
+/*
+ * The line model's limits, in one place: how deep the model follows what
+ * nests (each bounds untrusted input) and how far its matching looks.
+ */
+#define LK_LINE_SCRIPT_MAX_DEPTH 8	/* linker scripts naming scripts, as ld allows them (resolve.c) */
+#define LK_LINE_LD_SO_CONF_MAX_DEPTH 4	/* ld.so.conf "include" nesting (resolve.c) */
+#define LK_LINE_NEEDED_MAX_DEPTH 16	/* DT_NEEDED chains (resolve.c) */
+#define LK_LINE_PUSH_STATE_MAX 32	/* --push-state saved states; deeper pushes are counted, not saved (line.c) */
+#define LK_LINE_MATCH_MAX_SKIP 4	/* expected words a match may pass over to find a linker word (line.c) */
+
+/* The link-wide facts of a line (lk_line.facts), from its ld options. */
+enum lk_line_facts {
+	LK_LINE_SHARED = 1 << 0,		/* -shared, -Bshareable */
+	LK_LINE_PIE = 1 << 1,			/* -pie, --pic-executable */
+	LK_LINE_NO_UNDEFINED = 1 << 2,		/* --no-undefined, -z defs */
+	LK_LINE_ALLOW_SHLIB_UNDEFINED = 1 << 3,	/* --allow-shlib-undefined */
+	LK_LINE_NOSTDLIB = 1 << 4,		/* -nostdlib: the driver adds no input */
+};
+
 /* A DT_NEEDED entry of a shared object on the line, found as ld finds it. */
 struct lk_needed {
 	char *name;		/* as DT_NEEDED says */
@@ -112,7 +131,7 @@ struct lk_line {
 	struct lk_strvec libdirs;	/* -L, in order: all apply to every -l */
 	struct lk_strvec default_dirs;	/* the linker's SEARCH_DIRs (sysroot applied) */
 	struct lk_strvec rpath, rpath_link;
-	int shared, pie, no_undefined, allow_shlib_undefined, nostdlib;
+	unsigned facts;			/* enum lk_line_facts */
 	struct { struct lk_needed *items; size_t nr, alloc; } needed;
 	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
 	struct lk_strvec notes;		/* what could not be known, and why */

@@ -34,11 +34,6 @@
 #include "resolve.h"
 #include "trust.h"
 
-/* Nesting limits: linker scripts as ld allows them, ld.so.conf includes, DT_NEEDED chains. */
-#define SCRIPT_MAX_DEPTH 8
-#define LD_SO_CONF_MAX_DEPTH 4
-#define NEEDED_MAX_DEPTH 16
-
 /* ---- running the linker for its defaults ---- */
 
 /* Run this machine's `argv[0]` (found on PATH), its stdout in `out`; its exit status or -1. */
@@ -310,7 +305,7 @@ int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
 	const struct lk_strvec *lists[2] = { &line->libdirs, &line->default_dirs };
 	int verbatim = name[0] == ':';
 
-	for (int l = 0; l < (line->nostdlib ? 1 : 2); l++) {
+	for (int l = 0; l < ((line->facts & LK_LINE_NOSTDLIB) ? 1 : 2); l++) {
 		for (size_t d = 0; d < lists[l]->nr; d++) {
 			const char *dir = lists[l]->items[d];
 			struct lk_buf file = LK_BUF_INIT;
@@ -552,17 +547,17 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
-	if (depth >= SCRIPT_MAX_DEPTH && script.inputs.nr) {
+	if (depth >= LK_LINE_SCRIPT_MAX_DEPTH && script.inputs.nr) {
 		/* A script that includes itself (or scripts nested deeper than ld needs): say so. */
 		struct lk_buf why = LK_BUF_INIT;
 
 		set_note(it, "linker script nested %d deep (does it include itself?): its %zu inputs are not read",
-			 SCRIPT_MAX_DEPTH, script.inputs.nr);
+			 LK_LINE_SCRIPT_MAX_DEPTH, script.inputs.nr);
 		lk_buf_addf(&why, "the linker script '%s' is nested %d deep (it may include itself): the inputs it names are not modelled",
-			    path, SCRIPT_MAX_DEPTH);
+			    path, LK_LINE_SCRIPT_MAX_DEPTH);
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 	}
-	for (size_t i = 0; i < script.inputs.nr && depth < SCRIPT_MAX_DEPTH; i++) {
+	for (size_t i = 0; i < script.inputs.nr && depth < LK_LINE_SCRIPT_MAX_DEPTH; i++) {
 		const struct lk_script_input *in = &script.inputs.items[i];
 		char *file = strncmp(in->name, "-l", 2) ? script_file_path(c, path, in->name) : NULL;
 		size_t child = add_child(c, index, in, file);
@@ -622,7 +617,7 @@ static void ld_so_conf(const char *file, const char *sysroot, struct lk_strvec *
 	char *line, *next;
 
 	lk_buf_addf(&path, "%s%s", sysroot ? sysroot : "", file);
-	if (depth > LD_SO_CONF_MAX_DEPTH || lk_buf_read_file(&text, path.buf, (size_t)1 << 20) < 0)
+	if (depth > LK_LINE_LD_SO_CONF_MAX_DEPTH || lk_buf_read_file(&text, path.buf, (size_t)1 << 20) < 0)
 		goto out;
 	for (line = text.buf; *line; line = next) {
 		char *hash;
@@ -755,7 +750,7 @@ static void find_needed(struct ctx *c, const char *by_path, const struct lk_elf_
 static void add_needed_of(struct ctx *c, const char *by_path, const struct lk_elf_info *by,
 			  long item, long parent, int depth)
 {
-	for (size_t k = 0; k < by->needed.nr && depth < NEEDED_MAX_DEPTH; k++) {
+	for (size_t k = 0; k < by->needed.nr && depth < LK_LINE_NEEDED_MAX_DEPTH; k++) {
 		struct lk_line *line = c->line;
 		const struct lk_line_item *loaded = on_line(line, by->needed.items[k]);
 		struct lk_needed n;

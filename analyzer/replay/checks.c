@@ -60,7 +60,7 @@ static int start_stop_missing(const struct rp *r, const char *name)
 void rp_final_checks(struct rp *r)
 {
 	const struct lk_policy *p = &r->policy;
-	int static_exe = p->static_link && !r->line->shared;
+	int static_exe = p->static_link && !(r->line->facts & LK_LINE_SHARED);
 	struct lk_sym *s;
 	size_t cursor = 0;
 

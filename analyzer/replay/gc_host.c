@@ -81,8 +81,8 @@ static void gc_keep_symbol(struct rp *r, const char *name)
  */
 void rp_collect_sections(struct rp *r)
 {
-	int dynamic = !r->policy.static_link || r->line->pie || r->line->shared;
-	int export_all = r->line->shared || r->policy.export_dynamic;
+	int dynamic = !r->policy.static_link || (r->line->facts & (LK_LINE_PIE | LK_LINE_SHARED));
+	int export_all = (r->line->facts & LK_LINE_SHARED) || r->policy.export_dynamic;
 	size_t removed, total, cursor = 0;
 	const struct lk_sym *s;
 

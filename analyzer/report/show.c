@@ -198,10 +198,11 @@ static void print_header(const struct painter *p, const struct lk_record *rec, c
 	fprintf(p->out, "linker   %s (%s), %s%s%s; driver's additions %s\n", line->flavor,
 		line->linker, line->emulation ? "emulation " : "", line->emulation ? line->emulation : "",
 		line->native ? ", native" : ", cross", driver_part_text(line->driver_part));
-	fprintf(p->out, "output   %s%s%s%s", line->shared ? "shared object" : line->pie ? "PIE executable" : "executable",
-		line->no_undefined ? ", --no-undefined/-z defs" : "",
-		line->allow_shlib_undefined ? ", --allow-shlib-undefined" : "",
-		line->nostdlib ? ", -nostdlib" : "");
+	fprintf(p->out, "output   %s%s%s%s",
+		(line->facts & LK_LINE_SHARED) ? "shared object" : (line->facts & LK_LINE_PIE) ? "PIE executable" : "executable",
+		(line->facts & LK_LINE_NO_UNDEFINED) ? ", --no-undefined/-z defs" : "",
+		(line->facts & LK_LINE_ALLOW_SHLIB_UNDEFINED) ? ", --allow-shlib-undefined" : "",
+		(line->facts & LK_LINE_NOSTDLIB) ? ", -nostdlib" : "");
 	if (line->sysroot && *line->sysroot)
 		fprintf(p->out, ", sysroot %s", line->sysroot);
 	fprintf(p->out, "\n");

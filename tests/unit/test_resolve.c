@@ -66,7 +66,7 @@ static void line_init(struct lk_line *line, int nostdlib)
 	snprintf(path, sizeof(path), "%s/c", dir);
 	lk_strvec_push(&line->default_dirs, path);
 	line->machine = EM_X86_64;
-	line->nostdlib = nostdlib;
+	line->facts = nostdlib ? LK_LINE_NOSTDLIB : 0;
 }
 
 /*
