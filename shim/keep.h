@@ -38,4 +38,12 @@ void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
 		    const struct lk_keep_limits *limits);
 
+/*
+ * Once the record is written (or could not be): each copy kept is held
+ * under a name of the link's own (prune.h's LK_BLOB_HELD) since
+ * lk_keep_file; it goes back under blobs/<sha256> if a prune removed that
+ * name meanwhile, else the held name goes.
+ */
+void lk_keep_settle(const struct lk_record_draft *rec, const char *dir);
+
 #endif

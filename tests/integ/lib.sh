@@ -33,8 +33,9 @@ export XDG_CACHE_HOME=$T/cache
 # LK_ELSEWHERE=1 (tests/run.sh's second pass): every analysis runs from
 # another directory, in another environment than the build's (search-path
 # variables of its own, no caller's settings; only where the records and
-# the analyzer's cache live carry over), with its file arguments made
-# absolute. The verdicts must not change: they depend on the record only.
+# the analyzer's cache live, and the sanitizer's options, carry over), with
+# its file arguments made absolute. The verdicts must not change: they
+# depend on the record only.
 if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
 	mkdir -p "$T/elsewhere/lib" "$T/elsewhere/bin"
 	cat >"$T/linkscope-elsewhere" <<EOF
@@ -45,7 +46,7 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME; do
+for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1
