@@ -27,6 +27,9 @@ cd "$T" || exit 1
 unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
 	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE
 export LINKSCOPE_DIR=$T/records
+# A TMPDIR of its own: what a test looks for there (the shim's private
+# lk-objs-* dirs, gcc's temporaries) is its own, not another build's.
+mkdir "$T/tmp" && export TMPDIR=$T/tmp
 # The provider index cache (issue #10) stays in the test's scratch dir.
 export XDG_CACHE_HOME=$T/cache
 
