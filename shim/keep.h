@@ -15,8 +15,10 @@ struct lk_keep_limits {
 /*
  * Copy `path` into <dir>/blobs/<sha256> unless a blob of that content is
  * already there (copies are shared between records), and add it to
- * rec->kept with `reason`. Limits are checked against `*used`, which grows.
- * Returns 0, or -1 with `err` (the record then carries a warning).
+ * rec->kept with `reason`. The copy is also held under a name of this
+ * link's own until lk_keep_settle. Limits are checked against `*used`,
+ * which grows. Returns 0, or -1 with `err` (the record then carries a
+ * warning).
  */
 int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,

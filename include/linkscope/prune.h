@@ -39,8 +39,9 @@ struct lk_prune_result {
  * Prune `dir` (the record directory) at time `now_s` (seconds since the
  * epoch). Only files linkscope writes are looked at: <id>.json records
  * and their <id>.report.json, <id>.report.md, <id>.repro.tar, stale
- * .<id>.json.tmp files, and blobs/<sha256>. Symbolic links and anything
- * not a regular file are never followed nor removed. The newest record is
+ * .<id>.json.tmp files, blobs/<sha256>, stale blobs/.tmp-* files, and
+ * stale held copies and tombstones (renamed back). Symbolic links and
+ * anything not a regular file are never followed nor removed. The newest record is
  * always kept, and so is a blob written in the last BLOB_GRACE seconds (a
  * link may be writing the record that names it). A blob is removed only
  * if, renamed to a tombstone, it is still the file listed and no record
