@@ -101,7 +101,7 @@ during() {
 	old=$(find "$LINKSCOPE_DIR" -maxdepth 1 -name '2*.json' -type f | sort | head -n 1)
 	touch -d '10 days ago' "$old" "$LINKSCOPE_DIR"/blobs/*
 	env "$no_lsan" strace -f -qq -o /dev/null \
-		-e inject=unlinkat,unlink,rename,renameat,renameat2:delay_enter=1500000 \
+		-e 'inject=unlinkat,?unlink,?rename,?renameat,renameat2:delay_enter=1500000' \
 		"$LINKSCOPE" prune --max-age 5d --dir "$LINKSCOPE_DIR" >"$T/slow.out" 2>&1 &
 	slow=$!
 	for i in $(seq 200); do [ -e "$old" ] || break; sleep 0.05; done
@@ -120,5 +120,6 @@ during "a link during a prune" "$SHIM" main.c -o e3
 # Its record only after that (its third rename, the record's, held 5 s):
 # the link finds the blobs' names gone and puts back the copies it holds.
 during "a link whose record comes late" \
-	env "$no_lsan" strace -qq -o /dev/null -e inject=rename:delay_enter=5000000:when=3 "$SHIM" main.c -o e3
+	env "$no_lsan" strace -qq -o /dev/null -e 'inject=?rename,?renameat,?renameat2:delay_enter=5000000:when=3' \
+	"$SHIM" main.c -o e3
 finish
