@@ -775,7 +775,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
-	else if (failed && opt->report && !st->run.signal)
+	lk_keep_settle(rec, st->dir);
+	if (written && failed && opt->report && !st->run.signal)
 		explain_failure(written);
 	free(written);
 	maybe_prune(opt, st->dir, rec);
