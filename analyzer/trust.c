@@ -1,13 +1,16 @@
 /*
  * Record -> what the analyzer may run for it (--run-driver,
  * --verify-with-linker). A record may come from someone else's CI run: its
- * driver path and its options are data, never a command. So the program is
- * the analysing machine's own compiler driver of the same name, found on
- * our PATH, and the options are an allow-list of what a link or a compile
- * needs (inputs, search dirs, input state, code generation), with
- * everything else left out and named. docs/security.md says the same for
- * users; the ld options are those of ld/lexsup.c that change which inputs
- * are read and how.
+ * driver path, its options and its environment are data, never a command.
+ * So the program is the analysing machine's own compiler driver of the
+ * same name, found on our PATH; the options are a true allow-list, option
+ * by option, of what a link or a compile needs (inputs, search dirs, input
+ * state, what changes code generation, the ABI or what the driver links),
+ * each value checked to be what that option takes, and everything else
+ * left out and named; the environment is built from nothing. The walls
+ * around the run are sandbox.c's. docs/security.md lists it all for users;
+ * the ld options are those of ld/lexsup.c that change which inputs are
+ * read and how.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -362,6 +365,9 @@ static enum verdict ld_word(struct filter *f, const char *w, char **out)
 	}
 	if (lk_str_in_list(w, ld_flags))
 		return KEEP;
+	/* -zKEYWORD=VALUE (-zmax-page-size=0x1000) is -z's, not an option named -zmax-page-size. */
+	if (w[1] == 'z' && w[2])
+		return ld_value(f, ld_valopt("-z"), "-z", w + 2, out);
 	eq = strchr(w, '=');
 	if (eq && (size_t)(eq - w) < sizeof(name) - 1) {
 		memcpy(name, w, (size_t)(eq - w) + 1);
@@ -382,14 +388,15 @@ static enum verdict ld_word(struct filter *f, const char *w, char **out)
 		f->ld_pending_opt = o;
 		return HOLD;
 	}
-	/* Joined short forms: -lNAME, -LDIR, -TFILE, -RDIR, -zKEYWORD, -hNAME, -mEMU, -uSYM, -eSYM. */
-	if (w[1] != '-' && w[2] && strchr("lLTRzhmue", w[1])) {
+	/* Joined short forms: -lNAME, -LDIR, -TFILE, -RDIR, -hNAME, -mEMU, -uSYM, -eSYM. */
+	if (w[1] != '-' && w[2] && strchr("lLTRhmue", w[1])) {
 		char opt[3] = { '-', w[1], '\0' };
 
 		return ld_value(f, ld_valopt(opt), opt, w + 2, out);
 	}
 	return DROP;
 }
+
 static void keep(struct filter *f, const char *word, char *owned)
 {
 	if (owned)

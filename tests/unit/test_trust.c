@@ -153,6 +153,7 @@ static void test_trust_keeps_what_changes_code_or_the_link(void **state)
 		"-fprofile-generate", "--coverage", "-g3", "-gsplit-dwarf", "-gz=zlib", "-O2", "-Wall",
 		"-Wno-unused", "-Werror=format", "-std=gnu11", "-stdlib=libc++", "-pthread",
 		"-Wl,-z,now,-rpath,$ORIGIN/../lib,--hash-style=gnu,-melf_x86_64", "-Wl,-z", "-Wl,relro",
+		"-Wl,-zmax-page-size=0x1000",
 		"-Xlinker", "-rpath-link", "-Xlinker", "rel", NULL };
 
 	(void)state;
@@ -163,7 +164,7 @@ static void test_trust_keeps_what_changes_code_or_the_link(void **state)
 		     "-fstack-protector-strong -fopenmp -fprofile-arcs -fprofile-generate --coverage -g3 "
 		     "-gsplit-dwarf -gz=zlib -O2 -Wall -Wno-unused -Werror=format -std=gnu11 "
 		     "-stdlib=libc++ -pthread -Wl,-z,now,-rpath,$ORIGIN/../lib,--hash-style=gnu,-melf_x86_64 "
-		     "-Wl,-z -Wl,relro -Xlinker -rpath-link -Xlinker /work/proj/rel",
+		     "-Wl,-z -Wl,relro -Wl,-zmax-page-size=0x1000 -Xlinker -rpath-link -Xlinker /work/proj/rel",
 		     "");
 }
 
