@@ -173,4 +173,53 @@ case $err in
 *) check "the driver reached no network" test ! -e connections ;;
 esac
 check_eq "and its scratch dirs are gone" 0 "$(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l)"
+
+# ---- walls the kernel refuses: as in a container that forbids unshare, on a kernel
+# without Landlock. The analysis goes on, and says so once.
+cat >refuse.c <<'C'
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#define ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define ARCH AUDIT_ARCH_AARCH64
+#endif
+/* Run argv[1..] with unshare(2) failing EPERM and Landlock ENOSYS. */
+int main(int argc, char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 125;
+	execv(argv[1], argv + 1);
+	return 126;
+}
+C
+if cc refuse.c -o refuse 2>/dev/null; then
+	run_capture refused ./refuse "$ANALYZER" explain --run-driver --verify-with-linker mapper.json
+	check_eq "walls refused: the analysis still runs" 0 "$(cat refused.rc)"
+	check_contains "and the fix is still checked" "$(cat refused.out)" "the real linker with this edit: links"
+	check_eq "and it says once what the driver ran without" \
+		"1 linkscope: note: the driver ran without a network namespace: EPERM; without Landlock: ENOSYS" \
+		"$(grep -c 'without' refused.err) $(cat refused.err)"
+else
+	ok "walls refused # SKIP no seccomp filter for this architecture"
+fi
 finish
