@@ -157,13 +157,18 @@ static int enter(void *arg)
 	/*
 	 * The network namespace in a user namespace of its own: the child's
 	 * capabilities are then the new namespace's only, so it cannot
-	 * setns() back into ours. Where user namespaces are refused, root can
+	 * setns() back into ours. Both in one call, which fails whole where
+	 * the new namespace would have no capabilities (Ubuntu's AppArmor
+	 * restriction): a user namespace alone would leave us without ids to
+	 * create files with. Where user namespaces are refused, root can
 	 * still make the network namespace alone.
 	 */
-	if (unshare(CLONE_NEWUSER) == 0 && (e = map_ids(sb)))
-		return e;
-	if (unshare(CLONE_NEWNET) < 0)
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+		if ((e = map_ids(sb)))
+			return e;
+	} else if (unshare(CLONE_NEWNET) < 0) {
 		got.missing[LK_WALL_NETNS] = errno;
+	}
 	/* Landlock needs no_new_privs; a failure of either is Landlock's. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		got.missing[LK_WALL_LANDLOCK] = errno;
