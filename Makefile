@@ -150,8 +150,9 @@ difftest: all $(TOOL_BIN)
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs
 # the network for apt-get source; outputs in build-real/. PROJECTS=name...
+# REDACTION=1: each record analysed with and without redaction too.
 realtest: all $(TOOL_BIN)
-	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(PROJECTS)
+	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(if $(REDACTION),--redaction) $(PROJECTS)
 
 deps:
 	@scripts/install-deps.sh
