@@ -61,7 +61,9 @@ rb=$(last_record)
 unset CFLAGS
 check_eq "LINKSCOPE_REDACT=0: the secrets are kept" "-Wl,--token=tok3n-value-99,-lfoo -O2 --password=hunter2hunter2 []" \
 	"$(rec "$ra" 'r["argv"][3] + " " + r["env"]["vars"]["CFLAGS"] + " " + str(r["redactions"])')"
+check "the unredacted record validates" validate "$ra"
 check "redact-record writes the record" "$REDACT" "$ra" "$T/redacted.json"
+check "which validates" validate "$T/redacted.json"
 # What the two links share (not the env's LINKSCOPE_REDACT nor the driver's temporary names).
 fields='json.dumps([r[k] for k in ("argv", "argv_expanded", "stderr", "redactions")] +
 	[{k: v for k, v in r["env"]["vars"].items() if k != "LINKSCOPE_REDACT"}, r["env"]["redacted"],
