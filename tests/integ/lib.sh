@@ -25,7 +25,7 @@ cd "$T" || exit 1
 
 # A clean slate: nothing of the caller's linkscope settings leaks in.
 unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
-	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE
+	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE LINKSCOPE_REDACT
 export LINKSCOPE_DIR=$T/records
 # A TMPDIR of its own: what a test looks for there (the shim's private
 # lk-objs-* dirs, gcc's temporaries) is its own, not another build's.
