@@ -172,7 +172,7 @@ static void test_trust_keeps_what_changes_code_or_the_link(void **state)
 static void test_trust_link_library_path_as_l(void **state)
 {
 	static const char *const words[] = { "cc", "main.o", NULL };
-	struct lk_envvar var = { (char *)"LIBRARY_PATH", (char *)"/opt/lib:rel::/x", 0 };
+	struct lk_envvar var = { (char *)"LIBRARY_PATH", (char *)"/opt/lib:rel::/x" };
 	struct lk_record rec;
 	struct lk_strvec kept = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	char *k, *e;
