@@ -822,7 +822,7 @@ def same_but_secrets(unredacted, redacted):
     or None."""
     def text(j):
         t = json.dumps({k: v for k, v in j.items() if k != "record"}, indent=1, sort_keys=True)
-        t = re.sub(r"lk-(sources|verify)-[A-Za-z0-9]{6}", r"lk-\1-XXXXXX", t)
+        t = re.sub(r"lk-(sources|verify|driver)-[A-Za-z0-9]{6}", r"lk-\1-XXXXXX", t)
         for x in SECRETS:
             t = t.replace(x, "[redacted]")
         return t.splitlines()
