@@ -119,7 +119,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS) $(ELF_LIBS)
 
-unit-build: $(UNIT_BIN)
+# Test tools (tests/tools/): redact-record applies the shim's redaction to a
+# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction).
+TOOL_BIN := $(BUILD)/tests/redact-record
+
+$(BUILD)/tests/redact-record: $(BUILD)/obj/tests/tools/redact-record.o $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
+
+unit-build: $(UNIT_BIN) $(TOOL_BIN)
 
 # Fuzz targets (libFuzzer, clang): one per parser of untrusted input.
 FUZZ_CC ?= clang
@@ -147,14 +155,15 @@ fuzz: deps fuzz-build
 N ?= 1000
 SEED ?= 1
 JOBS ?= 1
-difftest: all
+difftest: all $(TOOL_BIN)
 	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS)
 
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs
 # the network for apt-get source; outputs in build-real/. PROJECTS=name...
-realtest: all
-	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(PROJECTS)
+# REDACTION=1: each record analysed with and without redaction too.
+realtest: all $(TOOL_BIN)
+	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(if $(REDACTION),--redaction) $(PROJECTS)
 
 deps:
 	@scripts/install-deps.sh

@@ -51,6 +51,7 @@ struct lk_options {
 	int keep;			/* LINKSCOPE_KEEP != 0 */
 	int reproduce;			/* LINKSCOPE_REPRODUCE=1 */
 	int report;			/* LINKSCOPE_REPORT=1 */
+	int no_redaction;		/* LINKSCOPE_REDACT=0 */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
 	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
@@ -112,6 +113,7 @@ static void read_options(struct lk_options *opt)
 	opt->keep = !(keep && !strcmp(keep, "0"));
 	opt->reproduce = env_is("LINKSCOPE_REPRODUCE", "1");
 	opt->report = env_is("LINKSCOPE_REPORT", "1");
+	opt->no_redaction = env_is("LINKSCOPE_REDACT", "0");
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -694,6 +696,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->start_ns = now_ns(CLOCK_REALTIME);
 	rec->id = record_id(rec->start_ns);
 	rec->tool_version = LINKSCOPE_VERSION;
+	rec->no_redaction = opt->no_redaction;
 	rec->cwd = getcwd(NULL, 0);
 	rec->mode = inv->mode;
 	rec->driver_given = inv->driver_given;
@@ -775,7 +778,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
-	else if (failed && opt->report && !st->run.signal)
+	lk_keep_settle(rec, st->dir);
+	if (written && failed && opt->report && !st->run.signal)
 		explain_failure(written);
 	free(written);
 	maybe_prune(opt, st->dir, rec);

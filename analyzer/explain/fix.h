@@ -10,6 +10,7 @@
 #include "line.h"
 #include "linkscope/record.h"
 #include "replay.h"
+#include "sandbox.h"
 
 /* A candidate edit of the link: proposed, tried and verified by the functions below. */
 struct lk_fix {
@@ -51,9 +52,11 @@ int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const s
  * --verify-with-linker (verify.c): run the recorded driver again with the
  * fix's arguments inserted, in a scratch directory, the output going to a
  * temporary file (never over the user's), inputs that are gone replaced
- * by the copies kept with the record. Fills the fix's linker_* fields.
+ * by the copies kept with the record, inside the walls of sandbox.h (those
+ * it went without are added to `walls`, which may be NULL). Fills the
+ * fix's linker_* fields.
  */
-void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix);
+void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix, struct lk_walls *walls);
 
 void lk_fix_release(struct lk_fix *f);
 

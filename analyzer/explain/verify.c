@@ -5,11 +5,11 @@
  * this runs a real link with the edit, so the real linker has the last
  * word. The record is untrusted input (docs/security.md): the program is
  * this machine's driver of the record's name (trust.c), the options are the
- * record's allowed ones, the run happens in a scratch directory with the
- * output there, and inputs that are gone (rustc's objects, autoconf's
- * sources) come from the copies kept with the record.
+ * record's allowed ones, the run happens inside the walls of sandbox.h in
+ * a scratch directory with the output there, and inputs that are gone
+ * (rustc's objects, autoconf's sources) come from the copies kept with the
+ * record.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,7 @@
 #include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 #include "fix.h"
+#include "sandbox.h"
 #include "trust.h"
 
 /* The kept copy of `arg` when `arg` names a file that is gone. */
@@ -83,27 +84,7 @@ static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, co
 	free(args.items);
 }
 
-/* Everything the run left in its scratch dir, then the dir. */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct lk_buf p = LK_BUF_INIT;
-
-	while (d && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		lk_buf_reset(&p);
-		lk_buf_addf(&p, "%s/%s", dir, de->d_name);
-		unlink(p.buf);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-	lk_buf_release(&p);
-}
-
-void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
+void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix, struct lk_walls *walls)
 {
 	char *dir;
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
@@ -122,7 +103,7 @@ void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 	fix->linker_checked = 1;
 	lk_buf_addf(&out, "%s/out", dir);
 	build_argv(rec, fix, driver, out.buf, &argv, &dropped);
-	lk_trust_env(rec, LK_TRUST_LINK, &envp);
+	lk_trust_env(rec, LK_TRUST_LINK, dir, &envp);
 	cmd.envp = envp.items;
 	cmd.path = driver;
 	cmd.argv = (const char *const *)argv.items;
@@ -130,7 +111,7 @@ void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 	cmd.err = &said;
 	cmd.max_bytes = 4096;
 	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
-	fix->linker_ok = lk_runcmd(&cmd, &res) == 0;
+	fix->linker_ok = lk_sandbox_run(&cmd, dir, walls, &res) == 0;
 	note = lk_trust_dropped_note(&dropped);
 	if (!fix->linker_ok) {
 		char *nl = said.buf ? strchr(said.buf, '\n') : NULL;
@@ -147,7 +128,7 @@ void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix)
 		note = NULL;
 	}
 	free(note);
-	remove_dir(dir);
+	lk_scratch_remove(dir);
 	free(dir);
 	lk_strvec_release(&envp);
 	free(driver);

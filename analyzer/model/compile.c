@@ -36,10 +36,11 @@ static char *source_dir(const struct lk_record *rec, const char *source)
 }
 
 char *lk_compile_source(const struct lk_record *rec, const char *driver, const char *source,
-			const char *copy, const char *dir, char **dropped_note, struct lk_err *err)
+			const char *copy, const char *dir, struct lk_walls *walls, char **dropped_note,
+			struct lk_err *err)
 {
 	const char *lang = lk_argv_source_language(source);
-	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT;
+	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT;
 	struct lk_runcmd cmd = { 0 };
 	char *note;
@@ -65,11 +66,14 @@ char *lk_compile_source(const struct lk_record *rec, const char *driver, const c
 	lk_strvec_push(&argv, "-o");
 	lk_strvec_push(&argv, out.buf);
 	/* In the scratch dir: whatever a kept option writes beside its output stays there. */
+	lk_trust_env(rec, LK_TRUST_COMPILE, dir, &envp);
 	cmd.path = driver;
 	cmd.argv = (const char *const *)argv.items;
 	cmd.cwd = dir;
+	cmd.envp = envp.items;
 	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
-	status = lk_runcmd(&cmd, NULL);
+	status = lk_sandbox_run(&cmd, dir, walls, NULL);
+	lk_strvec_release(&envp);
 	lk_strvec_release(&argv);
 	note = lk_trust_dropped_note(&dropped);
 	lk_strvec_release(&dropped);

@@ -15,7 +15,6 @@
  * GNU ld's option parser (ld/lexsup.c) for the options that change how
  * inputs are read.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -252,10 +251,13 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 			 struct lk_strvec *out)
 {
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
+	const char *scratch = lk_line_scratch(line);
 	struct lk_expansion_query query;
 	struct lk_expansion exp;
 	char *note;
 
+	if (!scratch)
+		return -1;
 	lk_strvec_push(&argv, driver);
 	lk_strvec_push(&argv, "-###");
 	lk_trust_filter(rec, LK_TRUST_EXPAND, &argv, &dropped);
@@ -263,10 +265,11 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 		lk_strvec_push_owned(&line->notes, note);
 	memset(&exp, 0, sizeof(exp));
 	exp.linker_command = -1;
-	lk_trust_env(rec, LK_TRUST_EXPAND, &envp);
-	lk_expansion_start(&query, driver, (const char *const *)argv.items,
-			   rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL, envp.items,
-			   LK_TRUST_TIMEOUT_MS);
+	lk_trust_env(rec, LK_TRUST_EXPAND, scratch, &envp);
+	lk_expansion_prepare(&query, driver, (const char *const *)argv.items,
+			     rec->cwd && access(rec->cwd, X_OK) == 0 ? rec->cwd : NULL, envp.items,
+			     LK_TRUST_TIMEOUT_MS);
+	lk_sandbox_start(&query.cmd, scratch, line->walls, &query.job);
 	lk_expansion_finish(&query, &exp);
 	lk_strvec_release(&envp);
 	lk_strvec_release(&argv);
@@ -743,6 +746,7 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 
 	(void)err;
 	memset(line, 0, sizeof(*line));
+	line->walls = opt->walls;
 	linker_argv(rec, opt, line, &argv);
 	fill_gcc_atfiles(rec, &argv);
 	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));
@@ -760,24 +764,11 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	return 0;
 }
 
-/* The scratch directory holds only the objects compiled into it. */
-static void remove_scratch(const char *dir)
+const char *lk_line_scratch(struct lk_line *line)
 {
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	while (d && (de = readdir(d))) {
-		struct lk_buf p = LK_BUF_INIT;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		lk_buf_addf(&p, "%s/%s", dir, de->d_name);
-		unlink(p.buf);
-		lk_buf_release(&p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	if (!line->scratch)
+		line->scratch = lk_scratch_dir("lk-driver");
+	return line->scratch;
 }
 
 unsigned lk_line_state_at_end(const struct lk_line *line)
@@ -842,7 +833,7 @@ void lk_line_release(struct lk_line *line)
 	free(line->run_driver);
 	free(line->no_driver_why);
 	if (line->scratch)
-		remove_scratch(line->scratch);
+		lk_scratch_remove(line->scratch);
 	free(line->scratch);
 	memset(line, 0, sizeof(*line));
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "elf.h"
+#include "sandbox.h"
 #include "linkscope/err.h"
 #include "linkscope/record.h"
 #include "linkscope/rustc.h"
@@ -138,11 +139,13 @@ struct lk_line {
 	struct lk_strvec unknown;	/* what the model lacks because it was not run: the outcome is then unknown */
 	char *run_driver;		/* --run-driver: this machine's driver allowed to run (trust.c), or NULL */
 	char *no_driver_why;		/* --run-driver refused: why, or NULL */
-	char *scratch;			/* a directory the model owns (recompiled sources), or NULL */
+	char *scratch;			/* the driver's runs' directory, the model's (lk_line_scratch), or NULL */
+	struct lk_walls *walls;		/* where those runs' walls are told (lk_line_options'), or NULL */
 };
 
 struct lk_line_options {
 	int run_driver;		/* --run-driver: may run this machine's driver of the record's name (docs/security.md) */
+	struct lk_walls *walls;	/* the walls the driver's runs went without are added here (sandbox.h); may be NULL */
 };
 
 /*
@@ -157,6 +160,13 @@ struct lk_line_options {
 int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
 		  struct lk_line *line, struct lk_err *err);
 void lk_line_release(struct lk_line *line);
+
+/*
+ * The one directory the driver's runs for this line may write (sandbox.h),
+ * made on first use and removed with the line: the objects of recompiled
+ * sources go there. NULL when it cannot be made.
+ */
+const char *lk_line_scratch(struct lk_line *line);
 /* Drop the items from index `nr` on (those an overlay appended to its view of a line). */
 void lk_line_truncate(struct lk_line *line, size_t nr);
 

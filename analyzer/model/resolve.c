@@ -32,26 +32,42 @@
 #include "compile.h"
 #include "fingerprint.h"
 #include "resolve.h"
+#include "sandbox.h"
 #include "trust.h"
 
 /* ---- running the linker for its defaults ---- */
 
-/* Run this machine's `argv[0]` (found on PATH), its stdout in `out`; its exit status or -1. */
-static int run_capture(char *const argv[], struct lk_buf *out)
+/*
+ * Run this machine's `argv[0]` (found on PATH), its stdout in `out`; its
+ * exit status or -1. With `line`, it is the record's driver: run inside
+ * the walls (sandbox.h) in the line's scratch dir, in an environment of
+ * its own.
+ */
+static int run_capture(char *const argv[], struct lk_line *line, struct lk_buf *out)
 {
 	/* argv[0] is ours: a path this machine's lookups gave, or a name for PATH. */
 	char *path = strchr(argv[0], '/') ? lk_xstrdup(argv[0]) : lk_trust_which(argv[0]);
+	struct lk_strvec envp = LK_STRVEC_INIT;
 	struct lk_runcmd cmd = { 0 };
 	int rc;
 
-	if (!path)
+	if (!path || (line && !lk_line_scratch(line))) {
+		free(path);
 		return -1;
+	}
 	cmd.path = path;
 	cmd.argv = (const char *const *)argv;
 	cmd.out = out;
 	cmd.max_bytes = (size_t)4 << 20;
 	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
-	rc = lk_runcmd(&cmd, NULL);
+	if (line) {
+		lk_trust_env(NULL, LK_TRUST_EXPAND, line->scratch, &envp);
+		cmd.envp = envp.items;
+		rc = lk_sandbox_run(&cmd, line->scratch, line->walls, NULL);
+	} else {
+		rc = lk_runcmd(&cmd, NULL);
+	}
+	lk_strvec_release(&envp);
 	free(path);
 	return rc;
 }
@@ -86,7 +102,7 @@ static int known_triple(const char *t)
  * answer says ld.bfd; else the answer of this machine's driver under
  * --run-driver. Never the record's path or name itself: it is data.
  */
-static char *bfd_program(const struct lk_record *rec, const struct lk_line *line)
+static char *bfd_program(const struct lk_record *rec, struct lk_line *line)
 {
 	const char *ppn = rec->print_prog_name;
 	const char *base = ppn ? (strrchr(ppn, '/') ? strrchr(ppn, '/') + 1 : ppn) : "";
@@ -107,7 +123,7 @@ static char *bfd_program(const struct lk_record *rec, const struct lk_line *line
 		argv[0] = line->run_driver;
 		argv[1] = (char *)"-print-prog-name=ld";
 		argv[2] = NULL;
-		if (run_capture(argv, &out) == 0) {
+		if (run_capture(argv, line, &out) == 0) {
 			trim(&out);
 			if (out.len && out.buf[0] == '/')
 				return lk_buf_detach(&out);
@@ -151,7 +167,7 @@ static void bfd_defaults(struct lk_line *line, const char *ld)
 	argv[n++] = (char *)ld;
 	argv[n++] = (char *)"--print-sysroot";
 	argv[n] = NULL;
-	if (!line->sysroot && run_capture(argv, &sysroot) == 0) {
+	if (!line->sysroot && run_capture(argv, NULL, &sysroot) == 0) {
 		trim(&sysroot);
 		line->sysroot = lk_buf_detach(&sysroot);
 	}
@@ -163,7 +179,7 @@ static void bfd_defaults(struct lk_line *line, const char *ld)
 	}
 	argv[n++] = (char *)"--verbose";
 	argv[n] = NULL;
-	if (run_capture(argv, &out) != 0) {
+	if (run_capture(argv, NULL, &out) != 0) {
 		struct lk_buf note = LK_BUF_INIT;
 
 		lk_buf_addf(&note, "could not run '%s --verbose': the linker's default search dirs are unknown", ld);
@@ -392,10 +408,9 @@ static void compile_again(struct ctx *c, size_t index)
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 		goto out;
 	}
-	if (!c->line->scratch)
-		c->line->scratch = lk_scratch_dir("lk-sources");
-	obj = c->line->scratch ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
-						   c->line->scratch, &dropped, &err) : NULL;
+	obj = lk_line_scratch(c->line) ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
+							   c->line->scratch, c->line->walls, &dropped,
+							   &err) : NULL;
 	if (!obj) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
 			 err.msg[0] ? err.msg : "no scratch directory");

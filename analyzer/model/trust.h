@@ -38,29 +38,36 @@ char *lk_trust_which(const char *name);
 
 /*
  * The record's driver arguments (argv_expanded[1..]) allowed for `use`,
- * appended to `kept` (owned copies). Anything that could write a file
- * where the record says, load or run a program, or read options from a
- * file (-o, -MF, -Wl,-Map=, -Wl,-plugin, -B for a real run, -specs=,
- * -wrapper, -fplugin=, -fdump-*, @file, ...), and anything not on the
- * allow-list, is left out and named in `dropped`. For COMPILE and LINK,
- * relative paths of inputs and search dirs are made absolute against the
- * record's cwd, since those runs happen in a scratch directory; -o and the
- * source are the caller's to add.
+ * appended to `kept` (owned copies); everything else is left out and
+ * named in `dropped`. A true allow-list (docs/security.md lists it):
+ * inputs and search dirs (read), the options that change code generation,
+ * the ABI, what the driver links or the output kind, option by option,
+ * each value checked to be a name, a number or a keyword, never a path, a
+ * program or a shell word (so -fmodule-mapper=|CMD, -fplugin=, -B, -specs=,
+ * -wrapper, -fprofile-generate=DIR, -fuse-ld=/PATH, @file and -o go); ld
+ * words (-Wl, -Xlinker) likewise, without the ones that load a plugin,
+ * write a file or read options (-plugin, -Map, --dependency-file,
+ * --error-handling-script, @file). For COMPILE and LINK, relative paths
+ * of inputs and search dirs are made absolute against the record's cwd,
+ * since those runs happen in a scratch directory; LINK also gets the
+ * record's LIBRARY_PATH as -L words (see lk_trust_env); -o and the source
+ * are the caller's to add.
  */
 void lk_trust_filter(const struct lk_record *rec, enum lk_trust_use use,
 		     struct lk_strvec *kept, struct lk_strvec *dropped);
 
 /*
- * The environment for a run of the driver for `use`, appended to `envp`
- * (owned "NAME=value" strings, NULL-terminated as lk_strvec is): ours,
- * but the variables that change what the driver finds are the record's,
- * unset where the record has none, so the analysing shell does not leak
- * into the model (issue #9). -### runs nothing, so it gets LIBRARY_PATH,
- * COMPILER_PATH and GCC_EXEC_PREFIX as recorded; a verification link only
- * LIBRARY_PATH (the other two choose the programs that run); a compile
- * none of them.
+ * The whole environment of a run of the driver for `use` (`rec` may be
+ * NULL: a run for no record), appended to `envp` (owned "NAME=value"
+ * strings, NULL-terminated as lk_strvec is): PATH (our absolute entries),
+ * LANG=C, TMPDIR=`scratch`, and nothing else of ours. -### runs nothing,
+ * so it also gets the record's LIBRARY_PATH, COMPILER_PATH and
+ * GCC_EXEC_PREFIX (none where the record has none), for the model to be
+ * the link's and not the analysing shell's (issue #9). Nothing else does:
+ * those dirs hold the specs file and the programs the driver runs.
  */
-void lk_trust_env(const struct lk_record *rec, enum lk_trust_use use, struct lk_strvec *envp);
+void lk_trust_env(const struct lk_record *rec, enum lk_trust_use use, const char *scratch,
+		  struct lk_strvec *envp);
 
 /* "not passed to the driver: A, B, C" for notes, or NULL when nothing was dropped (malloc'd). */
 char *lk_trust_dropped_note(const struct lk_strvec *dropped);
