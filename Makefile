@@ -41,7 +41,11 @@ ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf) -lbfd
 
 COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
-ANALYZER_LIB_SRC := $(filter-out analyzer/main.c,$(wildcard analyzer/*.c))
+# The analyzer's stages, bottom up (analyzer/README.md): each folder sees
+# its own headers and those of the stages below it, never one above.
+ANALYZER_STAGES := model replay explain report
+ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
+ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
@@ -59,14 +63,33 @@ ANALYZER := $(BUILD)/bin/linkscope
 all: $(SHIM) $(ANALYZER)
 
 # Include paths per directory: common/ sees only include/, the shim and the
-# analyzer each add their own folder, so neither can include the other's
-# headers. The tests see both. -iquote: only "x.h" includes look there, so
-# analyzer/elf.h does not hide the system's <elf.h>.
+# analyzer each add their own folders, so neither can include the other's
+# headers; an analyzer stage adds its own folder and those below it, so it
+# cannot include a stage above it; main.c and the tests see everything.
+# -iquote: only "x.h" includes look there, so analyzer/model/elf.h does not
+# hide the system's <elf.h>.
 $(BUILD)/obj/shim/%.o: INCLUDES := -iquote shim
-$(BUILD)/obj/analyzer/%.o: INCLUDES := -iquote analyzer
-$(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim -iquote analyzer
+$(BUILD)/obj/analyzer/model/%.o: INCLUDES := -iquote analyzer/model
+$(BUILD)/obj/analyzer/replay/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay
+$(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
+	-iquote analyzer/explain
+$(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
-$(BUILD)/obj/%.o: %.c
+# A plain `make` on a fresh machine says which build dependency is missing
+# and the command that installs it (scripts/check-build-deps.sh), once per
+# build dir; the tests' headers are checked when they are built.
+BUILD_DEPS := jansson.h=libjansson-dev gelf.h=libelf-dev bfd.h=binutils-dev
+$(BUILD)/.build-deps-ok:
+	@scripts/check-build-deps.sh "$(CC)" $(BUILD_DEPS)
+	@mkdir -p $(dir $@) && touch $@
+$(BUILD)/.test-deps-ok:
+	@scripts/check-build-deps.sh "$(CC)" 'stdarg.h=libc6-dev' 'setjmp.h=libc6-dev' 'cmocka.h=libcmocka-dev'
+	@mkdir -p $(dir $@) && touch $@
+$(BUILD)/obj/tests/%.o: | $(BUILD)/.test-deps-ok
+
+$(BUILD)/obj/%.o: %.c | $(BUILD)/.build-deps-ok
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS_ALL) $(INCLUDES) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
@@ -96,7 +119,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS) $(ELF_LIBS)
 
-unit-build: $(UNIT_BIN)
+# Test tools (tests/tools/): redact-record applies the shim's redaction to a
+# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction).
+TOOL_BIN := $(BUILD)/tests/redact-record
+
+$(BUILD)/tests/redact-record: $(BUILD)/obj/tests/tools/redact-record.o $(BUILD)/lib/liblkcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
+
+unit-build: $(UNIT_BIN) $(TOOL_BIN)
 
 # Fuzz targets (libFuzzer, clang): one per parser of untrusted input.
 FUZZ_CC ?= clang
@@ -105,10 +136,10 @@ FUZZ_RUNS ?= 20000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*.h)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim -iquote analyzer -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) \
 		$(JANSSON_LIBS) $(ELF_LIBS)
 
@@ -124,14 +155,15 @@ fuzz: deps fuzz-build
 N ?= 1000
 SEED ?= 1
 JOBS ?= 1
-difftest: all
+difftest: all $(TOOL_BIN)
 	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS)
 
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs
 # the network for apt-get source; outputs in build-real/. PROJECTS=name...
-realtest: all
-	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(PROJECTS)
+# REDACTION=1: each record analysed with and without redaction too.
+realtest: all $(TOOL_BIN)
+	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(if $(REDACTION),--redaction) $(PROJECTS)
 
 deps:
 	@scripts/install-deps.sh

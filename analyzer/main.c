@@ -55,6 +55,7 @@ struct lk_options {
 	const char *baseline;	/* check */
 	struct lk_strvec accept;	/* check: KIND:SYMBOL */
 	const char *accept_file;	/* check */
+	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
 };
 
 static int cmd_list(const struct lk_options *opt);
@@ -355,7 +356,7 @@ static char *record_path(const struct lk_options *opt)
 static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
 			struct lk_line *line)
 {
-	struct lk_line_options lopt = { opt->run_driver };
+	struct lk_line_options lopt = { opt->run_driver, opt->walls };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_options o = *opt;
 	char *path;
@@ -529,9 +530,11 @@ static int cmd_replay(const struct lk_options *opt)
 		for (size_t i = 0; opt->verify_with_linker && i < rp.diags.nr; i++)
 			for (size_t k = 0; k < rp.diags.items[i].fixes.nr; k++)
 				if (rp.diags.items[i].fixes.items[k].verified)
-					lk_fix_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k]);
+					lk_fix_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k],
+								  opt->walls);
 		rc = print_replay(opt, &rec, &line, &rp);
 	}
+	lk_explain_release(&rp);
 	lk_replay_release(&rp);
 	lk_line_release(&line);
 	lk_record_release(&rec);
@@ -541,7 +544,7 @@ static int cmd_replay(const struct lk_options *opt)
 /* report --failed: the failed links of the directory (since a time), summarised once per cause. */
 static int cmd_report_failed(const struct lk_options *opt)
 {
-	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver }, 0 };
+	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
 	struct summaries recs = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	int64_t since_ns = 0;
@@ -661,6 +664,8 @@ int main(int argc, char **argv)
 {
 	const struct command *cmd;
 	struct lk_options opt;
+	struct lk_walls walls = { { 0 } };
+	char *note;
 	int rc;
 
 	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
@@ -679,7 +684,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* parse_options() accepted only a command of the table. */
+	opt.walls = &walls;
 	rc = find_command(opt.command)->run(&opt);
+	if ((note = lk_walls_note(&walls)))
+		fprintf(stderr, "linkscope: note: %s\n", note);
+	free(note);
 	free(opt.dir);
 	lk_strvec_release(&opt.accept);
 	return rc;

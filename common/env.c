@@ -3,7 +3,8 @@
  *
  * Takes: the process environment. Gives: the variables that influence a
  * link (search paths, flags, cargo's and the cc crate's variables, CI
- * context), each value passed through the redactor. Nothing else is kept.
+ * context); nothing else is kept. And the redactor every string of a
+ * record goes through (lk_record_redact applies it, env values included).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -40,10 +41,19 @@ static const char *const allowed_prefixes[] = {
 	"CFLAGS_", "CXXFLAGS_", "LDFLAGS_", "TARGET_", "HOST_", NULL,
 };
 
-static const char *const secret_words[] = {
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "APIKEY",
-	"API_KEY", "ACCESS_KEY", "PRIVATE_KEY", "AUTH", "COOKIE", "SESSION",
-	NULL,
+/*
+ * What the name of a secret ends with (GITHUB_TOKEN, --api-token,
+ * db_password, AWS_SECRET_ACCESS_KEY, npmAuthToken, authtoken, USE_AUTH),
+ * compared upper-cased with '_' and '-' left out (API_KEY, api-key and
+ * apiKey alike) and a plural 's' dropped. Only the end: a name that goes
+ * on past the word names something about the secret, not the secret
+ * (SESSION_TIMEOUT, AUTH_METHOD, TOKEN_FILE, PASSWORD_MIN_LENGTH, a
+ * `--defsym` symbol session_base), so its value stays.
+ */
+static const char *const secret_name_ends[] = {
+	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
+	"APIKEY", "ACCESSKEY", "PRIVATEKEY", "SECRETKEY", "SESSIONKEY",
+	"AUTH", "AUTHORIZATION", "COOKIE", "SESSION", "SESSIONID", NULL,
 };
 
 /* Token formats that are secrets wherever they appear. */
@@ -64,24 +74,32 @@ int lk_env_allowed(const char *name)
 	return 0;
 }
 
-static int contains_secret_word(const char *s, size_t len)
+static int ends_with(const char *s, size_t len, const char *end)
 {
-	char upper[256];
+	size_t n = strlen(end);
 
-	if (len >= sizeof(upper))
-		len = sizeof(upper) - 1;
-	for (size_t i = 0; i < len; i++)
-		upper[i] = (char)toupper((unsigned char)s[i]);
-	upper[len] = '\0';
-	for (const char *const *w = secret_words; *w; w++)
-		if (strstr(upper, *w))
+	return len >= n && !memcmp(s + len - n, end, n);
+}
+
+/* Does the name `s` (`len` bytes) end with a secret word (secret_name_ends)? */
+static int name_says_secret(const char *s, size_t len)
+{
+	char folded[256];
+	size_t n = 0;
+
+	/* The end is what counts: keep the last bytes of a long name. */
+	for (size_t i = len > sizeof(folded) ? len - sizeof(folded) : 0; i < len; i++)
+		if (s[i] != '_' && s[i] != '-')
+			folded[n++] = (char)toupper((unsigned char)s[i]);
+	for (const char *const *w = secret_name_ends; *w; w++)
+		if (ends_with(folded, n, *w) || (n && folded[n - 1] == 'S' && ends_with(folded, n - 1, *w)))
 			return 1;
 	return 0;
 }
 
 int lk_env_name_is_secret(const char *name)
 {
-	return contains_secret_word(name, strlen(name));
+	return name_says_secret(name, strlen(name));
 }
 
 static int is_token_char(char c)
@@ -183,34 +201,144 @@ static size_t http_credential_at(const char *value, const char *p, size_t *len)
 	return *len ? (size_t)(q - p) : 0;
 }
 
-/* At the start of a word NAME=VALUE with a secret NAME: the offset of VALUE. */
-static size_t secret_assignment_at(const char *value, const char *p)
+/*
+ * A value no credential can be: empty, a number of at most three digits
+ * (a flag, a size: -DUSE_AUTH=1, MAX_SESSIONS=100; a PIN has four), or
+ * yes/no/true/false/on/off. Anything else after a secret name is taken
+ * for the secret, a word like "hunter2" too.
+ */
+static int value_is_plain(const char *v, size_t len)
+{
+	static const char *const words[] = { "yes", "no", "true", "false", "on", "off", NULL };
+	size_t sign = len && (v[0] == '-' || v[0] == '+');
+
+	if (!len)
+		return 1;
+	for (const char *const *w = words; *w; w++)
+		if (strlen(*w) == len && !strncasecmp(v, *w, len))
+			return 1;
+	if (len - sign < 1 || len - sign > 3)
+		return 0;
+	for (size_t i = sign; i < len; i++)
+		if (!isdigit((unsigned char)v[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * At the start of a word NAME=VALUE or --NAME=VALUE with a secret NAME and
+ * a value that may be a credential: the offset of VALUE, and its length
+ * in *len: to the end of the word, or of the quotes the word is in
+ * (ld's "unrecognized option '--token=X'"). Else 0.
+ */
+static size_t secret_assignment_at(const char *value, const char *p, size_t *len)
 {
 	const char *eq;
 	const char *name = p;
+	char quote = 0;
 
 	if (!at_word_start(value, p) || p[0] == '=')
 		return 0;
+	if (p > value && (p[-1] == '\'' || p[-1] == '"' || p[-1] == '`'))
+		quote = p[-1] == '"' ? '"' : '\'';
 	while (*name == '-')
 		name++;
 	eq = name;
 	while (*eq && (isalnum((unsigned char)*eq) || *eq == '_' || *eq == '-'))
 		eq++;
-	if (*eq != '=' || eq == name)
+	if (*eq != '=' || eq == name || !name_says_secret(name, (size_t)(eq - name)))
 		return 0;
-	if (!contains_secret_word(name, (size_t)(eq - name)))
+	for (*len = 0; eq[1 + *len] && !isspace((unsigned char)eq[1 + *len]) &&
+	     eq[1 + *len] != quote; (*len)++)
+		;
+	if (value_is_plain(eq + 1, *len))
 		return 0;
 	return (size_t)(eq + 1 - p);
 }
 
 /*
- * Could any rule below match in `value`? Each needs a mark the string then
+ * A -Wl, -Wa, or -Wp, word at p (at the start of a word, or after '=' as
+ * in rustc's -Clink-arg=-Wl,...): the driver splits it at commas and
+ * passes each item on as a word of its own, so each is redacted as one.
+ * Returns the length of the prefix ("-Wl,"), or 0.
+ */
+static size_t comma_list_at(const char *value, const char *p)
+{
+	static const char *const prefixes[] = { "-Wl,", "-Wa,", "-Wp,", NULL };
+
+	if (p != value && !isspace((unsigned char)p[-1]) && p[-1] != '=' &&
+	    p[-1] != '\'' && p[-1] != '"')
+		return 0;
+	for (const char *const *x = prefixes; *x; x++)
+		if (lk_str_starts_with(p, *x))
+			return strlen(*x);
+	return 0;
+}
+
+static void redact_into(struct lk_buf *out, const char *value, int *changed);
+
+/* The items of the comma list at p, each redacted alone; returns the length consumed. */
+static size_t redact_comma_list(struct lk_buf *out, const char *p, int *changed)
+{
+	size_t n = 0;
+
+	while (p[n] && !isspace((unsigned char)p[n])) {
+		size_t len = 0;
+		char *item;
+
+		while (p[n + len] && p[n + len] != ',' && !isspace((unsigned char)p[n + len]))
+			len++;
+		item = lk_xstrndup(p + n, len);
+		redact_into(out, item, changed);
+		free(item);
+		n += len;
+		if (p[n] == ',')
+			lk_buf_addch(out, p[n++]);
+	}
+	return n;
+}
+
+static void redact_into(struct lk_buf *out, const char *value, int *changed)
+{
+	const char *p = value;
+
+	while (*p) {
+		size_t n, pw;
+
+		if ((n = comma_list_at(value, p))) {
+			lk_buf_add(out, p, n);
+			p += n;
+			p += redact_comma_list(out, p, changed);
+		} else if ((n = token_at(value, p))) {
+			lk_buf_addstr(out, LK_REDACTED);
+			p += n;
+			*changed = 1;
+		} else if (!strncmp(p, "://", 3) && (n = url_password_at(p, &pw))) {
+			lk_buf_add(out, p, n);
+			lk_buf_addstr(out, LK_REDACTED);
+			p += n + pw;
+			*changed = 1;
+		} else if ((n = http_credential_at(value, p, &pw)) ||
+			   (n = secret_assignment_at(value, p, &pw))) {
+			lk_buf_add(out, p, n);
+			lk_buf_addstr(out, LK_REDACTED);
+			p += n + pw;
+			*changed = 1;
+		} else {
+			lk_buf_addch(out, *p++);
+		}
+	}
+}
+
+/*
+ * Could any rule above match in `value`? Each needs a mark the string then
  * holds: a token prefix, "://", an "authorization:" or "bearer " word, or
- * the '=' of NAME=VALUE after a run of name characters that says a secret
- * (every NAME secret_assignment_at() could read ends that run). Most
- * strings of a record (paths, options, -plugin-opt=...) hold none and are
- * copied at once: the shim redacts every string of every record, on every
- * link.
+ * the '=' of NAME=VALUE after a run of name characters whose end says a
+ * secret (every NAME secret_assignment_at() could read ends that run, and
+ * name_says_secret() looks at a name's end only). A -Wl, list's items are
+ * redacted by the same rules, each within the string. Most strings of a
+ * record (paths, options, -plugin-opt=...) hold no mark and are copied at
+ * once: the shim redacts every string of every record, on every link.
  */
 static int may_hold_secret(const char *value)
 {
@@ -224,12 +352,11 @@ static int may_hold_secret(const char *value)
 		if (!first[(unsigned char)*p])
 			continue;
 		if (*p == '=') {
-			/* NAME=VALUE redacts only where a NAME ending here says a secret: within this run. */
 			const char *q = p;
 
 			while (q > value && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '-'))
 				q--;
-			if (p - q >= 255 || contains_secret_word(q, (size_t)(p - q)))
+			if (name_says_secret(q, (size_t)(p - q)))
 				return 1;
 			continue;
 		}
@@ -256,37 +383,9 @@ char *lk_env_redact(const char *value, int *changed)
 char *lk_env_redact_every(const char *value, int *changed)
 {
 	struct lk_buf out = LK_BUF_INIT;
-	const char *p = value;
 
 	*changed = 0;
-	while (*p) {
-		size_t n, pw;
-
-		if ((n = token_at(value, p))) {
-			lk_buf_addstr(&out, LK_REDACTED);
-			p += n;
-			*changed = 1;
-		} else if (!strncmp(p, "://", 3) && (n = url_password_at(p, &pw))) {
-			lk_buf_add(&out, p, n);
-			lk_buf_addstr(&out, LK_REDACTED);
-			p += n + pw;
-			*changed = 1;
-		} else if ((n = http_credential_at(value, p, &pw))) {
-			lk_buf_add(&out, p, n);
-			lk_buf_addstr(&out, LK_REDACTED);
-			p += n + pw;
-			*changed = 1;
-		} else if ((n = secret_assignment_at(value, p))) {
-			lk_buf_add(&out, p, n);
-			p += n;
-			while (*p && !isspace((unsigned char)*p))
-				p++;
-			lk_buf_addstr(&out, LK_REDACTED);
-			*changed = 1;
-		} else {
-			lk_buf_addch(&out, *p++);
-		}
-	}
+	redact_into(&out, value, changed);
 	return lk_buf_detach(&out);
 }
 
@@ -313,12 +412,7 @@ void lk_env_collect(const char *const *envp, struct lk_envvars *out)
 		LK_GROW(out->items, out->nr + 1, out->alloc);
 		v = &out->items[out->nr++];
 		v->name = name;
-		if (lk_env_name_is_secret(name)) {
-			v->value = lk_xstrdup(LK_REDACTED);
-			v->redacted = 1;
-		} else {
-			v->value = lk_env_redact(eq + 1, &v->redacted);
-		}
+		v->value = lk_xstrdup(eq + 1);
 	}
 	if (out->nr)
 		qsort(out->items, out->nr, sizeof(*out->items), by_name);

@@ -86,9 +86,9 @@ void lk_expansion_release(struct lk_expansion *exp)
 	memset(exp, 0, sizeof(*exp));
 }
 
-int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
-		       const char *const *argv, const char *cwd, char *const envp[],
-		       int timeout_ms)
+void lk_expansion_prepare(struct lk_expansion_query *q, const char *driver,
+			  const char *const *argv, const char *cwd, char *const envp[],
+			  int timeout_ms)
 {
 	memset(q, 0, sizeof(*q));
 	lk_buf_init(&q->out);
@@ -99,6 +99,13 @@ int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
 	q->cmd.out = q->cmd.err = &q->out;
 	q->cmd.max_bytes = (size_t)4 << 20;
 	q->cmd.timeout_ms = timeout_ms;
+}
+
+int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
+		       const char *const *argv, const char *cwd, char *const envp[],
+		       int timeout_ms)
+{
+	lk_expansion_prepare(q, driver, argv, cwd, envp, timeout_ms);
 	return lk_runcmd_start(&q->cmd, &q->job);
 }
 

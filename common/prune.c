@@ -12,10 +12,17 @@
  * (openat, fstatat and unlinkat with AT_SYMLINK_NOFOLLOW semantics), only
  * regular files with the names linkscope writes are removed, and a symbolic
  * link (blobs/ itself included) is never followed.
+ *
+ * Links keep blobs while a prune runs, without a lock: a blob is removed in
+ * three steps (renamed to a tombstone, the records written since the
+ * listing read, then the tombstone removed or put back), and a link checks
+ * its blobs once its record is written (shim/keep.c). The argument is in
+ * docs/record-format.md, "Pruning while links run".
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,7 +53,10 @@ struct prec {
 struct pblob {
 	char name[65];
 	int64_t mtime, size;
+	dev_t dev;		/* the file listed: a tombstone must be this one */
+	ino_t ino;
 	size_t refs;
+	int parked;		/* renamed to its tombstone, to be removed or put back */
 };
 
 struct state {
@@ -82,27 +92,44 @@ static int is_hex64(const char *s)
 	return s[64] == '\0';
 }
 
-/* A regular file's size and mtime, never through a symbolic link; -1 otherwise. */
-static int regular(int dfd, const char *name, int64_t *size, int64_t *mtime)
+/* A regular file's status, never through a symbolic link; -1 otherwise. */
+static int regular(int dfd, const char *name, struct stat *st)
 {
-	struct stat st;
-
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-		return -1;
-	*size = st.st_size;
-	*mtime = st.st_mtim.tv_sec;
-	return 0;
+	return fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st->st_mode) ? -1 : 0;
 }
 
 static void remove_file(int dfd, const char *name, const struct lk_prune_limits *lim, size_t *count)
 {
-	int64_t size, mtime;
+	struct stat st;
 
 	/* Checked again just before: only a regular file is ever removed. */
-	if (regular(dfd, name, &size, &mtime) < 0)
+	if (regular(dfd, name, &st) < 0)
 		return;
 	if (lim->dry_run || unlinkat(dfd, name, 0) == 0)
 		(*count)++;
+}
+
+/* The record `name` (an <id>.json) with its satellites' sizes; `scratch` is a buffer to use. */
+static struct prec *add_record(struct state *s, const char *name, const struct stat *st,
+			       struct lk_buf *scratch)
+{
+	struct prec *r;
+
+	LK_GROW(s->recs.items, s->recs.nr + 1, s->recs.alloc);
+	r = &s->recs.items[s->recs.nr++];
+	memset(r, 0, sizeof(*r));
+	r->id = lk_xstrndup(name, strlen(name) - 5);
+	r->mtime = st->st_mtim.tv_sec;
+	r->size = st->st_size;
+	for (size_t k = 0; k < sizeof(satellites) / sizeof(*satellites); k++) {
+		struct stat sst;
+
+		lk_buf_reset(scratch);
+		lk_buf_addf(scratch, "%s%s", r->id, satellites[k]);
+		if (regular(s->dfd, scratch->buf, &sst) == 0)
+			r->size += sst.st_size;
+	}
+	return r;
 }
 
 static void list_records(struct state *s, int64_t now, const struct lk_prune_limits *lim,
@@ -115,30 +142,15 @@ static void list_records(struct state *s, int64_t now, const struct lk_prune_lim
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		int64_t size, mtime;
-		struct prec *r;
+		struct stat st;
 
 		if (de->d_name[0] == '.' && ends_with(de->d_name, ".json.tmp")) {
-			if (regular(s->dfd, de->d_name, &size, &mtime) == 0 && now - mtime > STALE_TMP)
+			if (regular(s->dfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_TMP)
 				remove_file(s->dfd, de->d_name, lim, &res->other_removed);
 			continue;
 		}
-		if (!is_record_name(de->d_name) || regular(s->dfd, de->d_name, &size, &mtime) < 0)
-			continue;
-		LK_GROW(s->recs.items, s->recs.nr + 1, s->recs.alloc);
-		r = &s->recs.items[s->recs.nr++];
-		memset(r, 0, sizeof(*r));
-		r->id = lk_xstrndup(de->d_name, strlen(de->d_name) - 5);
-		r->mtime = mtime;
-		r->size = size;
-		for (size_t k = 0; k < sizeof(satellites) / sizeof(*satellites); k++) {
-			int64_t ssize, smtime;
-
-			lk_buf_reset(&name);
-			lk_buf_addf(&name, "%s%s", r->id, satellites[k]);
-			if (regular(s->dfd, name.buf, &ssize, &smtime) == 0)
-				r->size += ssize;
-		}
+		if (is_record_name(de->d_name) && regular(s->dfd, de->d_name, &st) == 0)
+			add_record(s, de->d_name, &st, &name);
 	}
 	closedir(d);
 	lk_buf_release(&name);
@@ -158,6 +170,36 @@ static int oldest_first(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/*
+ * A held copy (LK_BLOB_HELD) or a tombstone (LK_BLOB_DEAD) given its name
+ * more than STALE_TMP ago: its owner died between its steps (a link killed
+ * after writing its record, a prune killed while deciding), and a record
+ * may name the blob, so it goes back to its name. Putting a blob back is
+ * always safe (the same content under the same name); a later prune judges
+ * it as any blob.
+ */
+static void restore_stale(int bfd, const char *name, int64_t now, const struct lk_prune_limits *lim)
+{
+	size_t held = strlen(LK_BLOB_HELD), dead = strlen(LK_BLOB_DEAD), skip;
+	char blob[65];
+	struct stat st;
+
+	if (!strncmp(name, LK_BLOB_HELD, held))
+		skip = held;
+	else if (!strncmp(name, LK_BLOB_DEAD, dead))
+		skip = dead;
+	else
+		return;
+	if (strlen(name) < skip + 65 || name[skip + 64] != '-')
+		return;
+	memcpy(blob, name + skip, 64);
+	blob[64] = '\0';
+	/* ctime: the rename that parked it; its mtime is the copy's. */
+	if (is_hex64(blob) && !lim->dry_run && regular(bfd, name, &st) == 0 &&
+	    now - st.st_ctim.tv_sec > STALE_TMP)
+		renameat(bfd, name, bfd, blob);
+}
+
 static void list_blobs(struct state *s, int64_t now, const struct lk_prune_limits *lim,
 		       struct lk_prune_result *res)
 {
@@ -171,23 +213,28 @@ static void list_blobs(struct state *s, int64_t now, const struct lk_prune_limit
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		int64_t size, mtime;
+		struct stat st;
 		struct pblob *b;
 
 		if (!strncmp(de->d_name, ".tmp-", 5)) {
-			if (regular(s->bfd, de->d_name, &size, &mtime) == 0 && now - mtime > STALE_TMP)
+			if (regular(s->bfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_TMP)
 				remove_file(s->bfd, de->d_name, lim, &res->other_removed);
 			continue;
 		}
-		if (strlen(de->d_name) != 64 || !is_hex64(de->d_name) ||
-		    regular(s->bfd, de->d_name, &size, &mtime) < 0)
+		if (de->d_name[0] == '.') {
+			restore_stale(s->bfd, de->d_name, now, lim);
+			continue;
+		}
+		if (strlen(de->d_name) != 64 || !is_hex64(de->d_name) || regular(s->bfd, de->d_name, &st) < 0)
 			continue;
 		LK_GROW(s->blobs.items, s->blobs.nr + 1, s->blobs.alloc);
 		b = &s->blobs.items[s->blobs.nr++];
+		memset(b, 0, sizeof(*b));
 		memcpy(b->name, de->d_name, 65);
-		b->size = size;
-		b->mtime = mtime;
-		b->refs = 0;
+		b->size = st.st_size;
+		b->mtime = st.st_mtim.tv_sec;
+		b->dev = st.st_dev;
+		b->ino = st.st_ino;
 	}
 	closedir(d);
 	if (s->blobs.nr)
@@ -275,6 +322,113 @@ static int64_t total_bytes(const struct state *s, int64_t now)
 	return total;
 }
 
+static void tombstone_name(struct lk_buf *name, const struct pblob *b)
+{
+	lk_buf_reset(name);
+	lk_buf_addf(name, "%s%s-%ld", LK_BLOB_DEAD, b->name, (long)getpid());
+}
+
+/*
+ * Step 1: `b` renamed to its tombstone. What the rename moved must be the
+ * regular file listed; anything else (a copy a link has put under the name
+ * since, a symbolic link) goes back at once. 1 when `b` is parked.
+ */
+static int park(struct state *s, struct pblob *b, struct lk_buf *tomb)
+{
+	struct stat st;
+
+	tombstone_name(tomb, b);
+	if (renameat(s->bfd, b->name, s->bfd, tomb->buf) < 0)
+		return 0;	/* gone already: another prune's */
+	if (regular(s->bfd, tomb->buf, &st) == 0 && st.st_dev == b->dev && st.st_ino == b->ino)
+		return b->parked = 1;
+	renameat(s->bfd, tomb->buf, s->bfd, b->name);
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Step 2: the records written since the listing, read as the others were. */
+static void scan_new_records(struct state *s)
+{
+	size_t listed = s->recs.nr;
+	char **known = lk_xmalloc((listed ? listed : 1) * sizeof(*known));
+	struct lk_buf scratch = LK_BUF_INIT;
+	DIR *d = fdopendir(dup(s->dfd));
+	struct dirent *de;
+
+	for (size_t i = 0; i < listed; i++)
+		known[i] = s->recs.items[i].id;
+	qsort(known, listed, sizeof(*known), by_id);
+	if (d)
+		rewinddir(d);	/* the descriptor's offset is shared with the listing's, at its end */
+	else
+		s->keep_all_blobs = 1;
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *id;
+		int seen;
+
+		if (!is_record_name(de->d_name) || regular(s->dfd, de->d_name, &st) < 0)
+			continue;
+		id = lk_xstrndup(de->d_name, strlen(de->d_name) - 5);
+		seen = listed && bsearch(&id, known, listed, sizeof(*known), by_id);
+		free(id);
+		if (!seen)
+			scan_record(s, add_record(s, de->d_name, &st, &scratch));
+	}
+	if (d)
+		closedir(d);
+	lk_buf_release(&scratch);
+	free(known);
+}
+
+/*
+ * The blobs no record names, removed without a lock while links may keep
+ * the same content: parked first (step 1), the records written meanwhile
+ * read (step 2), and only then each tombstone removed, or put back when
+ * one of them names it (step 3). A link whose record appears after step 2
+ * finds its blob's name empty when it checks, and puts back its own copy.
+ */
+static void remove_blobs(struct state *s, int64_t now, const struct lk_prune_limits *lim,
+			 struct lk_prune_result *res)
+{
+	struct lk_buf tomb = LK_BUF_INIT;
+	size_t parked = 0;
+
+	for (size_t i = 0; i < s->blobs.nr; i++) {
+		struct pblob *b = &s->blobs.items[i];
+
+		if (!blob_goes(s, b, now))
+			continue;
+		if (lim->dry_run)
+			res->blobs_removed++;
+		else if (park(s, b, &tomb))
+			parked++;
+		else
+			res->bytes_after += b->size;
+	}
+	if (parked)
+		scan_new_records(s);
+	for (size_t i = 0; i < s->blobs.nr && parked; i++) {
+		struct pblob *b = &s->blobs.items[i];
+
+		if (!b->parked)
+			continue;
+		tombstone_name(&tomb, b);
+		if (blob_goes(s, b, now) && unlinkat(s->bfd, tomb.buf, 0) == 0) {
+			res->blobs_removed++;
+			continue;
+		}
+		renameat(s->bfd, tomb.buf, s->bfd, b->name);
+		res->bytes_after += b->size;
+	}
+	lk_buf_release(&tomb);
+}
+
 static void remove_marked(struct state *s, int64_t now, const struct lk_prune_limits *lim,
 			  struct lk_prune_result *res)
 {
@@ -294,10 +448,9 @@ static void remove_marked(struct state *s, int64_t now, const struct lk_prune_li
 		lk_buf_addf(&name, "%s.json", r->id);
 		remove_file(s->dfd, name.buf, lim, &res->records_removed);
 	}
-	for (size_t i = 0; i < s->blobs.nr && s->bfd >= 0; i++)
-		if (blob_goes(s, &s->blobs.items[i], now))
-			remove_file(s->bfd, s->blobs.items[i].name, lim, &res->blobs_removed);
 	lk_buf_release(&name);
+	if (s->bfd >= 0)
+		remove_blobs(s, now, lim, res);
 }
 
 int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
@@ -323,7 +476,7 @@ int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
 		total += s.blobs.items[i].size;
 	res->records = s.recs.nr;
 	res->blobs = s.blobs.nr;
-	res->bytes_before = total;
+	res->bytes_before = res->bytes_after = total;
 	over_age = lim->max_age_s > 0 && s.recs.nr > 1 && now - s.recs.items[0].mtime > lim->max_age_s;
 	/* The usual case, in the shim too: within bounds, nothing is read. */
 	if (over_age || (lim->max_size > 0 && total > lim->max_size)) {
@@ -338,9 +491,9 @@ int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
 			    (lim->max_size > 0 && total > lim->max_size))
 				total -= drop(&s, r, now);
 		}
+		res->bytes_after = total;	/* and each blob that stays after all (remove_blobs) */
 		remove_marked(&s, now, lim, res);
 	}
-	res->bytes_after = total;
 	for (size_t i = 0; i < s.recs.nr; i++) {
 		free(s.recs.items[i].id);
 		free(s.recs.items[i].blobs.items);

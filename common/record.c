@@ -329,25 +329,16 @@ static json_t *expansion_json(const struct lk_record_draft *rec)
 			 "compiler_path", lk_json_str(e->compiler_path));
 }
 
+/* The variables as they are: lk_record_redact fills "redacted". */
 static json_t *env_json(const struct lk_record_draft *rec)
 {
-	json_t *o = json_object(), *redacted = json_array();
+	json_t *o = json_object();
 
-	for (size_t i = 0; i < rec->env->nr; i++) {
+	for (size_t i = 0; i < rec->env->nr; i++)
 		set(o, rec->env->items[i].name, lk_json_str(rec->env->items[i].value));
-		if (rec->env->items[i].redacted)
-			json_array_append_new(redacted, json_string(rec->env->items[i].name));
-	}
-	return json_pack("{s:o, s:o}", "vars", o, "redacted", redacted);
+	return json_pack("{s:o, s:[]}", "vars", o, "redacted");
 }
 
-/*
- * Every string of the record through the one redactor (lk_env_redact), so
- * argv, argv_expanded, group contents, the -### commands, the stderr, the
- * caller's argv and link_args, paths and env are treated alike; the JSON
- * path of each changed string goes to `log`. Returns the node to keep
- * (`node` itself, or a replacement when a string changed).
- */
 /*
  * Where a node is: its parent's frame and its key or index. The JSON path
  * ("expansion.commands[1][40]") is written only for a string that changed,
@@ -388,6 +379,11 @@ static json_t *redact_string(const char *text, const struct path_frame *at, json
 	return node;
 }
 
+/*
+ * Every string under `node` through the one redactor (lk_env_redact); the
+ * JSON path of each changed string goes to `log`. Returns a replacement
+ * for `node` when it is a string that changed, else NULL.
+ */
 static json_t *redact_tree(json_t *node, const struct path_frame *at, json_t *log)
 {
 	char *bytes;
@@ -422,6 +418,43 @@ static json_t *redact_tree(json_t *node, const struct path_frame *at, json_t *lo
 		}
 	}
 	return NULL;
+}
+
+/* Is "env.vars.NAME" among the paths of `log`? */
+static int env_var_logged(json_t *log, const char *name)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(log, i, p) {
+		const char *s = json_string_value(p);
+
+		if (s && lk_str_starts_with(s, "env.vars.") && !strcmp(s + strlen("env.vars."), name))
+			return 1;
+	}
+	return 0;
+}
+
+void lk_record_redact(json_t *root)
+{
+	json_t *env = json_object_get(root, "env");
+	json_t *vars = json_object_get(env, "vars");
+	json_t *log = json_array(), *names = json_array(), *value;
+	const char *name;
+	void *tmp;
+
+	json_object_foreach_safe(vars, tmp, name, value)
+		if (lk_env_name_is_secret(name))
+			json_object_set_new(vars, name, json_string(LK_REDACTED));
+	redact_tree(root, NULL, log);
+	json_object_foreach(vars, name, value)
+		if (lk_env_name_is_secret(name) || env_var_logged(log, name))
+			json_array_append_new(names, json_string(name));
+	if (json_is_object(env))
+		json_object_set_new(env, "redacted", names);
+	else
+		json_decref(names);
+	set(root, "redactions", log);
 }
 
 static json_t *record_json(const struct lk_record_draft *rec)
@@ -459,12 +492,10 @@ static json_t *record_json(const struct lk_record_draft *rec)
 	set(root, "reproducer", lk_json_str(rec->reproducer));
 	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
 					  rec->warnings.nr));
-	{
-		json_t *log = json_array();
-
-		redact_tree(root, NULL, log);
-		set(root, "redactions", log);
-	}
+	if (rec->no_redaction)
+		set(root, "redactions", json_array());
+	else
+		lk_record_redact(root);
 	return root;
 }
 
@@ -665,7 +696,6 @@ static void load_env(json_t *env, struct lk_record *rec)
 		LK_GROW(rec->env.items, rec->env.nr + 1, rec->env.alloc);
 		rec->env.items[rec->env.nr].name = lk_xstrdup(name);
 		rec->env.items[rec->env.nr].value = v;
-		rec->env.items[rec->env.nr].redacted = 0;
 		rec->env.nr++;
 	}
 }

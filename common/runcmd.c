@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -94,6 +96,89 @@ static int spawn(const struct lk_runcmd *cmd, int out_w, int err_w, pid_t *pid)
 	return rc;
 }
 
+/* `path` opened on `fd` (which must be free or is replaced): 0 or an errno. */
+static int open_on(int fd, const char *path, int flags)
+{
+	int got = open(path, flags);
+
+	if (got < 0)
+		return errno;
+	if (got != fd && (dup2(got, fd) < 0 || close(got) < 0))
+		return errno;
+	return 0;
+}
+
+/* stdout or stderr (`fd`) of a forked child: the pipe `w`, else as spawn() sets it; 0 or an errno. */
+static int child_stream(const struct lk_runcmd *cmd, int fd, int w)
+{
+	if (w >= 0)
+		return dup2(w, fd) < 0 ? errno : 0;
+	if (!cmd->out_to_err)
+		return open_on(fd, "/dev/null", O_WRONLY);
+	/* Both streams are our stderr: stdout is made a copy of it, stderr stays. */
+	return fd == 1 && dup2(2, 1) < 0 ? errno : 0;
+}
+
+/* In a forked child: what spawn() asks posix_spawn for, in the same order, then in_child; 0 or an errno. */
+static int child_setup(const struct lk_runcmd *cmd, int out_w, int err_w)
+{
+	sigset_t none;
+	int e;
+
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0 || signal(SIGPIPE, SIG_DFL) == SIG_ERR)
+		return errno;
+	if ((e = open_on(0, "/dev/null", O_RDONLY)) || (e = child_stream(cmd, 1, out_w)) ||
+	    (e = child_stream(cmd, 2, err_w)))
+		return e;
+	if (cmd->cwd && chdir(cmd->cwd) < 0)
+		return errno;
+	/* A session of its own: no controlling terminal, and one group to kill at the timeout. */
+	if (setsid() < 0)
+		return errno;
+	return cmd->in_child(cmd->in_child_arg);
+}
+
+/*
+ * fork, child_setup, cmd->in_child, exec: 0, or the errno of the step
+ * that failed, passed back through a close-on-exec pipe as posix_spawn
+ * does (EOF: it exec'd).
+ */
+static int fork_exec(const struct lk_runcmd *cmd, int out_w, int err_w, pid_t *pid)
+{
+	int status[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(status, O_CLOEXEC) < 0)
+		return errno;
+	if ((*pid = fork()) < 0) {
+		e = errno;
+		close(status[0]);
+		close(status[1]);
+		return e;
+	}
+	if (*pid == 0) {
+		close(status[0]);
+		if (!(e = child_setup(cmd, out_w, err_w))) {
+			execve(cmd->path, (char *const *)cmd->argv, cmd->envp ? cmd->envp : environ);
+			e = errno;
+		}
+		if (write(status[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(status[1]);
+	do
+		n = read(status[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(status[0]);
+	if (n != (ssize_t)sizeof(e))
+		return 0;
+	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return e;
+}
+
 /* Wait for the child until `deadline`; 1 when it has ended (status set), 0 at the deadline. */
 static int reap(pid_t pid, int64_t deadline, int *status)
 {
@@ -137,7 +222,7 @@ int lk_runcmd_start(const struct lk_runcmd *cmd, struct lk_runcmd_job *job)
 		}
 		return -1;
 	}
-	rc = spawn(cmd, out[1], merged ? out[1] : err[1], &pid);
+	rc = (cmd->in_child ? fork_exec : spawn)(cmd, out[1], merged ? out[1] : err[1], &pid);
 	close_fd(&out[1]);
 	close_fd(&err[1]);
 	if (rc) {
@@ -147,6 +232,7 @@ int lk_runcmd_start(const struct lk_runcmd *cmd, struct lk_runcmd_job *job)
 		return -1;
 	}
 	job->pid = pid;
+	job->own_group = cmd->in_child != NULL;
 	job->out = out[0];
 	job->err = err[0];
 	return 0;
@@ -187,8 +273,11 @@ int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res)
 	if (!res->timed_out && !reap(job->pid, deadline, &status))
 		res->timed_out = 1;
 	if (res->timed_out) {
-		/* A grandchild may still hold the pipes: they are closed below, whatever it does. */
-		kill(job->pid, SIGKILL);
+		/*
+		 * A grandchild may still hold the pipes: they are closed below,
+		 * whatever it does; in a group of the child's own, it goes too.
+		 */
+		kill(job->own_group ? -job->pid : job->pid, SIGKILL);
 		reap(job->pid, 0, &status);
 	}
 	close_fd(&job->out);
@@ -226,4 +315,19 @@ char *lk_scratch_dir(const char *prefix)
 		return NULL;
 	}
 	return lk_buf_detach(&dir);
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void lk_scratch_remove(const char *dir)
+{
+	/* Depth first, so a dir is empty when its turn comes; FTW_PHYS: a link is removed, not followed. */
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

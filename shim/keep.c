@@ -6,6 +6,12 @@
  * conftest.c; build systems delete response files. Without copies, a
  * recorded line could never be replayed. Copies live in <dir>/blobs/, named
  * by SHA-256, so a thousand links of one crate keep one copy per content.
+ *
+ * A prune may run meanwhile (common/prune.c) and remove a blob's name that
+ * no record it has read names yet. So each copy is also held under a name
+ * of this link's own until its record is written; then, if the blob's name
+ * is gone, the held copy goes back under it (lk_keep_settle). The argument:
+ * docs/record-format.md, "Pruning while links run".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +24,7 @@
 #include "keep.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/prune.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 
@@ -51,6 +58,16 @@ static int copy_and_hash(int in, int out, char hex[65], int64_t *size)
 	return 0;
 }
 
+/* <dir>/blobs/<sha256>, and this link's own name for its copy of it, the n-th kept. */
+static void blob_names(const char *dir, const char *sha256, size_t n, struct lk_buf *blob,
+		       struct lk_buf *held)
+{
+	lk_buf_reset(blob);
+	lk_buf_addf(blob, "%s/blobs/%s", dir, sha256);
+	lk_buf_reset(held);
+	lk_buf_addf(held, "%s/blobs/%s%s-%ld-%zu", dir, LK_BLOB_HELD, sha256, (long)getpid(), n);
+}
+
 static int already_kept(const struct lk_record_draft *rec, const char *path)
 {
 	for (size_t i = 0; i < rec->kept.nr; i++)
@@ -63,7 +80,7 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,
 		 int64_t *used, struct lk_err *err)
 {
-	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT;
+	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT, held = LK_BUF_INIT;
 	struct lk_record_copy *k;
 	struct stat st;
 	char hex[65];
@@ -114,11 +131,16 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
 		goto out_close;
 	}
-	lk_buf_addf(&blob, "%s/blobs/%s", dir, hex);
-	/* Same name, same content: whoever renamed first wins, and either is right. */
-	if (rename(tmp.buf, blob.buf) < 0) {
+	blob_names(dir, hex, rec->kept.nr, &blob, &held);
+	if (rename(tmp.buf, held.buf) < 0) {
 		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
 		unlink(tmp.buf);
+		goto out_close;
+	}
+	/* Same name, same content: a blob already there (another link's) is as good as ours. */
+	if (link(held.buf, blob.buf) < 0 && errno != EEXIST) {
+		lk_err_errno(err, "cannot link '%s'", blob.buf);
+		unlink(held.buf);
 		goto out_close;
 	}
 	LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
@@ -133,7 +155,25 @@ out_close:
 	close(in);
 	lk_buf_release(&tmp);
 	lk_buf_release(&blob);
+	lk_buf_release(&held);
 	return rc;
+}
+
+void lk_keep_settle(const struct lk_record_draft *rec, const char *dir)
+{
+	struct lk_buf blob = LK_BUF_INIT, held = LK_BUF_INIT;
+	struct stat st;
+
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		blob_names(dir, rec->kept.items[i].sha256, i, &blob, &held);
+		/* The record is visible now: a prune that removes the name from here on has read it. */
+		if (lstat(blob.buf, &st) == 0 && S_ISREG(st.st_mode))
+			unlink(held.buf);
+		else
+			rename(held.buf, blob.buf);
+	}
+	lk_buf_release(&blob);
+	lk_buf_release(&held);
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -15,8 +15,10 @@ struct lk_keep_limits {
 /*
  * Copy `path` into <dir>/blobs/<sha256> unless a blob of that content is
  * already there (copies are shared between records), and add it to
- * rec->kept with `reason`. Limits are checked against `*used`, which grows.
- * Returns 0, or -1 with `err` (the record then carries a warning).
+ * rec->kept with `reason`. The copy is also held under a name of this
+ * link's own until lk_keep_settle. Limits are checked against `*used`,
+ * which grows. Returns 0, or -1 with `err` (the record then carries a
+ * warning).
  */
 int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,
@@ -37,5 +39,13 @@ void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 
 void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
 		    const struct lk_keep_limits *limits);
+
+/*
+ * Once the record is written (or could not be): each copy kept is held
+ * under a name of the link's own (prune.h's LK_BLOB_HELD) since
+ * lk_keep_file; it goes back under blobs/<sha256> if a prune removed that
+ * name meanwhile, else the held name goes.
+ */
+void lk_keep_settle(const struct lk_record_draft *rec, const char *dir);
 
 #endif

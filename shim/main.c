@@ -54,6 +54,7 @@ struct lk_options {
 	int report;			/* LINKSCOPE_REPORT=1 */
 	const char *view_check;		/* LINKSCOPE_VIEW_CHECK: a log file (tests) */
 	unsigned view_verify_every;	/* LINKSCOPE_VIEW_VERIFY_EVERY: one reuse in N is verified */
+	int no_redaction;		/* LINKSCOPE_REDACT=0 */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
 	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
@@ -129,6 +130,7 @@ static void read_options(struct lk_options *opt)
 	if (opt->view_check && !*opt->view_check)
 		opt->view_check = NULL;
 	opt->view_verify_every = one_in("LINKSCOPE_VIEW_VERIFY_EVERY", LK_VIEWCACHE_VERIFY_EVERY);
+	opt->no_redaction = env_is("LINKSCOPE_REDACT", "0");
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -754,6 +756,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->start_ns = now_ns(CLOCK_REALTIME);
 	rec->id = record_id(rec->start_ns);
 	rec->tool_version = LINKSCOPE_VERSION;
+	rec->no_redaction = opt->no_redaction;
 	rec->cwd = getcwd(NULL, 0);
 	rec->mode = inv->mode;
 	rec->driver_given = inv->driver_given;
@@ -853,7 +856,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	stat_inputs(rec);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
-	else if (failed && opt->report && !st->run.signal)
+	lk_keep_settle(rec, st->dir);
+	if (written && failed && opt->report && !st->run.signal)
 		explain_failure(written);
 	free(written);
 	maybe_prune(opt, st->dir, rec);

@@ -12,9 +12,14 @@
  * compiled twice; the link sees the same compiler, arguments and files,
  * only its temporary names live one directory deeper. The driver compiles
  * its sources in order, one object each, so the n-th object is the n-th
- * source's.
+ * source's. What the driver leaves in its private TMPDIR (a compiler
+ * wrapper's log, a plugin's files, the temporaries of a driver killed by
+ * SIGKILL) is moved to the TMPDIR it would have used without the shim, and
+ * the private one is always removed.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +29,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "keep.h"
@@ -147,13 +153,82 @@ void lk_tempobj_stop(struct lk_tempobj *t)
 		unsetenv("TMPDIR");
 }
 
+/* renameat2(RENAME_NOREPLACE), or its equivalent on a file system without it. */
+static int rename_noreplace(int from, const char *name, int to, const char *new_name)
+{
+	struct stat st;
+
+	if (renameat2(from, name, to, new_name, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	if (fstatat(to, new_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return renameat(from, name, to, new_name);
+}
+
+/* `name` into `to` under its own name, or NAME.linkscope-N when that is taken there. */
+static void move_entry(int from, const char *name, int to)
+{
+	struct lk_buf fresh = LK_BUF_INIT;
+	int rc = rename_noreplace(from, name, to, name);
+
+	for (unsigned n = 1; rc < 0 && errno == EEXIST && n <= 1000; n++) {
+		lk_buf_reset(&fresh);
+		lk_buf_addf(&fresh, "%s.linkscope-%u", name, n);
+		rc = rename_noreplace(from, name, to, fresh.buf);
+	}
+	lk_buf_release(&fresh);
+}
+
+/*
+ * Everything left in the private TMPDIR goes to the directory it was made
+ * in (TMPDIR, or /tmp: lk_scratch_dir), the driver's TMPDIR without the
+ * shim, and the private one is removed. A rename moves a symbolic link, not
+ * what it points to, and a directory with all it holds. The directory is
+ * opened once, O_NOFOLLOW: if the driver put something else under its name,
+ * nothing is taken from there.
+ */
+static void remove_private_dir(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	char *parent = lk_xstrndup(dir, slash == dir ? 1 : (size_t)(slash - dir));
+	int from = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int to = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	/* What the driver started may still run (a linker outliving a killed driver): a few rounds. */
+	for (int round = 0; round < 3 && from >= 0 && to >= 0; round++) {
+		DIR *d = fdopendir(dup(from));
+		struct dirent *de;
+
+		if (!d)
+			break;
+		rewinddir(d);	/* the offset is shared with `from`, at the end after a round */
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				move_entry(from, de->d_name, to);
+		closedir(d);
+		if (rmdir(dir) == 0 || errno != ENOTEMPTY)
+			break;
+	}
+	if (from < 0 || to < 0)
+		rmdir(dir);
+	if (from >= 0)
+		close(from);
+	if (to >= 0)
+		close(to);
+	free(parent);
+}
+
 void lk_tempobj_finish(struct lk_tempobj *t)
 {
 	lk_tempobj_stop(t);
 	for (size_t i = 0; i < t->caught.nr; i++)
 		unlink(t->caught.items[i]);
 	if (t->dir)
-		rmdir(t->dir);	/* fails, harmlessly, if the driver left something behind */
+		remove_private_dir(t->dir);
 	if (t->ifd >= 0)
 		close(t->ifd);
 	if (t->stop >= 0)

@@ -30,7 +30,11 @@ int lk_tempobj_start(struct lk_tempobj *t, size_t want);
 /* End the watch and put TMPDIR back; t->caught holds what was caught. */
 void lk_tempobj_stop(struct lk_tempobj *t);
 
-/* Stop if needed, remove the hard links and the directory, free. */
+/*
+ * Stop if needed, remove the hard links, move what the driver left in its
+ * private TMPDIR to the directory that holds it (the caller's TMPDIR, or
+ * /tmp), remove the private one, free.
+ */
 void lk_tempobj_finish(struct lk_tempobj *t);
 
 #endif

@@ -78,6 +78,10 @@ for build in "$@"; do
 	case $b in build-san) n=$((n / 4)) ;; esac
 	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
 		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2
+	# The same cases with secret-looking words, each record analysed with and
+	# without redaction: the same analysis (issue #15).
+	suite "$b/difftest --redaction ($n cases, seed 1)" '^ok ' '^DISAGREE' \
+		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2 --redaction
 	unset LINKSCOPE_VIEW_CHECK
 	suite "$b/view-check (the reused views against fresh ones)" '^ok ' '^not ok ' \
 		"$root/tests/view-check.sh" "$views"

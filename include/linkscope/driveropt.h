@@ -2,8 +2,8 @@
  * The compiler driver's options that matter to linkscope, in one table:
  * how each takes its value, whether the driver hands it to ld and where,
  * and whether it stops the driver before linking. The argv model (argv.c),
- * the line model's driver-to-ld translation (analyzer/line.c) and the
- * allow-list of what the analyzer may pass to a driver (analyzer/trust.c)
+ * the line model's driver-to-ld translation (analyzer/model/line.c) and the
+ * allow-list of what the analyzer may pass to a driver (analyzer/model/trust.c)
  * all read it, so an option learned once is known everywhere.
  */
 #ifndef LINKSCOPE_DRIVEROPT_H

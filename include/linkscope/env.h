@@ -1,8 +1,8 @@
 /*
  * The environment a record may keep: an allow-list of variables that change
- * how a link behaves, with anything that looks like a credential redacted.
- * Records are attached to public pull requests; they never hold the whole
- * environment.
+ * how a link behaves; and the redactor of credentials that every string of
+ * a record goes through (lk_record_redact). Records are attached to public
+ * pull requests; they never hold the whole environment.
  */
 #ifndef LINKSCOPE_ENV_H
 #define LINKSCOPE_ENV_H
@@ -11,8 +11,7 @@
 
 struct lk_envvar {
 	char *name;	/* owned */
-	char *value;	/* owned, already redacted */
-	int redacted;	/* 1 when anything in the value was replaced */
+	char *value;	/* owned, as in the environment (the record's writer redacts it) */
 };
 
 struct lk_envvars {
@@ -24,14 +23,21 @@ struct lk_envvars {
 
 /* Is the variable on the allow-list? */
 int lk_env_allowed(const char *name);
-/* Does the name say its value is a secret (TOKEN, PASSWORD, ...)? */
+/*
+ * Does the name say its value is a secret: does it end with TOKEN,
+ * PASSWORD, API_KEY, AUTH, ... (docs/security.md has the list)?
+ */
 int lk_env_name_is_secret(const char *name);
 /*
  * Return a malloc'd copy of `value` with credentials replaced by
- * LK_REDACTED: passwords in URLs (scheme://user:pw@host), well-known token
- * formats (ghp_..., github_pat_..., glpat-..., xox?-..., AKIA...), and the
- * value of NAME=VALUE / --NAME=VALUE words whose NAME is secret-looking.
- * Sets *changed when anything was replaced.
+ * LK_REDACTED and nothing else changed: passwords in URLs
+ * (scheme://user:pw@host), Authorization and Bearer credentials,
+ * well-known token formats (ghp_..., github_pat_..., glpat-..., xox?-...,
+ * AKIA...), and the value of NAME=VALUE / --NAME=VALUE / -DNAME=VALUE
+ * words whose NAME says a secret, unless the value cannot be one (a number
+ * of at most three digits, yes/no/true/false/on/off). Each item of a -Wl,
+ * -Wa, or -Wp, word is a word of its own. Sets *changed when anything was
+ * replaced.
  */
 char *lk_env_redact(const char *value, int *changed);
 /*
@@ -41,7 +47,7 @@ char *lk_env_redact(const char *value, int *changed);
  */
 char *lk_env_redact_every(const char *value, int *changed);
 
-/* Collect the allow-listed variables of `envp`, sorted by name. */
+/* Collect the allow-listed variables of `envp`, sorted by name, values as they are. */
 void lk_env_collect(const char *const *envp, struct lk_envvars *out);
 void lk_envvars_release(struct lk_envvars *vars);
 

@@ -52,6 +52,14 @@ int lk_expansion_start(struct lk_expansion_query *q, const char *driver,
 		       int timeout_ms);
 
 /*
+ * lk_expansion_start without the start: q->cmd is ready for the caller to
+ * start into q->job (the analyzer starts it in its sandbox).
+ */
+void lk_expansion_prepare(struct lk_expansion_query *q, const char *driver,
+			  const char *const *argv, const char *cwd, char *const envp[],
+			  int timeout_ms);
+
+/*
  * Wait for a started query and parse what it printed into `exp` (done,
  * exit_status, commands). Returns its exit status (128+N for a signal), or
  * -1 if it did not run or timed out: `exp` is left untouched then.

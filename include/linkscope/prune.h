@@ -20,6 +20,16 @@
 #define LK_PRUNE_DEFAULT_MAX_SIZE "1G"
 #define LK_PRUNE_DEFAULT_MAX_AGE "30d"
 
+/*
+ * Names in blobs/ besides the blobs (<sha256>) and the copies being written
+ * (.tmp-*): a link's second name for a copy it kept, until its record is
+ * written and the blob's name checked (LK_BLOB_HELD "<sha256>-<pid>-<n>",
+ * shim/keep.c), and a prune's tombstone (LK_BLOB_DEAD "<sha256>-<pid>").
+ * Either, when stale, goes back to its blob's name.
+ */
+#define LK_BLOB_HELD ".held-"
+#define LK_BLOB_DEAD ".dead-"
+
 struct lk_prune_limits {
 	int64_t max_size;	/* bytes in the directory (records, reports, blobs); 0: no bound */
 	int64_t max_age_s;	/* records older than this many seconds go; 0: no bound */
@@ -37,11 +47,15 @@ struct lk_prune_result {
  * Prune `dir` (the record directory) at time `now_s` (seconds since the
  * epoch). Only files linkscope writes are looked at: <id>.json records
  * and their <id>.report.json, <id>.report.md, <id>.repro.tar, stale
- * .<id>.json.tmp files, and blobs/<sha256>. Symbolic links and anything
- * not a regular file are never followed nor removed. The newest record is
+ * .<id>.json.tmp files, blobs/<sha256>, stale blobs/.tmp-* files, and
+ * stale held copies and tombstones (renamed back). Symbolic links and
+ * anything not a regular file are never followed nor removed. The newest record is
  * always kept, and so is a blob written in the last BLOB_GRACE seconds (a
- * link may be writing the record that names it). Returns 0, or -1 with
- * `err` when the directory cannot be read.
+ * link may be writing the record that names it). A blob is removed only
+ * if, renamed to a tombstone, it is still the file listed and no record
+ * written since the listing names it (links run meanwhile, see
+ * docs/record-format.md). Returns 0, or -1 with `err` when the directory
+ * cannot be read.
  */
 int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now_s,
 	     struct lk_prune_result *res, struct lk_err *err);

@@ -96,6 +96,7 @@ struct lk_record_draft {
 	struct lk_expansion expansion;
 	char *reproducer;		/* owned; path asked of lld/mold */
 	struct lk_strvec warnings;
+	int no_redaction;		/* LINKSCOPE_REDACT=0: every string as it was */
 };
 
 /*
@@ -117,6 +118,18 @@ void lk_record_file_stat(struct lk_record_file *f, const char *path);
  */
 int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 		    char **path_out, struct lk_err *err);
+
+/*
+ * Redact the record `root` in place, as lk_record_write does unless
+ * rec->no_redaction (docs/security.md): an allow-listed variable whose
+ * name says a secret is replaced whole, then every string (argv,
+ * argv_expanded, group contents, the -### commands, stderr, the caller's
+ * argv and link_args, paths, env values) goes through lk_env_redact.
+ * Sets "redactions" to the JSON path of each string changed and
+ * "env.redacted" to the names of the variables changed.
+ */
+struct json_t;
+void lk_record_redact(struct json_t *root);
 
 /* A record read back in full, for the analyzer. Everything is owned. */
 struct lk_record_kept {

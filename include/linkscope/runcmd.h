@@ -25,6 +25,16 @@ struct lk_runcmd {
 	size_t max_bytes;		/* kept of each stream (0: 1 MiB); the rest is read and dropped */
 	int timeout_ms;			/* 0: none; when it expires the child gets SIGKILL */
 	int out_to_err;			/* with out and err NULL: both streams are our stderr (for the user) */
+	/*
+	 * NULL: the child is posix_spawn'd. Else it is forked into a session
+	 * of its own (no controlling terminal; a timeout kills its whole
+	 * process group) and, once its fds and cwd are set, runs
+	 * in_child(in_child_arg) before exec: the analyzer's sandbox
+	 * (analyzer/model/sandbox.h). A nonzero return, an errno, fails the start
+	 * with that error. It runs in the child: it may only make system calls.
+	 */
+	int (*in_child)(void *arg);
+	void *in_child_arg;
 };
 
 struct lk_runcmd_result {
@@ -39,6 +49,7 @@ struct lk_runcmd_result {
 struct lk_runcmd_job {
 	const struct lk_runcmd *cmd;	/* kept until finished */
 	int pid;			/* -1: nothing started */
+	int own_group;			/* the child leads a process group of its own (in_child) */
 	int out, err;			/* read ends, -1 when closed */
 	int error;			/* the errno when it did not start */
 };
@@ -71,5 +82,8 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
  * ($TMPDIR when absolute, else /tmp), malloc'd; NULL with errno on failure.
  */
 char *lk_scratch_dir(const char *prefix);
+
+/* Remove `dir` and everything in it, following no symbolic link. */
+void lk_scratch_remove(const char *dir);
 
 #endif

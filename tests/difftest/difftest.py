@@ -3,7 +3,7 @@
 through linkscope-cc, replayed by linkscope; outcome and failing symbols
 compared.
 
-usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME] [--jobs J]
+usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME] [--jobs J] [--redaction]
 
 Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
   base       the random lines below;
@@ -56,6 +56,17 @@ random --as-needed, --start-group/--end-group, --whole-archive, -Bstatic,
 --copy-dt-needed-entries, weak references, a linker script standing for a
 library, and -nodefaultlibs with -lc placed anywhere. The real linker is the
 oracle; the linker's messages are read only to compare symbol sets.
+
+--redaction (issue #15): the same cases, each linked with LINKSCOPE_REDACT=0
+and its record redacted by the shim's own redaction (BUILD_DIR/tests/
+redact-record); in 3 cases of 4 the line also gets secret-looking words
+that change nothing ld does (SECRET_WORDS: a --defsym of session_base in
+the -Wl, word of one of its -l, a token in a -L dir, a URL password in an
+-rpath, -DAPI_KEY=..., -DUSE_AUTH=1, which every source on the line then
+needs to compile). The redacted record is the one checked against ld, from
+here and elsewhere; and the analysis of the unredacted one must be the same
+report (outcome, diagnostics, fixes, notes), but for the secrets
+themselves, which the redacted one says as [redacted].
 
 Prints one line per case ("ok K class" or "DISAGREE ..."), the agreement
 per class, and, last, "N passed, N failed" where a case passes when the
@@ -723,10 +734,10 @@ def library_names(d, stderr):
     return names
 
 
-def analyse(build_dir, cwd, env, more=()):
-    """linkscope report --replay-only of the last record: (json, error text)."""
+def analyse(build_dir, cwd, env, more=(), record="last"):
+    """linkscope report --replay-only of the record (the last one): (json, error text)."""
     rep = sh([os.path.join(build_dir, "bin", "linkscope"), "report", "--format", "json",
-              "--replay-only", *more, "last"], cwd, env)
+              "--replay-only", *more, record], cwd, env)
     if rep.returncode:
         return None, rep.stderr.strip()
     return json.loads(rep.stdout), None
@@ -779,6 +790,49 @@ def agrees(j, ld_fail, ld_stderr, ld_syms, ld_missing, unkept):
     return ld_fail and bool(named) and all(os.path.basename(p) in found_not for p in named)
 
 
+# --redaction: secrets that a record must not keep, and where they go on a line.
+SECRETS = ["ghp_0123456789abcdefghijABCDEFGHIJ012345", "pa55w0rd-ci", "k3y-s3cr3t-v4lue", "0x5ec12e7"]
+SECRET_WORDS = ["-L/nonexistent/ghp_0123456789abcdefghijABCDEFGHIJ012345",
+                "-Wl,-rpath,https://ci:pa55w0rd-ci@example.com/lib", "-DAPI_KEY=k3y-s3cr3t-v4lue",
+                "-Wl,--defsym=auth_token=0x5ec12e7", "-DSESSION_TIMEOUT=3600", "-Wl,-soname,libauth.so"]
+
+
+def add_secret_words(rng, d, args):
+    """The line with secret-looking words that change nothing ld does. The
+    sources in d then need -DUSE_AUTH=1 (a define whose name says AUTH) to
+    compile, which a link call that compiles them passes."""
+    args = list(args)
+    libs = [i for i, w in enumerate(args) if w.startswith("-l")]
+    if libs and rng.random() < 0.8:
+        i = rng.choice(libs)
+        args[i] = "-Wl,--defsym,session_base=0," + args[i]
+    args += rng.sample(SECRET_WORDS, rng.randint(1, len(SECRET_WORDS))) + ["-DUSE_AUTH=1"]
+    for root, _, files in os.walk(d):
+        for f in files:
+            if f.endswith((".c", ".cpp")):
+                with open(os.path.join(root, f)) as fh:
+                    text = fh.read()
+                write(root, f, "#if !USE_AUTH\n#error USE_AUTH\n#endif\n" + text)
+    return args
+
+
+def same_but_secrets(unredacted, redacted):
+    """The two reports, the record's path and the analyzer's own temporary
+    dirs left out and the secrets said as [redacted]: the first difference,
+    or None."""
+    def text(j):
+        t = json.dumps({k: v for k, v in j.items() if k != "record"}, indent=1, sort_keys=True)
+        t = re.sub(r"lk-(sources|verify|driver)-[A-Za-z0-9]{6}", r"lk-\1-XXXXXX", t)
+        for x in SECRETS:
+            t = t.replace(x, "[redacted]")
+        return t.splitlines()
+    a, b = text(unredacted), text(redacted)
+    for x, y in zip(a, b):
+        if x != y:
+            return f"unredacted {x.strip()!r}, redacted {y.strip()!r}"
+    return None if len(a) == len(b) else "reports of different lengths"
+
+
 def elsewhere_env(base, e):
     """Another cwd's environment: decoy dirs in LIBRARY_PATH, LD_LIBRARY_PATH, LD_RUN_PATH."""
     env = {k: base[k] for k in ("PATH", "LANG", "LINKSCOPE_DIR") if k in base}
@@ -788,7 +842,7 @@ def elsewhere_env(base, e):
     return env
 
 
-def run_case(build_dir, seed, case, keep):
+def run_case(build_dir, seed, case, keep, redaction=False):
     # One generator per case: any case can be replayed alone (--case K).
     rng = random.Random(seed * 1000003 + case)
     cls = CLASS_NAMES[case % len(CLASS_NAMES)]
@@ -798,8 +852,15 @@ def run_case(build_dir, seed, case, keep):
         extra = more[0] if more else {}
         cwd = os.path.join(d, extra.get("cwd", ""))
         env = dict(os.environ, LINKSCOPE_DIR=os.path.join(d, "records"), LINKSCOPE_EXPAND="always")
-        for k in ("LINKSCOPE_LINKER", "LINKSCOPE_KEEP", "LD_LIBRARY_PATH", "LD_RUN_PATH", "LIBRARY_PATH"):
+        for k in ("LINKSCOPE_LINKER", "LINKSCOPE_KEEP", "LINKSCOPE_REDACT", "LD_LIBRARY_PATH", "LD_RUN_PATH",
+                  "LIBRARY_PATH"):
             env.pop(k, None)
+        if redaction:
+            # Its own generator: the case's scenario is the one without --redaction.
+            more_rng = random.Random(seed * 1000003 + case + 500009)
+            if more_rng.random() < 0.75:
+                args = add_secret_words(more_rng, d, args)
+            env["LINKSCOPE_REDACT"] = "0"
         shim = os.path.join(build_dir, "bin", "linkscope-cc")
         out = "libout.so" if "-shared" in args else "prog"
         r = sh([shim, "--", driver] + args + ["-o", out], cwd, dict(env, **extra.get("env", {})))
@@ -809,6 +870,13 @@ def run_case(build_dir, seed, case, keep):
         ld_missing = "cannot find" in r.stderr or "No such file" in r.stderr
         # inputs the build deletes after the link, and whether the shim kept them
         rec = record_of(env)
+        record = "last"
+        if redaction:
+            unredacted = os.path.join(env["LINKSCOPE_DIR"], rec["id"] + ".json")
+            record = os.path.join(env["LINKSCOPE_DIR"], rec["id"] + ".redacted.json")
+            t = sh([os.path.join(build_dir, "tests", "redact-record"), unredacted, record], d)
+            if t.returncode:
+                return cls, False, f"case {case} [{cls}]: redact-record failed: {t.stderr.strip()}", ld_fail, d, None
         kept = set(os.path.normpath(os.path.join(cwd, k["path"])) for k in rec.get("kept") or [])
         unkept = []
         for p in extra.get("delete", []):
@@ -834,9 +902,17 @@ def run_case(build_dir, seed, case, keep):
             (f"; {'deleted' if extra.get('delete') else 'rewritten'} after: "
              f"{' '.join(extra.get('delete') or extra['rewrite'])} (not kept: {' '.join(map(os.path.basename, unkept)) or '-'})"
              if extra.get("delete") or extra.get("rewrite") else "")
-        j, err = analyse(build_dir, cwd, env, extra.get("report", ()))
+        j, err = analyse(build_dir, cwd, env, extra.get("report", ()), record)
         if err:
             return cls, False, f"case {case} [{cls}]: report failed: {err}; {line}", ld_fail, d, None
+        if redaction:
+            ju, err = analyse(build_dir, cwd, env, extra.get("report", ()), unredacted)
+            if err:
+                return cls, False, f"case {case} [{cls}]: report of the unredacted record failed: {err}; {line}", ld_fail, d, None
+            diff = same_but_secrets(ju, j)
+            if diff:
+                return cls, False, (f"case {case} [{cls}]: redaction changes the analysis: {diff}; "
+                                    f"ld {'fails' if ld_fail else 'links'}; {line}"), ld_fail, d, None
         ok = agrees(j, ld_fail, r.stderr, ld_syms, ld_missing, unkept)
         here = verdict(j)
         why = (f"case {case} [{cls}]: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
@@ -853,13 +929,17 @@ def run_case(build_dir, seed, case, keep):
                     [os.path.normpath(os.path.join(e, x)) for x in dirs | {extra.get("cwd", "."), "decoy"}])
         there_cwd = os.path.normpath(os.path.join(e, extra.get("cwd", ".")))
         os.makedirs(there_cwd, exist_ok=True)
-        j2, err = analyse(build_dir, there_cwd, elsewhere_env(env, e), extra.get("report", ()))
+        j2, err = analyse(build_dir, there_cwd, elsewhere_env(env, e), extra.get("report", ()), record)
         if err:
             return cls, False, f"case {case} [{cls}]: report elsewhere failed: {err}; {line}", ld_fail, d, here[0]
         there = verdict(j2)
         if there != here:
             return cls, False, (f"case {case} [{cls}]: elsewhere the replay says {there[0]} {sorted(there[1])}, "
                                 f"here {here[0]} {sorted(here[1])}; ld {'fails' if ld_fail else 'links'}; {line}"), ld_fail, d, here[0]
+        if redaction:
+            # and the number of strings redacted, for the summary
+            with open(record) as f:
+                return cls, True, why, ld_fail, d, here[0], len(json.load(f)["redactions"])
         return cls, True, why, ld_fail, d, here[0]
     finally:
         if not keep:
@@ -875,6 +955,7 @@ def main():
     n = int(sys.argv[2])
     seed = int(sys.argv[3])
     keep = "--keep" in sys.argv
+    redaction = "--redaction" in sys.argv
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     cases = list(range(n))
     if "--class" in sys.argv:
@@ -886,14 +967,15 @@ def main():
         cases = [int(sys.argv[sys.argv.index("--case") + 1])]
     passed = failed = ld_failures = 0
     per_class = {c: [0, 0, 0, 0] for c in CLASS_NAMES}   # agreed, cases, ld failures, agreed as unknown
-    work = [(build_dir, seed, case, keep) for case in cases]
+    work = [(build_dir, seed, case, keep, redaction) for case in cases]
     if jobs > 1:
         import multiprocessing
         pool = multiprocessing.Pool(jobs)
         results = pool.imap(run_one, work)
     else:
         results = map(run_one, work)
-    for case, (cls, ok, why, ld_fail, d, outcome) in zip(cases, results):
+    redacted_records = redacted_strings = 0
+    for case, (cls, ok, why, ld_fail, d, outcome, *redacted) in zip(cases, results):
         ld_failures += ld_fail
         per_class[cls][1] += 1
         per_class[cls][2] += ld_fail
@@ -901,6 +983,9 @@ def main():
             passed += 1
             per_class[cls][0] += 1
             per_class[cls][3] += outcome == "unknown"
+            if redacted:
+                redacted_records += redacted[0] > 0
+                redacted_strings += redacted[0]
             print(f"ok {case} {cls}{' (unknown)' if outcome == 'unknown' else ''}", flush=True)
         else:
             failed += 1
@@ -910,6 +995,9 @@ def main():
         if t:
             print(f"class {c:13} {a}/{t} agree (ld failed {f}; agreed as unknown {u})")
     print(f"agreement: {passed}/{len(cases)} cases (seed {seed}); the real ld failed {ld_failures} of them")
+    if redaction:
+        print(f"redaction: {redacted_records} of the {passed} records that agree had strings redacted "
+              f"({redacted_strings} strings), each analysed the same as its unredacted record")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

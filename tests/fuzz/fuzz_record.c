@@ -56,6 +56,7 @@ static void analyse(const struct lk_record *rec, FILE *sink)
 		lk_report_md(sink, rec, &line, &rp, &ropt);
 		lk_explain_why(&rp, &line, rec->args.nr > 1 ? rec->args.items[1].text : "main", &lines);
 		lk_strvec_release(&lines);
+		lk_explain_release(&rp);
 		lk_replay_release(&rp);
 	}
 	if (lk_line_build(rec, &lopt, &other, &err) == 0) {

@@ -40,7 +40,7 @@ check_eq "record: and kept literally" "@missing.rsp" "$(rec "$r" 'r["argv_expand
 
 # gcc hands ld the user's -L options and inputs through temporary response
 # files of its own when the driver had one; they are gone by the replay
-# (analyzer/atfile.c fills them in from the driver's argv).
+# (analyzer/model/atfile.c fills them in from the driver's argv).
 replay() {
 	"$LINKSCOPE" report --format json --replay-only last |
 		"$PY" -c 'import json,sys; r=json.load(sys.stdin); print(r["predicted"]["outcome"], sorted(d["symbol"] for d in r["diagnostics"]))'
@@ -62,7 +62,7 @@ check_eq "a source in the response file: its object counts" "success []" "$(repl
 check_eq "the shim's -### had the response files expanded: no gcc temporary file in it" "0" \
 	"$(rec "$(last_record)" 'sum(w.startswith("@") for w in r["expansion"]["commands"][r["expansion"]["linker_command"]])')"
 # An older record whose expansion names gcc's own temporary response files
-# (now gone): filled in from the driver's argv (analyzer/atfile.c); a
+# (now gone): filled in from the driver's argv (analyzer/model/atfile.c); a
 # failure then rests on what the driver added inside them: unknown.
 older() {
 	"$PY" - "$(last_record)" "$1" <<'PYEOF'

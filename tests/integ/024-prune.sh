@@ -69,4 +69,57 @@ run_capture bad env LINKSCOPE_MAX_SIZE=lots "$SHIM" main.c -o d2
 check_eq "a bad bound does not change the link" 0 "$(cat "$T/bad.rc")"
 check_contains "and is one warning" "$(cat "$T/bad.err")" "linkscope-cc: warning: LINKSCOPE_MAX_SIZE is not a valid bound"
 check_eq "the link is still recorded" 2 "$(record_count)"
+
+# Links during a prune (issue #15): the prune has found main.c's blobs old
+# and named only by a record it removes; a link then keeps the same content
+# and writes a record naming them before the prune is done. strace holds
+# each of the prune's removals and renames 1.5 s at entry, so the link
+# lands in between. Afterwards no record names a blob that is gone.
+# (LeakSanitizer cannot run under ptrace: off for what strace runs.)
+no_lsan=ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+dangling() {
+	"$PY" - "$LINKSCOPE_DIR" <<'PY'
+import glob, json, os, sys
+d = sys.argv[1]
+for f in sorted(glob.glob(os.path.join(d, "2*.json"))):
+    if f.endswith(".report.json"):
+        continue
+    for k in json.load(open(f)).get("kept") or []:
+        if not os.path.isfile(os.path.join(d, k["blob"])):
+            print(os.path.basename(f), k["blob"])
+PY
+}
+# during NAME LINK-COMMAND...: a fresh directory with an old record naming
+# main.c's blobs and a new one; a slow prune; the link as soon as the old
+# record is gone, then the checks.
+during() {
+	local name=$1 old slow
+	shift
+	rm -rf "$LINKSCOPE_DIR"
+	"$SHIM" main.c -o e1
+	"$SHIM" other.c -o e2	# the newest record, which stays
+	old=$(find "$LINKSCOPE_DIR" -maxdepth 1 -name '2*.json' -type f | sort | head -n 1)
+	touch -d '10 days ago' "$old" "$LINKSCOPE_DIR"/blobs/*
+	env "$no_lsan" strace -f -qq -o /dev/null \
+		-e 'inject=unlinkat,?unlink,?rename,?renameat,renameat2:delay_enter=1500000' \
+		"$LINKSCOPE" prune --max-age 5d --dir "$LINKSCOPE_DIR" >"$T/slow.out" 2>&1 &
+	slow=$!
+	for i in $(seq 200); do [ -e "$old" ] || break; sleep 0.05; done
+	check "$name: the slow prune removes the old record" test ! -e "$old"
+	run_capture during "$@"
+	wait "$slow"
+	check_eq "$name: the link's own status" 0 "$(cat "$T/during.rc")"
+	check_contains "$name: the prune removed the old record" "$(cat "$T/slow.out")" "removed 1 of 2 records"
+	check_eq "$name: the new record names main.c's blobs" 2 "$(rec "$(last_record)" 'len(r["kept"])')"
+	check_eq "$name: no record names a blob that is gone" "" "$(dangling)"
+	check_eq "$name: no tombstone or held copy stays" "" \
+		"$(ls -A "$LINKSCOPE_DIR/blobs" | grep -v '^[0-9a-f]\{64\}$')"
+}
+# Its record there before the prune reads the records again: the prune puts the blobs back.
+during "a link during a prune" "$SHIM" main.c -o e3
+# Its record only after that (its third rename, the record's, held 5 s):
+# the link finds the blobs' names gone and puts back the copies it holds.
+during "a link whose record comes late" \
+	env "$no_lsan" strace -qq -o /dev/null -e 'inject=?rename,?renameat,?renameat2:delay_enter=5000000:when=3' \
+	"$SHIM" main.c -o e3
 finish

@@ -35,16 +35,20 @@ cd "$T" || exit 1
 
 # A clean slate: nothing of the caller's linkscope settings leaks in.
 unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
-	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE
+	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE LINKSCOPE_REDACT
 export LINKSCOPE_DIR=$T/records
+# A TMPDIR of its own: what a test looks for there (the shim's private
+# lk-objs-* dirs, gcc's temporaries) is its own, not another build's.
+mkdir "$T/tmp" && export TMPDIR=$T/tmp
 # The provider index cache (issue #10) stays in the test's scratch dir.
 export XDG_CACHE_HOME=$T/cache
 
 # LK_ELSEWHERE=1 (tests/run.sh's second pass): every analysis runs from
 # another directory, in another environment than the build's (search-path
 # variables of its own, no caller's settings; only where the records and
-# the analyzer's cache live carry over), with its file arguments made
-# absolute. The verdicts must not change: they depend on the record only.
+# the analyzer's cache live, and the sanitizer's options, carry over), with
+# its file arguments made absolute. The verdicts must not change: they
+# depend on the record only.
 if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
 	mkdir -p "$T/elsewhere/lib" "$T/elsewhere/bin"
 	cat >"$T/linkscope-elsewhere" <<EOF
@@ -55,7 +59,7 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME; do
+for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1

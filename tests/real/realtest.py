@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """make realtest: real projects built plainly and through the shim.
 
-Usage: realtest.py BUILD [PROJECT...]
+Usage: realtest.py BUILD [--redaction] [PROJECT...]
 
 Each project comes from Debian's source packages (`apt-get source`) or, for
 the Rust workspace, from tests/real/rust-ws built offline against Debian's
@@ -18,8 +18,21 @@ link really did:
   unknown         the replay cannot know (it says why)
   analyzer error  the analyzer exited non-zero or printed no report
 
-Exit status 0 when there is no false alarm, no analyzer error and no build
-difference. Downloads and builds live in build-real/ (not in git); the
+--redaction (issue #15): both builds get secret-looking words in their flags
+(REDACTION_FLAGS: a URL password in an -rpath, a --defsym of session_base
+in the -Wl, word of an -l, -DUSE_AUTH=1, -DAPI_KEY=...; where the build
+system takes LDFLAGS and CPPFLAGS from the environment), and the shim
+writes its records with LINKSCOPE_REDACT=0,
+BUILD/tests/redact-record gives each its redacted copy (RECORD.redacted.json,
+what the shim writes by default), and that copy is the one analysed and
+compared with the link as above. The unredacted record is analysed too, and
+the two reports must say the same, but for what the redactor replaces
+(the unredacted one's report is passed through redact-record too):
+
+  redaction differs  the redacted record is analysed differently
+
+Exit status 0 when there is no false alarm, no analyzer error, no build
+difference and no redaction difference. Downloads and builds live in build-real/ (not in git); the
 details of every record that did not agree go to build-real/details.txt.
 """
 import hashlib
@@ -141,6 +154,11 @@ PROJECTS = [
 ]
 
 
+# --redaction: in both builds alike, so their outputs still match.
+REDACTION_FLAGS = {"LDFLAGS": "-Wl,--defsym,session_base=0,-lm -Wl,-rpath,https://ci:pa55w0rd-ci@example.com/lib",
+                   "CPPFLAGS": "-DUSE_AUTH=1 -DAPI_KEY=k3y-s3cr3t-v4lue"}
+
+
 def alias_dir(shim):
     """gcc, cc, g++ and c++ as names of the shim: how a wrapper is set as CC."""
     d = os.path.join(OUT, "alias-bin")
@@ -162,7 +180,7 @@ def prepare_tree(project):
     return work
 
 
-def run_build(project, shim, records):
+def run_build(project, shim, records, redaction=False):
     """Build once; returns (exit status, seconds, log text)."""
     work = prepare_tree(project)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LINKSCOPE_")}
@@ -170,8 +188,12 @@ def run_build(project, shim, records):
     # __DATE__ and __TIME__ (giflib prints them) from a fixed time, so the two builds can match.
     env["SOURCE_DATE_EPOCH"] = "1700000000"
     fill = {"CC": "gcc", "CXX": "g++", "LAUNCH": ""}
+    if redaction and project["mode"] != "rustc":
+        env.update(REDACTION_FLAGS)
     if shim:
         env["LINKSCOPE_DIR"] = records
+        if redaction:
+            env["LINKSCOPE_REDACT"] = "0"
         if project["mode"] == "CC":
             d = alias_dir(shim)
             fill = {"CC": d + "/gcc", "CXX": d + "/g++", "LAUNCH": ""}
@@ -259,7 +281,34 @@ def analysis_env(home):
 
 def records_of(d):
     return sorted(os.path.join(d, f) for f in os.listdir(d)
-                  if f.endswith(".json") and not f.endswith(".report.json"))
+                  if f.endswith(".json") and not f.endswith((".report.json", ".redacted.json")))
+
+
+def redacted(tool, src, dst):
+    """redact-record SRC DST: the shim's redaction of the JSON object SRC."""
+    p = subprocess.run([tool, src, dst], stderr=subprocess.PIPE)
+    if p.returncode:
+        raise RuntimeError(p.stderr.decode(errors="replace").strip())
+    with open(dst) as f:
+        return json.load(f)
+
+
+def redaction_difference(tool, unredacted, report):
+    """How the report of the redacted record differs from the redaction of
+    the unredacted one's (the record's path and the analyzer's temporary
+    dirs left out), or None."""
+    def text(j):
+        t = json.dumps({k: v for k, v in j.items() if k not in ("record", "redactions")},
+                       indent=1, sort_keys=True)
+        return re.sub(r"lk-(sources|verify)-[A-Za-z0-9]{6}", r"lk-\1-XXXXXX", t).splitlines()
+    tmp = os.path.join(OUT, "unredacted.report.json")
+    with open(tmp, "w") as f:
+        json.dump(unredacted, f)
+    a, b = text(redacted(tool, tmp, tmp)), text(report)
+    for x, y in zip(a, b):
+        if x != y:
+            return "unredacted %r, redacted %r" % (x.strip(), y.strip())
+    return None if len(a) == len(b) else "reports of different lengths"
 
 
 def analyse(linkscope, record, elsewhere):
@@ -303,10 +352,12 @@ def describe(rec, report, err):
 
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    wanted = set(sys.argv[2:])
+    redaction = "--redaction" in sys.argv[2:]
+    wanted = set(a for a in sys.argv[2:] if a != "--redaction")
     build = os.path.join(ROOT, build)
     shim = os.path.join(build, "bin", "linkscope-cc")
     linkscope = os.path.join(build, "bin", "linkscope")
+    tool = os.path.join(build, "tests", "redact-record")
     ensure_debs()
     os.makedirs(OUT, exist_ok=True)
     elsewhere = os.path.join(OUT, "elsewhere")
@@ -318,9 +369,9 @@ def main():
         name = project["name"]
         records = os.path.join(OUT, "records", name)
         shutil.rmtree(records, ignore_errors=True)
-        st_plain, t_plain, log_plain = run_build(project, None, records)
+        st_plain, t_plain, log_plain = run_build(project, None, records, redaction)
         out_plain = outputs(project)
-        st_shim, t_shim, log_shim = run_build(project, shim, records)
+        st_shim, t_shim, log_shim = run_build(project, shim, records, redaction)
         out_shim = outputs(project)
         with open(os.path.join(OUT, name + ".log"), "w") as f:
             f.write("== plain\n" + log_plain + "\n== shim\n" + log_shim)
@@ -329,7 +380,8 @@ def main():
             diffs.insert(0, "exit status: plain %d, shim %d" % (st_plain, st_shim))
         if st_plain != 0:
             diffs.insert(0, "the plain build failed (%d): see build-real/%s.log" % (st_plain, name))
-        count = dict(links=0, ok=0, failed=0, agree=0, unknown=0, miss=0, alarm=0, errors=0)
+        count = dict(links=0, ok=0, failed=0, agree=0, unknown=0, miss=0, alarm=0, errors=0,
+                     redacted=0, redacted_strings=0, redaction_differs=0)
         recs = records_of(records) if os.path.isdir(records) else []
         for path in recs:
             with open(path) as f:
@@ -337,24 +389,41 @@ def main():
             rec["_path"] = path
             count["links"] += 1
             count["ok" if rec["result"]["exit_status"] == 0 else "failed"] += 1
-            status, report, err, dt = analyse(linkscope, path, elsewhere)
+            analysed = path
+            if redaction:
+                # What the shim writes by default is the record analysed and compared with the link.
+                analysed = path[:-len(".json")] + ".redacted.json"
+                n = len(redacted(tool, path, analysed)["redactions"])
+                count["redacted"] += n > 0
+                count["redacted_strings"] += n
+            status, report, err, dt = analyse(linkscope, analysed, elsewhere)
             times.append(dt)
             if report is None:
                 count["errors"] += 1
                 details.append("ANALYZER ERROR (%d)\n%s" % (status, describe(rec, None, err)))
                 continue
+            if redaction:
+                status, unredacted, err, _ = analyse(linkscope, path, elsewhere)
+                diff = (redaction_difference(tool, unredacted, report) if unredacted
+                        else "the analysis of the unredacted record failed (%d)" % status)
+                if diff:
+                    count["redaction_differs"] += 1
+                    details.append("REDACTION DIFFERS: %s\n%s" % (diff, describe(rec, report, err)))
             c = classify(rec, report)
             count[{"agree": "agree", "unknown": "unknown", "miss": "miss",
                    "false-alarm": "alarm"}[c]] += 1
             if c != "agree":
                 details.append("%s\n%s" % (c.upper(), describe(rec, report, err)))
-        bad += count["alarm"] + count["errors"] + len(diffs)
+        bad += count["alarm"] + count["errors"] + count["redaction_differs"] + len(diffs)
         rows.append((project, count, t_plain, t_shim, diffs))
         log("%-17s %-44s links %3d (ok %3d, failed %3d)  agree %3d  unknown %3d  miss %3d  "
-            "false alarms %d  analyzer errors %d  build %s (plain %.1f s, shim %.1f s)"
+            "false alarms %d  analyzer errors %d  build %s (plain %.1f s, shim %.1f s)%s"
             % (name, project["system"], count["links"], count["ok"], count["failed"],
                count["agree"], count["unknown"], count["miss"], count["alarm"],
-               count["errors"], "same" if not diffs else "DIFFERS", t_plain, t_shim))
+               count["errors"], "same" if not diffs else "DIFFERS", t_plain, t_shim,
+               "  redacted %d records (%d strings), redaction differs %d"
+               % (count["redacted"], count["redacted_strings"], count["redaction_differs"])
+               if redaction else ""))
         for d in diffs:
             log("    " + d)
     total = {k: sum(r[1][k] for r in rows) for k in rows[0][1]} if rows else {}
@@ -366,6 +435,10 @@ def main():
             "max %.3f s" % (len(rows), total["links"], total["ok"], total["agree"],
                             total["unknown"], total["miss"], total["alarm"], total["errors"],
                             statistics.median(times), max(times)))
+        if redaction:
+            log("redaction: %d records had strings redacted (%d strings); the analysis differs "
+                "from the unredacted record's for %d" % (total["redacted"], total["redacted_strings"],
+                                                         total["redaction_differs"]))
     log("details: build-real/details.txt")
     log("realtest: %s" % ("PASS" if bad == 0 else "FAIL"))
     return 1 if bad else 0

@@ -1,5 +1,5 @@
 /*
- * The ELF reader (analyzer/elf.c): objects, archives with and without a
+ * The ELF reader (analyzer/model/elf.c): objects, archives with and without a
  * symbol index, a shared object with symbol versions, and truncated or
  * corrupt inputs, which must give a one-line error naming the file. The
  * fixtures are built at test time with the real cc, ar and ld.

@@ -79,9 +79,9 @@ static void test_line_options_parsed_once(void **state)
 				 it->ld_value ? it->ld_value : "(null)", want[i].value);
 	}
 	/* The line-wide facts come from the same parse. */
-	assert_true(line.shared);
-	assert_true(line.pie);
-	assert_true(line.no_undefined);
+	assert_true(line.facts & LK_LINE_SHARED);
+	assert_true(line.facts & LK_LINE_PIE);
+	assert_true(line.facts & LK_LINE_NO_UNDEFINED);
 	line_free(&rec, &line);
 }
 

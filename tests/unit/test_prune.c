@@ -5,8 +5,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "linkscope/prune.h"
 #include "normalize.h"
@@ -113,6 +117,69 @@ static void test_prune_norm_args(void **state)
 	free(got);
 }
 
+static void put(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/blobs/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("content", f);
+	fclose(f);
+}
+
+static int there(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/blobs/%s", dir, name);
+	return lstat(path, &st) == 0;
+}
+
+#define HEX_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HEX_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+/* A held copy or a tombstone whose owner died goes back to its blob's name, once stale. */
+static void test_prune_stale_names(void **state)
+{
+	static const char *const names[] = {
+		LK_BLOB_HELD HEX_A "-99-0", LK_BLOB_DEAD HEX_B "-99", LK_BLOB_HELD "abc-99-0",
+	};
+	static const char *const left[] = { HEX_A, HEX_B, LK_BLOB_HELD "abc-99-0" };
+	struct lk_prune_limits dry = { 0, 0, 1 }, real = { 0, 0, 0 };
+	struct lk_prune_result res;
+	struct lk_err err = LK_ERR_INIT;
+	char dir[] = "/tmp/lk-test-prune-XXXXXX", blobs[64];
+	int64_t now = (int64_t)time(NULL);
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(blobs, sizeof(blobs), "%s/blobs", dir);
+	assert_int_equal(mkdir(blobs, 0700), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		put(dir, names[i]);
+	/* Given their names just now: their owners may be at work. */
+	assert_int_equal(lk_prune(dir, &real, now, &res, &err), 0);
+	assert_true(there(dir, names[0]) && there(dir, names[1]));
+	assert_false(there(dir, HEX_A) || there(dir, HEX_B));
+	/* Two hours later they are stale; --dry-run still changes nothing. */
+	assert_int_equal(lk_prune(dir, &dry, now + 7200, &res, &err), 0);
+	assert_true(there(dir, names[0]) && there(dir, names[1]));
+	assert_int_equal(lk_prune(dir, &real, now + 7200, &res, &err), 0);
+	assert_true(there(dir, HEX_A) && there(dir, HEX_B));
+	assert_false(there(dir, names[0]) || there(dir, names[1]));
+	assert_true(there(dir, names[2]));	/* not a blob's name: left alone */
+	for (size_t i = 0; i < sizeof(left) / sizeof(*left); i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", blobs, left[i]);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(rmdir(blobs), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_prune_since),
 		cmocka_unit_test(test_prune_norm_names),
 		cmocka_unit_test(test_prune_norm_args),
+		cmocka_unit_test(test_prune_stale_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "linkscope/record.h"
 #include "linkscope/sha256.h"
 #include "testdir.h"
@@ -211,11 +213,43 @@ static void test_record_sha256_vectors(void **state)
 	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
+static void expect_json(json_t *node, const char *want)
+{
+	char *got = json_dumps(node, JSON_COMPACT | JSON_ENCODE_ANY);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The shim's redaction of a record: env by name and by value, every string alike, each change logged. */
+static void test_record_redact(void **state)
+{
+	json_t *root = json_loads(
+		"{\"argv\": [\"cc\", \"-Wl,--defsym,session_base=0,-lfoo\", \"-Wl,--token=tok3n-value,-lbar\"],"
+		" \"env\": {\"vars\": {\"CARGO_TARGET_X_PASSWORD\": \"1\", \"CFLAGS\": \"-DKEY=https://u:p@h/\","
+		" \"PATH\": \"/bin\"}, \"redacted\": []}, \"redactions\": []}", 0, NULL);
+
+	(void)state;
+	assert_non_null(root);
+	lk_record_redact(root);
+	expect_json(json_object_get(root, "argv"),
+		    "[\"cc\",\"-Wl,--defsym,session_base=0,-lfoo\",\"-Wl,--token=[redacted],-lbar\"]");
+	/* A variable whose name says a secret goes whole, whatever its value. */
+	expect_json(json_object_get(json_object_get(root, "env"), "vars"),
+		    "{\"CARGO_TARGET_X_PASSWORD\":\"[redacted]\",\"CFLAGS\":\"-DKEY=https://u:[redacted]@h/\","
+		    "\"PATH\":\"/bin\"}");
+	expect_json(json_object_get(json_object_get(root, "env"), "redacted"),
+		    "[\"CARGO_TARGET_X_PASSWORD\",\"CFLAGS\"]");
+	expect_json(json_object_get(root, "redactions"), "[\"argv[2]\",\"env.vars.CFLAGS\"]");
+	json_decref(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_utf8_lossy),
 		cmocka_unit_test(test_record_write_and_summary),
+		cmocka_unit_test(test_record_redact),
 		cmocka_unit_test(test_record_non_utf8_argument_is_hex),
 		cmocka_unit_test(test_record_reader_errors),
 		cmocka_unit_test(test_record_write_fails_cleanly),

@@ -242,6 +242,7 @@ static void test_replay_archive_order(void **state)
 	assert_non_null(strstr(d->defined_path, "libfoo.a"));
 	assert_true(d->explanation.nr >= 2);
 	assert_non_null(strstr(d->explanation.items[1], "ordering:"));
+	lk_explain_release(&r);
 	lk_replay_release(&r);
 	lk_line_release(&good);
 	lk_line_release(&bad);
@@ -271,6 +272,7 @@ static void test_replay_multiple_definition(void **state)
 	assert_int_equal(d->def_input, 0);
 	assert_int_equal(d->ref_input, 1);
 	assert_int_equal(d->explanation.nr, 2);
+	lk_explain_release(&r);
 	lk_replay_release(&r);
 	lk_line_release(&line);
 	test_dir_remove(dir);
@@ -372,6 +374,7 @@ static void test_replay_keeps_what_explanations_need(void **state)
 		dropped += strstr(why.items[i], "libfoo.so at 1 defines it too, but was dropped") != NULL;
 	assert_int_equal(dropped, 1);
 	lk_strvec_release(&why);
+	lk_explain_release(&r);
 	lk_replay_release(&r);
 	lk_line_release(&line);
 }

@@ -1,5 +1,5 @@
 /*
- * The -l search (lk_resolve_search_lib in analyzer/resolve.c) as GNU ld's
+ * The -l search (lk_resolve_search_lib in analyzer/model/resolve.c) as GNU ld's
  * ldfile_open_file_search does it: each dir in order, lib<name>.so then
  * lib<name>.a in it, .a only under -Bstatic, -l:<file> literal, the
  * linker's default dirs after the -L dirs (none under -nostdlib), libraries
@@ -66,7 +66,7 @@ static void line_init(struct lk_line *line, int nostdlib)
 	snprintf(path, sizeof(path), "%s/c", dir);
 	lk_strvec_push(&line->default_dirs, path);
 	line->machine = EM_X86_64;
-	line->nostdlib = nostdlib;
+	line->facts = nostdlib ? LK_LINE_NOSTDLIB : 0;
 }
 
 /*

@@ -1,5 +1,5 @@
 /*
- * The linker-script parser (analyzer/script.c): GROUP, INPUT and AS_NEEDED
+ * The linker-script parser (analyzer/model/script.c): GROUP, INPUT and AS_NEEDED
  * lists, SEARCH_DIR, comments, quoted names, skipped commands, full
  * scripts, and one-line errors for bad syntax.
  */

@@ -1,4 +1,4 @@
-/* Shim modules: driver resolution (never itself) and -### parsing. */
+/* Shim modules: driver resolution (never itself), -### parsing, kept copies. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -188,6 +188,65 @@ static void test_shim_keep_failure_releases_the_blob(void **state)
 	assert_int_equal(rec.kept.nr, 0);
 }
 
+static void keep_small(struct lk_record_draft *rec, const char *recdir, const char *src)
+{
+	struct lk_keep_limits limits = { (int64_t)16 << 20, (int64_t)64 << 20 };
+	struct lk_err err = LK_ERR_INIT;
+	int64_t used = 0;
+
+	memset(rec, 0, sizeof(*rec));
+	assert_int_equal(lk_keep_file(rec, recdir, src, "small-object", &limits, &used, &err), 0);
+	assert_int_equal(rec->kept.nr, 1);
+}
+
+static void drop_kept(struct lk_record_draft *rec)
+{
+	for (size_t i = 0; i < rec->kept.nr; i++)
+		free(rec->kept.items[i].path);
+	free(rec->kept.items);
+}
+
+/*
+ * A kept copy is held under the link's own name until its record is
+ * written: a blob's name that a prune removed meanwhile is put back, and
+ * a blob still there stays as it is.
+ */
+static void test_shim_keep_settle_puts_back_a_pruned_blob(void **state)
+{
+	struct lk_record_draft rec;
+	char recdir[PATH_MAX], src[PATH_MAX], blobs[PATH_MAX], blob[PATH_MAX * 2];
+	struct stat st;
+	FILE *fp;
+
+	(void)state;
+	snprintf(recdir, sizeof(recdir), "%s/settle", dir);
+	snprintf(blobs, sizeof(blobs), "%s/blobs", recdir);
+	snprintf(src, sizeof(src), "%s/small.o", dir);
+	assert_int_equal(mkdir(recdir, 0700), 0);
+	assert_non_null(fp = fopen(src, "w"));
+	fputs("content", fp);
+	fclose(fp);
+
+	keep_small(&rec, recdir, src);
+	snprintf(blob, sizeof(blob), "%s/%s", blobs, rec.kept.items[0].sha256);
+	assert_int_equal(count_entries(blobs), 2);	/* the blob and the held copy */
+	assert_int_equal(unlink(blob), 0);		/* a prune took the name */
+	lk_keep_settle(&rec, recdir);
+	assert_int_equal(count_entries(blobs), 1);
+	assert_int_equal(stat(blob, &st), 0);
+	assert_int_equal(st.st_size, 7);
+	drop_kept(&rec);
+
+	keep_small(&rec, recdir, src);			/* the same content again */
+	lk_keep_settle(&rec, recdir);
+	assert_int_equal(count_entries(blobs), 1);
+	drop_kept(&rec);
+	assert_int_equal(unlink(blob), 0);
+	assert_int_equal(rmdir(blobs), 0);
+	assert_int_equal(rmdir(recdir), 0);
+	assert_int_equal(unlink(src), 0);
+}
+
 /* A FIFO is never opened: not for keeping, not as an @file (its bytes are the driver's). */
 static void test_shim_fifo_never_blocks(void **state)
 {
@@ -231,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_shim_expand_known_drivers),
 		cmocka_unit_test(test_shim_keep_failure_releases_the_blob),
 		cmocka_unit_test(test_shim_fifo_never_blocks),
+		cmocka_unit_test(test_shim_keep_settle_puts_back_a_pruned_blob),
 	};
 	return cmocka_run_group_tests_name("shim", tests, setup, teardown);
 }

@@ -1,0 +1,676 @@
+/*
+ * Diagnostics -> causes (see cause.h).
+ *
+ * Takes the replay's per-symbol undefined-symbol diagnostics and gives one
+ * diagnostic per cause. The cause of a symbol is, in this order: an
+ * archive on the line that defines it but was read before the reference
+ * (d->defined_path, from the replay); the best library off the line that
+ * defines it (provider.c: rank, then dir order, then a shared object
+ * before an archive, as -l would choose); or nothing found, and then the
+ * input that references it. A group is keyed by that cause alone: one
+ * library added once fixes every reference to it, so 108 std:: symbols
+ * referenced from 60 archives are one diagnostic with one fix.
+ *
+ * Fixes are appended to the driver's argv, so they are read after every
+ * input that references the symbols (GNU ld reads left to right), and
+ * each is tried from the replay's snapshot (trial.c), not by replaying
+ * the whole line per symbol.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "demangle.h"
+#include "provider.h"
+#include "linkscope/vec.h"
+#include "cause.h"
+#include "explain.h"
+#include "fix.h"
+#include "resolve.h"
+
+#define LOOKED_IN_SHOWN 8	/* dirs named in a sentence; JSON keeps all */
+#define SYMBOLS_SHOWN 5
+
+
+static void say(struct lk_diag *d, struct lk_buf *b)
+{
+	lk_strvec_push_owned(&d->explanation, lk_buf_detach(b));
+}
+
+/* "a, b, c and 18 more", demangled where that helps a reader. */
+static void list_symbols(struct lk_buf *b, const struct lk_strvec *syms)
+{
+	for (size_t i = 0; i < syms->nr && i < SYMBOLS_SHOWN; i++) {
+		char *human = lk_demangle(syms->items[i]);
+
+		lk_buf_addf(b, "%s%s", i ? ", " : "", human ? human : syms->items[i]);
+		free(human);
+	}
+	if (syms->nr > SYMBOLS_SHOWN)
+		lk_buf_addf(b, " and %zu more", syms->nr - SYMBOLS_SHOWN);
+}
+
+static long ref_item(const struct lk_replay *out, const struct lk_diag *d)
+{
+	return d->ref_input >= 0 ? out->inputs.items[d->ref_input].item : -1;
+}
+
+/* ---- grouping ---- */
+
+struct group {
+	char *key;		/* "ordering PATH", "provider PATH", "none ITEM" */
+	size_t first;		/* the diagnostic that stands for the group */
+	long provider;		/* index file, or -1 */
+};
+
+static void merge_into(struct lk_diag *into, struct lk_diag *from)
+{
+	lk_strvec_push(&into->symbols, from->symbol);
+	for (size_t i = 0; i < from->refs.nr; i++) {
+		size_t k;
+
+		for (k = 0; k < into->refs.nr && into->refs.items[k] != from->refs.items[i]; k++)
+			;
+		if (k == into->refs.nr) {
+			LK_GROW(into->refs.items, into->refs.nr + 1, into->refs.alloc);
+			into->refs.items[into->refs.nr++] = from->refs.items[i];
+		}
+	}
+}
+
+/* "member x.o of liba.a at 3 references zlibVersion, compressBound" per referencing line item. */
+static void explain_references(const struct lk_replay *out, const struct lk_line *line, struct lk_diag *d)
+{
+	struct { long *items; size_t nr, alloc; } items = { NULL, 0, 0 };
+	struct lk_buf b = LK_BUF_INIT;
+
+	for (size_t i = 0; i < d->refs.nr; i++) {
+		long item = out->inputs.items[d->refs.items[i]].item;
+		size_t k;
+
+		for (k = 0; k < items.nr && items.items[k] != item; k++)
+			;
+		if (k == items.nr) {
+			LK_GROW(items.items, items.nr + 1, items.alloc);
+			items.items[items.nr++] = item;
+		}
+	}
+	for (size_t i = 0; i < items.nr && i < 3; i++) {
+		const struct lk_line_item *it = items.items[i] >= 0 ? &line->items.items[items.items[i]] : NULL;
+
+		lk_buf_addf(&b, "%s", it && it->path ? it->path : "an input added by the driver");
+		if (it && it->position >= 0)
+			lk_buf_addf(&b, " at %ld", it->position);
+		if (i)
+			lk_buf_addstr(&b, " references some of them too");
+		else if (d->symbols.nr == 1)
+			lk_buf_addf(&b, " references %s, which no input on the line defines", d->symbol);
+		else
+			lk_buf_addf(&b, " references these %zu symbols, which no input on the line defines",
+				    d->symbols.nr);
+		say(d, &b);
+	}
+	if (items.nr > 3) {
+		lk_buf_addf(&b, "%zu inputs reference them in all", items.nr);
+		say(d, &b);
+	}
+	free(items.items);
+	lk_buf_release(&b);
+}
+
+static const char *rank_reason(enum lk_provider_rank rank)
+{
+	switch (rank) {
+	case LK_RANK_BESIDE_INPUTS: return "it sits with the line's own inputs";
+	case LK_RANK_L_DIR: return "it is in a -L dir of the line";
+	case LK_RANK_SYSTEM: return "it is in a dir the toolchain searches";
+	}
+	return "";
+}
+
+/* The chosen provider, and the others that define the group's first symbol (best first). */
+static void explain_provider(const struct lk_provider_index *ix, struct lk_diag *d, long provider, long alt0)
+{
+	const struct lk_provider_file *f = &ix->files.items[provider];
+	const struct lk_provider_dir *dir = &ix->dirs.items[f->dir];
+	struct lk_buf b = LK_BUF_INIT;
+
+	d->provider = lk_provider_path(ix, provider);
+	d->provider_package = lk_provider_package(d->provider, ix->cache_dir);
+	lk_buf_addf(&b, "%s%s%s%s defines %s: found in %s (%s), not on the line", d->provider,
+		    d->provider_package ? " (Debian package " : "", d->provider_package ? d->provider_package : "",
+		    d->provider_package ? ")" : "", d->symbols.nr == 1 ? "it" : "them", dir->path, dir->why);
+	say(d, &b);
+	if (d->alternatives.nr && alt0 >= 0) {
+		lk_buf_addstr(&b, "also defined by ");
+		for (size_t i = 0; i < d->alternatives.nr && i < 3; i++)
+			lk_buf_addf(&b, "%s%s", i ? ", " : "", d->alternatives.items[i]);
+		if (d->alternatives.nr > 3)
+			lk_buf_addf(&b, " and %zu more", d->alternatives.nr - 3);
+		lk_buf_addf(&b, "; %s is chosen: %s", lk_path_base(d->provider),
+			    strcmp(dir->why, "the build tree") ? rank_reason(dir->rank) :
+			    "it is in the build tree around the line's inputs");
+		if (ix->dirs.items[ix->files.items[alt0].dir].rank > dir->rank)
+			lk_buf_addstr(&b, ", which comes before the dirs of the others");
+		else if (ix->files.items[alt0].dir == f->dir && f->shared && !ix->files.items[alt0].shared)
+			lk_buf_addstr(&b, ", and -l takes the shared object before the archive of the same dir");
+		else
+			lk_buf_addstr(&b, ", and its dir comes first in the search order");
+		say(d, &b);
+	}
+	lk_buf_release(&b);
+}
+
+static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	for (size_t i = 0; i < ix->dirs.nr; i++)
+		lk_strvec_push(&d->looked_in, ix->dirs.items[i].path);
+	lk_buf_addf(&b, "no library defines %s in the %zu dirs searched (", d->symbols.nr == 1 ? "it" : "them",
+		    ix->dirs.nr);
+	for (size_t i = 0; i < ix->dirs.nr && i < LOOKED_IN_SHOWN; i++)
+		lk_buf_addf(&b, "%s%s", i ? ", " : "", ix->dirs.items[i].path);
+	if (ix->dirs.nr > LOOKED_IN_SHOWN)
+		lk_buf_addf(&b, " and %zu more", ix->dirs.nr - LOOKED_IN_SHOWN);
+	lk_buf_addstr(&b, "): the line's inputs' dirs and build tree, its -L dirs, ld's search dirs, ld.so.conf and the toolchain's runtime dirs");
+	say(d, &b);
+	lk_buf_release(&b);
+}
+
+static int lable_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "lib", 3) && ((n > 3 && !strcmp(name + n - 3, ".so")) || (n > 2 && !strcmp(name + n - 2, ".a")));
+}
+
+static int same_file(const struct lk_provider_index *ix, long a, long b)
+{
+	char *pa = lk_provider_path(ix, a), *pb = lk_provider_path(ix, b);
+	char ra[PATH_MAX], rb[PATH_MAX];
+	int same = realpath(pa, ra) && realpath(pb, rb) && !strcmp(ra, rb);
+
+	free(pa);
+	free(pb);
+	return same;
+}
+
+/*
+ * One provider per symbol, chosen so the fewest libraries explain the
+ * failure: repeatedly, the file that defines the most symbols not yet
+ * explained (ties: the better ranked, hits are best first; then, for the
+ * same file under two names, the one -l can name). The chosen file goes
+ * first in each symbol's hit list, which keeps its alternatives after it.
+ */
+static void choose_providers(const struct lk_provider_index *ix, long **hits, size_t n)
+{
+	size_t *count = lk_xcalloc(ix->files.nr + 1, sizeof(size_t));
+	char *done = lk_xcalloc(n + 1, 1);
+
+	for (;;) {
+		long best = -1;
+
+		memset(count, 0, (ix->files.nr + 1) * sizeof(size_t));
+		for (size_t i = 0; i < n; i++)
+			for (long *p = hits[i]; !done[i] && *p >= 0; p++)
+				count[*p]++;
+		/* Ties go to the better ranked: walk each symbol's hits in their (best first) order. */
+		for (size_t i = 0; i < n; i++)
+			for (long *p = hits[i]; !done[i] && *p >= 0; p++)
+				if (best < 0 || count[*p] > count[best])
+					best = *p;
+		if (best < 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			for (long *p = hits[i]; !done[i] && *p >= 0; p++)
+				if (count[*p] == count[best] && *p != best && lable_name(ix->files.items[*p].name) &&
+				    !lable_name(ix->files.items[best].name) && same_file(ix, *p, best))
+					best = *p;
+		for (size_t i = 0; i < n; i++) {
+			long *p;
+
+			if (done[i])
+				continue;
+			for (p = hits[i]; *p >= 0 && *p != best; p++)
+				;
+			if (*p < 0)
+				continue;
+			/* move it to the front */
+			for (; p > hits[i]; p--)
+				p[0] = p[-1];
+			hits[i][0] = best;
+			done[i] = 1;
+		}
+	}
+	free(count);
+	free(done);
+}
+
+void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	struct lk_provider_index ix;
+	struct { struct group *items; size_t nr, alloc; } groups = { NULL, 0, 0 };
+	const char **names;
+	long **hits;
+	size_t n = 0, *group_of;
+	char *cache;
+
+	for (size_t i = 0; i < out->diags.nr; i++)
+		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED && !out->diags.items[i].defined_path)
+			n++;
+	names = lk_xcalloc(n + 1, sizeof(*names));
+	hits = lk_xcalloc(n + 1, sizeof(*hits));
+	n = 0;
+	for (size_t i = 0; i < out->diags.nr; i++)
+		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED && !out->diags.items[i].defined_path)
+			names[n++] = out->diags.items[i].symbol;
+	memset(&ix, 0, sizeof(ix));
+	if (n) {
+		cache = lk_provider_cache_dir();
+		lk_provider_index_build(&ix, rec, line, cache);
+		free(cache);
+		ix.static_only = (lk_line_state_at_end(line) & LK_ST_STATIC) != 0;
+		lk_provider_lookup(&ix, names, n, hits);
+		for (size_t i = 0; i < ix.notes.nr; i++)
+			lk_strvec_push(&out->notes, ix.notes.items[i]);
+	}
+	choose_providers(&ix, hits, n);
+	group_of = lk_xcalloc(out->diags.nr + 1, sizeof(size_t));
+	for (size_t i = 0, h = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+		struct lk_buf key = LK_BUF_INIT;
+		long provider = -1;
+		size_t g;
+
+		group_of[i] = (size_t)-1;
+		if (d->kind != LK_DIAG_UNDEFINED)
+			continue;
+		if (d->defined_path) {
+			lk_buf_addf(&key, "ordering %s", d->defined_path);
+		} else {
+			provider = hits[h][0];
+			h++;
+			if (provider >= 0)
+				lk_buf_addf(&key, "provider %ld", provider);
+			else
+				lk_buf_addf(&key, "none %ld", ref_item(out, d));
+		}
+		for (g = 0; g < groups.nr && strcmp(groups.items[g].key, key.buf); g++)
+			;
+		if (g == groups.nr) {
+			LK_GROW(groups.items, groups.nr + 1, groups.alloc);
+			groups.items[g].key = lk_buf_detach(&key);
+			groups.items[g].first = i;
+			groups.items[g].provider = provider;
+			groups.nr++;
+			lk_strvec_push(&d->symbols, d->symbol);
+		} else {
+			merge_into(&out->diags.items[groups.items[g].first], d);
+		}
+		lk_buf_release(&key);
+		group_of[i] = g;
+	}
+	/* The explanations of the groups, then the merged diagnostics go. */
+	for (size_t g = 0; g < groups.nr; g++) {
+		struct lk_diag *d = &out->diags.items[groups.items[g].first];
+
+		if (d->defined_path) {
+			if (d->symbols.nr > 1) {
+				struct lk_buf b = LK_BUF_INIT;
+
+				lk_buf_addf(&b, "%zu symbols have this cause: ", d->symbols.nr);
+				list_symbols(&b, &d->symbols);
+				say(d, &b);
+			}
+			continue;
+		}
+		lk_strvec_release(&d->explanation);
+		explain_references(out, line, d);
+		if (groups.items[g].provider >= 0) {
+			/* The alternatives: files defining every symbol of the group, after the chosen one. */
+			size_t first_hit = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(names[i], d->symbol))
+					first_hit = i;
+			for (long *p = hits[first_hit] + 1; *p >= 0; p++) {
+				char *path = lk_provider_path(&ix, *p);
+
+				lk_strvec_push_owned(&d->alternatives, path);
+			}
+			explain_provider(&ix, d, groups.items[g].provider, hits[first_hit][1]);
+		} else {
+			explain_nothing(&ix, d);
+		}
+	}
+	{
+		size_t w = 0;
+
+		for (size_t i = 0; i < out->diags.nr; i++) {
+			size_t g = group_of[i];
+
+			if (g != (size_t)-1 && groups.items[g].first != i) {
+				lk_explain_diag_release(&out->diags.items[i]);
+				lk_diag_release(&out->diags.items[i]);
+				continue;
+			}
+			out->diags.items[w++] = out->diags.items[i];
+		}
+		out->diags.nr = w;
+	}
+	for (size_t g = 0; g < groups.nr; g++)
+		free(groups.items[g].key);
+	free(groups.items);
+	for (size_t i = 0; i < n; i++)
+		free(hits[i]);
+	free(hits);
+	free(names);
+	free(group_of);
+	lk_provider_index_release(&ix);
+}
+
+/* ---- fixes ---- */
+
+void lk_cause_judge(struct lk_fix *f, const struct lk_diag *d, int ok, struct lk_strvec *remaining)
+{
+	f->verified = ok == 1;
+	if (ok == 1)
+		return;
+	for (size_t i = 0; i < remaining->nr; i++) {
+		const char *sym = strchr(remaining->items[i], ' ');
+
+		sym = sym ? sym + 1 : remaining->items[i];
+		if (!strcmp(sym, d->symbol))
+			return;
+		for (size_t k = 0; k < d->symbols.nr; k++)
+			if (!strcmp(sym, d->symbols.items[k]))
+				return;
+	}
+	f->partial = remaining->nr > 0;
+	for (size_t i = 0; f->partial && i < remaining->nr; i++)
+		lk_strvec_push(&f->remaining, remaining->items[i]);
+}
+
+static struct lk_fix *try_words(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+				struct lk_diag *d, const struct lk_strvec *words, const char *description)
+{
+	struct lk_strvec left = LK_STRVEC_INIT;
+	struct lk_fix *f;
+	int ok = lk_fix_trial(out, rec, line, words, &left);
+
+	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
+	f = &d->fixes.items[d->fixes.nr++];
+	memset(f, 0, sizeof(*f));
+	f->description = lk_xstrdup(description);
+	for (size_t i = 0; i < words->nr; i++)
+		lk_strvec_push(&f->args, words->items[i]);
+	f->position = (long)rec->args.nr;
+	lk_cause_judge(f, d, ok, &left);
+	lk_strvec_release(&left);
+	return f;
+}
+
+/* "cc", "gcc", "x86_64-linux-gnu-gcc-12", "clang": a C driver, which does not add libstdc++. */
+static int c_driver(const struct lk_record *rec)
+{
+	const char *d = rec->args.nr ? lk_path_base(rec->args.items[0].text) : "";
+
+	if (strstr(d, "++"))
+		return 0;
+	return !strcmp(d, "cc") || !strncmp(d, "gcc", 3) || !strncmp(d, "clang", 5) ||
+	       strstr(d, "-gcc") != NULL || !strcmp(d, "linkscope-cc");
+}
+
+/* The line item of the last input (in reading order) that references the group. */
+static const struct lk_line_item *last_referencing(const struct lk_replay *out, const struct lk_line *line,
+						   const struct lk_diag *d)
+{
+	const struct lk_line_item *last = NULL;
+
+	for (size_t i = 0; i < d->refs.nr; i++) {
+		long item = out->inputs.items[d->refs.items[i]].item;
+
+		while (item >= 0 && line->items.items[item].parent >= 0)
+			item = line->items.items[item].parent;
+		if (item >= 0 && (!last || line->items.items[item].position > last->position))
+			last = &line->items.items[item];
+	}
+	return last;
+}
+
+/* The Rust crate an input belongs to: libfoo_sys-0123abcd.rlib -> foo_sys; foo-0123.foo.x-cgu.0.rcgu.o -> foo. */
+static char *crate_of(const struct lk_replay *out, const struct lk_line *line, const struct lk_diag *d)
+{
+	long ri = d->ref_input;
+	const struct lk_line_item *it;
+	const char *name, *end;
+
+	if (ri < 0 || out->inputs.items[ri].item < 0)
+		return NULL;
+	it = &line->items.items[out->inputs.items[ri].item];
+	if (it->info.kind == LK_FILE_RLIB) {
+		name = lk_path_base(it->path);
+		if (strncmp(name, "lib", 3))
+			return NULL;
+		name += 3;
+		end = strchr(name, '-');
+		if (!end)
+			end = strstr(name, ".rlib");
+		return end ? lk_xstrndup(name, (size_t)(end - name)) : NULL;
+	}
+	name = lk_path_base(it->path ? it->path : "");
+	if (strstr(name, ".rcgu.o") && (end = strpbrk(name, "-.")))
+		return lk_xstrndup(name, (size_t)(end - name));
+	return NULL;
+}
+
+static int dir_searched(const struct lk_line *line, const char *dir)
+{
+	for (size_t i = 0; i < line->libdirs.nr; i++)
+		if (!strcmp(line->libdirs.items[i], dir))
+			return 1;
+	for (size_t i = 0; i < line->default_dirs.nr; i++)
+		if (!strcmp(line->default_dirs.items[i], dir))
+			return 1;
+	return 0;
+}
+
+/*
+ * For a versioned provider (libm.so.6), the -l name a user writes (-lm)
+ * when ld's search finds a file for it: the dev symlink, or a linker
+ * script that reads the provider. Returns the word and fills *found, or NULL.
+ */
+static char *short_lib(const struct lk_line *line, const char *provider, unsigned state, char **found)
+{
+	const char *lib = lk_path_base(provider), *so = strstr(lib, ".so.");
+	struct lk_line_item it;
+	struct lk_buf w = LK_BUF_INIT;
+
+	*found = NULL;
+	if (strncmp(lib, "lib", 3) || !so)
+		return NULL;
+	lk_buf_addf(&w, "-l%.*s", (int)(so - lib - 3), lib + 3);
+	memset(&it, 0, sizeof(it));
+	it.kind = LK_ITEM_LIB;
+	it.word = w.buf;
+	it.state = state;
+	lk_resolve_search_lib(line, &it);
+	lk_strvec_release(&it.tried);
+	lk_elf_info_release(&it.info);
+	if (!it.path) {
+		lk_buf_release(&w);
+		return NULL;
+	}
+	{
+		char real[PATH_MAX];
+
+		*found = realpath(it.path, real) ? lk_xstrdup(real) : lk_xstrdup(it.path);
+		free(it.path);
+	}
+	return lk_buf_detach(&w);
+}
+
+static void provider_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			   struct lk_diag *d)
+{
+	struct lk_strvec words = LK_STRVEC_INIT;
+	struct lk_buf desc = LK_BUF_INIT;
+	const struct lk_line_item *last = last_referencing(out, line, d);
+	unsigned state = lk_line_state_at_end(line);
+	char *arg = lk_provider_arg(line, d->provider, state), *found = NULL;
+	char *shorter = arg[0] == '-' && arg[1] == 'l' && arg[2] != ':' ? NULL : short_lib(line, d->provider, state, &found);
+	char *crate = crate_of(out, line, d);
+	const char *lib = lk_path_base(d->provider);
+
+	if (!strncmp(lib, "libstdc++", 9) && c_driver(rec) && !crate) {
+		/* C++ objects linked with a C driver: the driver is the cause. */
+		struct lk_fix *f;
+
+		lk_strvec_push(&words, "-lstdc++");
+		lk_strvec_push(&words, "-lm");
+		lk_buf_addf(&desc, "link with g++ instead of %s: the inputs are C++, and only the C++ driver adds the C++ runtime (g++ adds -lstdc++ -lm after the inputs)",
+			    lk_path_base(rec->args.items[0].text));
+		f = try_words(rec, line, out, d, &words, desc.buf);
+		f->driver = lk_xstrdup("g++");
+		lk_strvec_release(&words);
+		lk_buf_reset(&desc);
+	}
+	for (int pass = shorter ? 0 : 1; pass < 2; pass++) {
+		const char *word = pass ? arg : shorter;
+		struct lk_strvec script = LK_STRVEC_INIT;
+		struct lk_fix *f;
+
+		lk_strvec_push(&words, word);
+		if (crate) {
+			char *dir = lk_xstrndup(d->provider, (size_t)(lib - d->provider - 1));
+			int static_lib = strlen(lib) > 2 && !strcmp(lib + strlen(lib) - 2, ".a");
+			const char *stem = lib + 3;
+			size_t stem_len = strcspn(stem, ".");
+
+			struct lk_buf l = LK_BUF_INIT;
+
+			lk_buf_addf(&l, "cargo:rustc-link-lib=%s%.*s", static_lib ? "static=" : "", (int)stem_len, stem);
+			lk_strvec_push_owned(&script, lk_buf_detach(&l));
+			if (!dir_searched(line, dir)) {
+				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
+				lk_strvec_push_owned(&script, lk_buf_detach(&l));
+			}
+			lk_buf_addf(&desc, "the crate %s references %s: its build script should print \"%s\"",
+				    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			if (script.nr > 1)
+				lk_buf_addf(&desc, " and \"%s\"", script.items[1]);
+			lk_buf_addf(&desc, " (on this line: %s, after the crate's objects)", word);
+			free(dir);
+		} else {
+			lk_buf_addf(&desc, "append %s, after %s", word, last && last->path ? last->path : "the inputs");
+			if (last && last->position >= 0)
+				lk_buf_addf(&desc, " (at %ld, the last input that references %s)", last->position,
+					    d->symbols.nr == 1 ? "it" : "them");
+			if (!pass) {
+				char *cache = lk_provider_cache_dir();
+				char *pkg = lk_provider_package(found, cache);
+				struct lk_elf_info info;
+
+				lk_elf_identify(found, &info);
+				lk_buf_addf(&desc, ": %s reads %s%s%s%s, %s %s, which defines %s", word, found,
+					    pkg ? " (" : "", pkg ? pkg : "", pkg ? ")" : "",
+					    info.kind == LK_FILE_TEXT ? "a linker script for" : "another name of", lib,
+					    d->symbols.nr == 1 ? "it" : "them");
+				lk_elf_info_release(&info);
+				free(pkg);
+				free(cache);
+			} else {
+				lk_buf_addf(&desc, ": %s%s%s%s defines %s", lib, d->provider_package ? " (" : "",
+					    d->provider_package ? d->provider_package : "", d->provider_package ? ")" : "",
+					    d->symbols.nr == 1 ? "it" : "them");
+			}
+		}
+		f = try_words(rec, line, out, d, &words, desc.buf);
+		f->build_script = script;
+		lk_strvec_release(&words);
+		lk_buf_reset(&desc);
+		if (f->verified || f->partial)
+			break;	/* the shorter word works: the path is not needed */
+		if (!pass) {
+			lk_fix_release(f);
+			d->fixes.nr--;
+		}
+	}
+	lk_buf_release(&desc);
+	free(crate);
+	free(found);
+	free(shorter);
+	free(arg);
+}
+
+static int helps(const struct lk_fix *f)
+{
+	return f->verified || f->partial;
+}
+
+/* When no single fix links, the best fix of each diagnostic together. */
+static void whole_fix(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
+	struct lk_buf desc = LK_BUF_INIT;
+	size_t parts = 0;
+	int ok;
+
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		const struct lk_diag *d = &out->diags.items[i];
+		const struct lk_fix *best = NULL;
+
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			if (d->fixes.items[k].verified)
+				return;	/* one edit already links */
+			if (!best && d->fixes.items[k].partial && !d->fixes.items[k].driver)
+				best = &d->fixes.items[k];
+		}
+		if (!best)
+			continue;
+		for (size_t a = 0; a < best->args.nr; a++)
+			lk_strvec_push(&words, best->args.items[a]);
+		lk_buf_addf(&desc, "%s%s", parts ? "; " : "", best->description);
+		parts++;
+	}
+	if (parts > 1 && (ok = lk_fix_trial(out, rec, line, &words, &left)) == 1) {
+		out->whole_fix = lk_xcalloc(1, sizeof(*out->whole_fix));
+		out->whole_fix->description = lk_buf_detach(&desc);
+		out->whole_fix->args = words;
+		memset(&words, 0, sizeof(words));
+		out->whole_fix->position = (long)rec->args.nr;
+		out->whole_fix->verified = 1;
+	}
+	lk_strvec_release(&words);
+	lk_strvec_release(&left);
+	lk_buf_release(&desc);
+}
+
+void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+
+		if (d->kind == LK_DIAG_UNDEFINED && d->provider)
+			provider_fixes(rec, line, out, d);
+	}
+	whole_fix(rec, line, out);
+	/* Never offered: an edit that neither links nor defines its diagnostic's symbols. */
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+		size_t w = 0;
+
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			if (!helps(&d->fixes.items[k])) {
+				lk_fix_release(&d->fixes.items[k]);
+				continue;
+			}
+			d->fixes.items[w++] = d->fixes.items[k];
+		}
+		d->fixes.nr = w;
+	}
+}

@@ -1,0 +1,182 @@
+/*
+ * Input identification: what a file on a link line is, read the way the
+ * linker would see it. This module is the only user of libelf.
+ */
+#ifndef LINKSCOPE_ELF_H
+#define LINKSCOPE_ELF_H
+
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linkscope/err.h"
+#include "linkscope/strvec.h"
+
+enum lk_file_kind {
+	LK_FILE_MISSING,	/* does not exist */
+	LK_FILE_UNREADABLE,	/* exists, cannot be read (permissions, a directory, I/O) */
+	LK_FILE_OBJECT,		/* ELF relocatable */
+	LK_FILE_SHARED,		/* ELF shared object (ET_DYN) */
+	LK_FILE_EXECUTABLE,	/* ELF executable: not a link input */
+	LK_FILE_ARCHIVE,	/* ar archive */
+	LK_FILE_THIN_ARCHIVE,	/* "!<thin>" archive: members are other files */
+	LK_FILE_RLIB,		/* ar archive with a lib.rmeta member (a Rust rlib) */
+	LK_FILE_BITCODE,	/* LLVM bitcode: needs the LTO plugin */
+	LK_FILE_TEXT,		/* text: a linker script if it parses as one */
+	LK_FILE_CORRUPT,	/* claims ELF or ar, but is broken */
+	LK_FILE_OTHER,		/* none of the above */
+};
+
+const char *lk_file_kind_name(enum lk_file_kind kind);
+
+struct lk_elf_info {
+	enum lk_file_kind kind;
+	int elf_class;		/* 32 or 64, 0 if unknown (archives: of the first ELF member) */
+	int machine;		/* e_machine, 0 if unknown */
+	char *soname;		/* DT_SONAME of a shared object */
+	struct lk_strvec needed;	/* its DT_NEEDED, in order */
+	char *runpath;		/* DT_RUNPATH */
+	char *rpath;		/* DT_RPATH */
+	int has_armap;		/* archives: a symbol index is present */
+	size_t members;		/* archives: member count */
+	char *problem;		/* why MISSING/UNREADABLE/CORRUPT, one line */
+};
+
+/*
+ * Identify `path`. Never fails: what cannot be read is reported in
+ * info->kind and info->problem. Release with lk_elf_info_release().
+ */
+void lk_elf_identify(const char *path, struct lk_elf_info *info);
+void lk_elf_info_release(struct lk_elf_info *info);
+
+/* "x86-64", "AArch64", ... for e_machine. */
+const char *lk_elf_machine_name(int machine);
+
+
+
+/* ---- symbols, for the replay ---- */
+
+/* One global or weak symbol of an object, archive member or shared object. */
+struct lk_elf_sym {
+	char *name;		/* owned */
+	char *version;		/* shared objects: the version name, or NULL */
+	unsigned defined : 1;	/* defined here (not SHN_UNDEF) */
+	unsigned weak : 1;	/* STB_WEAK */
+	unsigned common : 1;	/* SHN_COMMON */
+	unsigned tls : 1;	/* STT_TLS */
+	unsigned data_def : 1;	/* STB_GLOBAL, not a function, in a section: pulls a member for a common */
+	unsigned local_vis : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
+	uint32_t index;		/* in the symbol table */
+	uint32_t section;	/* a definition's section index, 0 when none (common, absolute) */
+	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
+	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
+};
+
+struct lk_elf_syms {
+	struct lk_elf_sym *items;
+	size_t nr, alloc;
+	/* An object's sections named like C identifiers: ld defines __start_NAME and __stop_NAME for them. */
+	struct lk_strvec start_stop;
+};
+
+void lk_elf_syms_release(struct lk_elf_syms *syms);
+
+/*
+ * Read the global and weak symbols of an ELF object (.symtab) or shared
+ * object (.dynsym, with GNU symbol versions). Returns 0, or -1 with `err`
+ * naming the file and the cause.
+ */
+int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *err);
+
+/* An archive opened for the replay: its armap, members read on demand. */
+struct lk_elf_armap_entry {
+	const char *name;	/* in armap_names: valid until lk_elf_archive_close() */
+	size_t offset;		/* of the member's header */
+};
+
+struct lk_elf_archive {
+	int fd;
+	void *elf;		/* Elf *, opaque outside the elf*.c files */
+	char *path;
+	int has_index;		/* a symbol index exists, even an empty one */
+	struct { struct lk_elf_armap_entry *items; size_t nr, alloc; } armap;
+	char *armap_names;	/* the index's string table, NUL-terminated: armap names point here */
+	struct { size_t *items; size_t nr, alloc; } members;	/* every member's offset, in order */
+};
+
+int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err);
+/* The symbols of the member at `offset`, and its name (malloc'd). */
+int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
+			  struct lk_elf_syms *out, struct lk_err *err);
+void lk_elf_archive_close(struct lk_elf_archive *ar);
+
+/* ---- sections and relocations, for --gc-sections ---- */
+
+/* One section of a relocatable object, as section garbage collection sees it. */
+struct lk_elf_gc_section {
+	const char *name;	/* borrowed: valid until lk_elf_gc_release() */
+	unsigned alloc : 1;	/* SHF_ALLOC */
+	unsigned note : 1;	/* SHT_NOTE */
+	unsigned retain : 1;	/* SHF_GNU_RETAIN */
+	unsigned comdat : 1;	/* an SHT_GROUP section with GRP_COMDAT */
+	unsigned counted : 1;	/* a section bfd shows (not a symbol, string or relocation table) */
+	unsigned empty : 1;	/* sh_size 0 (--print-gc-sections does not name it) */
+	long group;		/* the SHT_GROUP section it belongs to, or -1 */
+	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
+	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */
+	uint32_t signature_index;	/* ... and that symbol's index */
+};
+
+/*
+ * "Section `from` needs `to` (a section of the same object) or global
+ * symbol `symbol` (an index of the symbol table, resolved by the link)": a
+ * relocation, or for .eh_frame, an FDE's other relocations (LSDA, the
+ * CIE's personality) as needs of the function section the FDE describes,
+ * as bfd marks them.
+ */
+struct lk_elf_gc_edge {
+	uint32_t from;
+	uint32_t to;		/* when symbol is 0 */
+	uint32_t symbol;	/* a global's symbol table index, or 0 */
+};
+
+struct lk_elf_gc {
+	size_t nsections;
+	struct lk_elf_gc_section *sections;	/* by section index */
+	struct { struct lk_elf_gc_edge *items; size_t nr, alloc; } edges;
+	const char **names;	/* by symbol table index: a global's name (borrowed), else NULL */
+	size_t nnames;
+	int fd;			/* -1 for an archive member */
+	void *elf;		/* Elf *, kept open for the borrowed names */
+};
+
+/*
+ * lk_elf_read_syms() and lk_elf_archive_member() that, when `gc` is not
+ * NULL, also read the sections and relocations (through the same open
+ * ELF) for section garbage collection; release `gc` with
+ * lk_elf_gc_release() (it is zeroed, so releasing is safe on every path).
+ */
+int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf_gc *gc,
+			struct lk_err *err);
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
+			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err);
+void lk_elf_gc_release(struct lk_elf_gc *gc);
+/*
+ * What `path` offers a link that does not have it yet, for the provider
+ * search: a shared object's .dynsym definitions that a new unversioned
+ * reference binds to (global, weak or unique; default or protected
+ * visibility; unversioned or the default version: no hidden "sym@V", no
+ * local), or an archive's armap names. info gets the kind (SHARED, ARCHIVE,
+ * or OTHER for what is neither), machine and class (an archive's: its first
+ * ELF member's). Names are appended to `names`. Returns 0, or -1 with
+ * `err` when the file cannot be opened.
+ */
+int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec *names,
+		   struct lk_err *err);
+/*
+ * Is `section` named like a C identifier? ld defines __start_X/__stop_X
+ * only for such sections (and --gc-sections keeps them when referenced).
+ */
+int lk_elf_start_stop_name(const char *section);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * Archives (see elf.c): the symbol index ("/" or "/SYM64/") read as
+ * bfd/archive.c's do_slurp_coff_armap (and archive64.c's
+ * _bfd_archive_64_bit_slurp_armap) read it, a member opened at an
+ * offset the index gives, with its symbols and, for --gc-sections, its
+ * sections (elf_syms.c, elf_gc.c).
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/file.h"
+#include "elf.h"
+#include "elf_parts.h"
+#include "linkscope/vec.h"
+
+static uint64_t index_word(const unsigned char *p, size_t w)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < w; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * The archive's symbol index, read with bounds: the "/" member (32-bit
+ * offsets) or "/SYM64/" (64-bit), first in the archive as GNU ar writes it.
+ * libelf's elf_getarsym trusts the names' NULs: a crafted index whose last
+ * names lack one made the replay read past the buffer. Here the count, the
+ * offsets and every name are checked against the member's size; a name
+ * that runs to the end is cut there, and names missing from the table are
+ * dropped. Returns 1 with an index (entries appended when `ar` is given),
+ * 0 without one.
+ */
+static int read_index(int fd, struct lk_elf_archive *ar)
+{
+	unsigned char head[68];
+	char sizetext[11], *end;
+	size_t w, size, n, strsize;
+	unsigned char *data;
+	const char *p, *stop;
+
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    (memcmp(head, "!<arch>\n", 8) && memcmp(head, "!<thin>\n", 8)))
+		return 0;
+	if (!memcmp(head + 8, "/               ", 16))
+		w = 4;
+	else if (!memcmp(head + 8, "/SYM64/         ", 16))
+		w = 8;
+	else
+		return 0;
+	memcpy(sizetext, head + 8 + 48, 10);
+	sizetext[10] = '\0';
+	size = (size_t)strtoull(sizetext, &end, 10);
+	if (end == sizetext || size < w || size > ((size_t)1 << 30))
+		return 0;
+	if (!ar)
+		return 1;
+	data = lk_xmalloc(size + 1);
+	if (pread(fd, data, size, sizeof(head)) != (ssize_t)size) {
+		free(data);
+		return 0;
+	}
+	n = (size_t)index_word(data, w);
+	if (n > size / w - 1)
+		n = size / w - 1;	/* more offsets claimed than the member holds */
+	strsize = size - (n + 1) * w;
+	ar->armap_names = lk_xmalloc(strsize + 1);
+	memcpy(ar->armap_names, data + (n + 1) * w, strsize);
+	ar->armap_names[strsize] = '\0';
+	p = ar->armap_names;
+	stop = ar->armap_names + strsize;
+	for (size_t i = 0; i < n && p < stop; i++) {
+		LK_GROW(ar->armap.items, ar->armap.nr + 1, ar->armap.alloc);
+		ar->armap.items[ar->armap.nr].name = p;
+		ar->armap.items[ar->armap.nr].offset = (size_t)index_word(data + (i + 1) * w, w);
+		ar->armap.nr++;
+		p += strnlen(p, (size_t)(stop - p)) + 1;
+	}
+	free(data);
+	return 1;
+}
+
+/* Walk the members' headers: count them, spot lib.rmeta, take the first ELF member's class. */
+void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
+{
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf *m;
+
+	info->kind = LK_FILE_ARCHIVE;
+	if (size == 8)
+		return;	/* just "!<arch>\n": an empty archive, as glibc's libdl.a */
+	/* An index with no symbols is still an index (rlibs of metadata only have one). */
+	info->has_armap = read_index(fd, NULL);
+	while ((m = elf_begin(fd, cmd, ar))) {
+		Elf_Arhdr *h = elf_getarhdr(m);
+
+		if (h && h->ar_name && h->ar_name[0] != '/') {
+			info->members++;
+			if (!strcmp(h->ar_name, "lib.rmeta"))
+				info->kind = LK_FILE_RLIB;
+			if (!info->machine && elf_kind(m) == ELF_K_ELF) {
+				GElf_Ehdr ehdr;
+
+				if (gelf_getehdr(m, &ehdr)) {
+					info->machine = ehdr.e_machine;
+					info->elf_class = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+				}
+			}
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	/* elf_next() says ELF_C_NULL after the last member; stopping earlier is a broken member header. */
+	if (cmd != ELF_C_NULL)
+		elfr_set_problem(info, LK_FILE_CORRUPT, elf_errmsg(elf_errno()));
+	(void)elf_errno();
+}
+
+int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err)
+{
+	Elf_Cmd cmd = ELF_C_READ;
+	Elf *m, *e;
+
+	memset(ar, 0, sizeof(*ar));
+	ar->fd = lk_file_open_regular(path, NULL);
+	if (ar->fd < 0)
+		return lk_err_errno(err, "cannot open '%s'", path);
+	elf_version(EV_CURRENT);
+	e = elf_begin(ar->fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_AR) {
+		if (e)
+			elf_end(e);
+		close(ar->fd);
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an archive", path);
+	}
+	ar->elf = e;
+	ar->path = lk_xstrdup(path);
+	ar->has_index = read_index(ar->fd, ar);
+	while ((m = elf_begin(ar->fd, cmd, e))) {
+		Elf_Arhdr *h = elf_getarhdr(m);
+
+		if (h && h->ar_name && h->ar_name[0] != '/') {
+			LK_GROW(ar->members.items, ar->members.nr + 1, ar->members.alloc);
+			ar->members.items[ar->members.nr++] = (size_t)elf_getaroff(m);
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	(void)elf_errno();
+	return 0;
+}
+
+int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
+			  struct lk_elf_syms *out, struct lk_err *err)
+{
+	return lk_elf_archive_member_gc(ar, offset, name, out, NULL, err);
+}
+
+int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
+			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err)
+{
+	Elf *e = ar->elf, *m;
+	Elf_Arhdr *h;
+	int rc = 0;
+
+	*name = NULL;
+	if (gc)
+		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
+	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
+				  ar->path, offset, elf_errmsg(-1));
+	h = elf_getarhdr(m);
+	*name = lk_xstrdup(h && h->ar_name ? h->ar_name : "?");
+	if (elf_kind(m) == ELF_K_ELF) {
+		struct lk_buf where = LK_BUF_INIT;
+		const char *cut = h ? elfr_truncated(m, (uint64_t)h->ar_size) : NULL;
+
+		lk_buf_addf(&where, "%s(%s)", ar->path, *name);
+		if (cut) {
+			rc = lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", where.buf, cut);
+			elf_end(m);
+		} else {
+			rc = elfr_read_syms_and_gc(m, -1, where.buf, out, gc, err);
+		}
+		lk_buf_release(&where);
+		return rc;
+	}
+	elf_end(m);
+	return rc;
+}
+
+void lk_elf_archive_close(struct lk_elf_archive *ar)
+{
+	free(ar->armap.items);
+	free(ar->armap_names);
+	free(ar->members.items);
+	if (ar->elf)
+		elf_end(ar->elf);
+	if (ar->fd >= 0)
+		close(ar->fd);
+	free(ar->path);
+	memset(ar, 0, sizeof(*ar));
+	ar->fd = -1;
+}

@@ -1,0 +1,279 @@
+/*
+ * Sections and relocations of a regular input, for --gc-sections (see
+ * elf.c): what bfd/elflink.c's bfd_elf_gc_sections walks: each
+ * section's relocations as edges to the sections their symbols are
+ * defined in, COMDAT groups (SHT_GROUP), and .eh_frame's FDEs tied to
+ * the functions they describe (elf-eh-frame.c's view of them).
+ */
+#include <stdint.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "elf.h"
+#include "elf_parts.h"
+#include "linkscope/vec.h"
+
+/* ---- sections and relocations, for --gc-sections ---- */
+
+/* One .eh_frame record: a CIE or an FDE (`cie`: the offset of its CIE). */
+struct eh_record {
+	size_t start, end;
+	long cie;		/* -1 for a CIE */
+	long owner;		/* an FDE: the section its pc_begin relocation points to, or -1 */
+};
+
+struct eh_reloc {
+	size_t offset;
+	uint32_t to, symbol;
+};
+
+struct eh_frame {
+	struct { struct eh_record *items; size_t nr, alloc; } recs;
+	struct { struct eh_reloc *items; size_t nr, alloc; } relocs;
+};
+
+static void parse_eh_frame(Elf_Scn *scn, struct eh_frame *eh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0;
+
+	while (data && data->d_buf && off + 8 <= data->d_size) {
+		const unsigned char *p = (const unsigned char *)data->d_buf + off;
+		uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		uint32_t id = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+		struct eh_record *r;
+
+		if (len == 0 || len == 0xffffffffu || len > data->d_size - off - 4)
+			break;	/* the terminator, a 64-bit record (never emitted by GCC), or garbage */
+		LK_GROW(eh->recs.items, eh->recs.nr + 1, eh->recs.alloc);
+		r = &eh->recs.items[eh->recs.nr++];
+		r->start = off;
+		r->end = off + 4 + len;
+		r->cie = id == 0 ? -1 : (long)(off + 4) - (long)id;
+		r->owner = -1;
+		off = r->end;
+	}
+}
+
+static long eh_record_at(const struct eh_frame *eh, size_t offset)
+{
+	size_t lo = 0, hi = eh->recs.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (offset < eh->recs.items[mid].start)
+			hi = mid;
+		else if (offset >= eh->recs.items[mid].end)
+			lo = mid + 1;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+static void add_edge(struct lk_elf_gc *gc, size_t from, uint32_t to, uint32_t symbol)
+{
+	struct lk_elf_gc_edge *e;
+
+	LK_GROW(gc->edges.items, gc->edges.nr + 1, gc->edges.alloc);
+	e = &gc->edges.items[gc->edges.nr++];
+	e->from = (uint32_t)from;
+	e->to = to;
+	e->symbol = symbol;
+}
+
+/* FDE relocations other than pc_begin, and its CIE's, become needs of the FDE's function section. */
+static void eh_frame_edges(struct lk_elf_gc *gc, struct eh_frame *eh)
+{
+	for (size_t i = 0; i < eh->relocs.nr; i++) {
+		const struct eh_reloc *x = &eh->relocs.items[i];
+		long k = eh_record_at(eh, x->offset);
+
+		if (k >= 0 && eh->recs.items[k].cie >= 0 && x->offset == eh->recs.items[k].start + 8 && !x->symbol)
+			eh->recs.items[k].owner = (long)x->to;
+	}
+	for (size_t i = 0; i < eh->relocs.nr; i++) {
+		const struct eh_reloc *x = &eh->relocs.items[i];
+		long k = eh_record_at(eh, x->offset);
+
+		if (k < 0)
+			continue;
+		if (eh->recs.items[k].cie >= 0) {
+			if (x->offset != eh->recs.items[k].start + 8 && eh->recs.items[k].owner >= 0)
+				add_edge(gc, (size_t)eh->recs.items[k].owner, x->to, x->symbol);
+			continue;
+		}
+		/* A CIE's relocation (the personality): a need of every function whose FDE uses it. */
+		for (size_t f = 0; f < eh->recs.nr; f++)
+			if (eh->recs.items[f].cie == (long)eh->recs.items[k].start && eh->recs.items[f].owner >= 0)
+				add_edge(gc, (size_t)eh->recs.items[f].owner, x->to, x->symbol);
+	}
+}
+
+/* The relocations of one SHT_REL/SHT_RELA section, against the symbol table `syms`. */
+static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *syms, size_t strtab,
+			size_t nsyms, struct lk_elf_gc *gc, struct eh_frame *eh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t from = shdr->sh_info;
+	size_t n;
+
+	if (!data || !shdr->sh_entsize || from >= gc->nsections)
+		return;
+	n = shdr->sh_size / shdr->sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela rela;
+		GElf_Rel rel;
+		GElf_Sym s;
+		size_t symi, offset;
+		uint32_t to = 0, global = 0;
+
+		if (shdr->sh_type == SHT_RELA) {
+			if (!gelf_getrela(data, (int)i, &rela))
+				break;
+			symi = GELF_R_SYM(rela.r_info);
+			offset = rela.r_offset;
+		} else {
+			if (!gelf_getrel(data, (int)i, &rel))
+				break;
+			symi = GELF_R_SYM(rel.r_info);
+			offset = rel.r_offset;
+		}
+		if (symi == 0 || symi >= nsyms || !gelf_getsym(syms, (int)symi, &s))
+			continue;
+		if (GELF_ST_BIND(s.st_info) == STB_LOCAL) {
+			if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || s.st_shndx >= gc->nsections)
+				continue;
+			to = s.st_shndx;
+		} else {
+			if (!gc->names[symi]) {
+				const char *name = elf_strptr(e, strtab, s.st_name);
+
+				if (!name || !*name)
+					continue;
+				gc->names[symi] = name;
+			}
+			global = (uint32_t)symi;
+		}
+		if (eh) {
+			struct eh_reloc *x;
+
+			LK_GROW(eh->relocs.items, eh->relocs.nr + 1, eh->relocs.alloc);
+			x = &eh->relocs.items[eh->relocs.nr++];
+			x->offset = offset;
+			x->to = to;
+			x->symbol = global;
+		} else {
+			add_edge(gc, from, to, global);
+		}
+	}
+}
+
+/* An SHT_GROUP section: flag word, then member section indices. */
+static void read_group(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, size_t ndx, struct lk_elf_gc *gc,
+		       Elf_Data *syms, size_t strtab)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const uint32_t *w;
+	size_t n;
+	GElf_Sym s;
+
+	if (!data || !data->d_buf || data->d_size < 4)
+		return;
+	w = data->d_buf;
+	n = data->d_size / 4;
+	gc->sections[ndx].comdat = (w[0] & GRP_COMDAT) != 0;
+	if (syms && gelf_getsym(syms, (int)shdr->sh_info, &s)) {
+		gc->sections[ndx].signature = elf_strptr(e, strtab, s.st_name);
+		gc->sections[ndx].signature_index = (uint32_t)shdr->sh_info;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (w[i] < gc->nsections)
+			gc->sections[w[i]].group = (long)ndx;
+}
+
+int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *err)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	GElf_Shdr shdr, symshdr;
+	Elf_Data *syms = NULL;
+	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0;
+	struct eh_frame eh;
+
+	memset(&eh, 0, sizeof(eh));
+	if (elf_getshdrnum(e, &shnum) < 0)
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
+	gc->nsections = shnum;
+	gc->sections = lk_xcalloc(shnum + 1, sizeof(*gc->sections));
+	for (size_t i = 0; i < shnum; i++)
+		gc->sections[i].group = gc->sections[i].linked_to = -1;
+	while ((scn = elf_nextscn(e, scn))) {
+		size_t ndx = elf_ndxscn(scn), shstrndx;
+		struct lk_elf_gc_section *sec;
+
+		if (ndx >= shnum || !gelf_getshdr(scn, &shdr))
+			continue;
+		sec = &gc->sections[ndx];
+		if (elf_getshdrstrndx(e, &shstrndx) == 0)
+			sec->name = elf_strptr(e, shstrndx, shdr.sh_name);
+		sec->alloc = (shdr.sh_flags & SHF_ALLOC) != 0;
+		sec->note = shdr.sh_type == SHT_NOTE;
+		sec->retain = (shdr.sh_flags & SHF_GNU_RETAIN) != 0;
+		sec->counted = shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_STRTAB &&
+			       shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL &&
+			       shdr.sh_type != SHT_SYMTAB_SHNDX;
+		sec->empty = shdr.sh_size == 0;
+		if ((shdr.sh_flags & SHF_LINK_ORDER) && shdr.sh_link < shnum)
+			sec->linked_to = shdr.sh_link;
+		if (shdr.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			symshdr = shdr;
+		}
+		if (sec->name && !strcmp(sec->name, ".eh_frame") && !eh_ndx)
+			eh_ndx = ndx;
+	}
+	if (!symscn)
+		return 0;	/* no symbols: nothing references anything */
+	syms = elf_getdata(symscn, NULL);
+	if (!syms || !symshdr.sh_entsize)
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
+	nsyms = symshdr.sh_size / symshdr.sh_entsize;
+	strtab = symshdr.sh_link;
+	gc->names = lk_xcalloc(nsyms + 1, sizeof(*gc->names));
+	gc->nnames = nsyms;
+	if (eh_ndx)
+		parse_eh_frame(elf_getscn(e, eh_ndx), &eh);
+	scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_type == SHT_GROUP)
+			read_group(e, scn, &shdr, elf_ndxscn(scn), gc, syms, strtab);
+		else if ((shdr.sh_type == SHT_RELA || shdr.sh_type == SHT_REL) && shdr.sh_link == elf_ndxscn(symscn))
+			read_relocs(e, scn, &shdr, syms, strtab, nsyms, gc,
+				    eh_ndx && shdr.sh_info == eh_ndx ? &eh : NULL);
+	}
+	eh_frame_edges(gc, &eh);
+	free(eh.recs.items);
+	free(eh.relocs.items);
+	return 0;
+}
+
+void lk_elf_gc_release(struct lk_elf_gc *gc)
+{
+	free(gc->sections);
+	free(gc->edges.items);
+	free(gc->names);
+	if (gc->elf)
+		elf_end(gc->elf);
+	if (gc->fd >= 0)
+		close(gc->fd);
+	memset(gc, 0, sizeof(*gc));
+	gc->fd = -1;
+}

@@ -1,0 +1,31 @@
+/*
+ * What the parts of the ELF reader (elf.c, elf_archive.c, elf_syms.c,
+ * elf_gc.c) share; no other file includes it. The reader's interface is
+ * elf.h.
+ */
+#ifndef ANALYZER_ELF_PARTS_H
+#define ANALYZER_ELF_PARTS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <libelf.h>
+
+#include "elf.h"
+#include "linkscope/err.h"
+
+/* elf.c: `info` is of `kind` for the reason `what`; why an ELF file is cut short of `size`, or NULL. */
+void elfr_set_problem(struct lk_elf_info *info, enum lk_file_kind kind,
+		      const char *what);
+const char *elfr_truncated(Elf *e, uint64_t size);
+
+/* elf_archive.c: the archive `ar` (open on `fd`, `size` bytes) identified into `info`, its index read. */
+void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info);
+
+/* elf_syms.c: the symbols of `e` into `out` and, when `gc` is not NULL, its sections (from `fd`). */
+int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *out,
+			  struct lk_elf_gc *gc, struct lk_err *err);
+
+/* elf_gc.c: the sections, relocations, groups and .eh_frame of `e`, for --gc-sections. */
+int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *err);
+
+#endif

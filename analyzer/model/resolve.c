@@ -1,0 +1,898 @@
+/*
+ * Line model -> inputs: every item resolved to the file GNU ld opens.
+ *
+ * Models ld/ldfile.c (ldfile_open_file_search: the -L dirs, all of them
+ * for every -l, then the linker script's SEARCH_DIRs; lib<name>.so before
+ * lib<name>.a in each dir unless -Bstatic; -l:file literally; incompatible
+ * files skipped), ld/ldlang.c (a linker script given as an input adds its
+ * GROUP/INPUT files at its place; AS_NEEDED inside it), and ld/ldelf.c
+ * (ldelf_after_open: a shared object's DT_NEEDED is looked for in
+ * -rpath-link, -rpath, LD_RUN_PATH and LD_LIBRARY_PATH for a native
+ * linker, the needing object's DT_RUNPATH or DT_RPATH, /etc/ld.so.conf,
+ * then the default dirs; never the -L dirs).
+ */
+#include <ctype.h>
+#include <elf.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linkscope/argv.h"
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/runcmd.h"
+#include "script.h"
+#include "linkscope/vec.h"
+#include "compile.h"
+#include "fingerprint.h"
+#include "resolve.h"
+#include "sandbox.h"
+#include "trust.h"
+
+/* ---- running the linker for its defaults ---- */
+
+/*
+ * Run this machine's `argv[0]` (found on PATH), its stdout in `out`; its
+ * exit status or -1. With `line`, it is the record's driver: run inside
+ * the walls (sandbox.h) in the line's scratch dir, in an environment of
+ * its own.
+ */
+static int run_capture(char *const argv[], struct lk_line *line, struct lk_buf *out)
+{
+	/* argv[0] is ours: a path this machine's lookups gave, or a name for PATH. */
+	char *path = strchr(argv[0], '/') ? lk_xstrdup(argv[0]) : lk_trust_which(argv[0]);
+	struct lk_strvec envp = LK_STRVEC_INIT;
+	struct lk_runcmd cmd = { 0 };
+	int rc;
+
+	if (!path || (line && !lk_line_scratch(line))) {
+		free(path);
+		return -1;
+	}
+	cmd.path = path;
+	cmd.argv = (const char *const *)argv;
+	cmd.out = out;
+	cmd.max_bytes = (size_t)4 << 20;
+	cmd.timeout_ms = LK_TRUST_TIMEOUT_MS;
+	if (line) {
+		lk_trust_env(NULL, LK_TRUST_EXPAND, line->scratch, &envp);
+		cmd.envp = envp.items;
+		rc = lk_sandbox_run(&cmd, line->scratch, line->walls, NULL);
+	} else {
+		rc = lk_runcmd(&cmd, NULL);
+	}
+	lk_strvec_release(&envp);
+	free(path);
+	return rc;
+}
+
+static void trim(struct lk_buf *b)
+{
+	while (b->len && (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' '))
+		b->buf[--b->len] = '\0';
+}
+
+/* A target triple's first word names an architecture binutils is built for. */
+static int known_triple(const char *t)
+{
+	static const char *const arches[] = { "x86_64-", "i386-", "i486-", "i586-", "i686-",
+		"aarch64-", "aarch64_be-", "arm-", "armv7", "armeb-", "riscv32-", "riscv64-",
+		"powerpc-", "powerpc64-", "powerpc64le-", "mips", "s390x-", "loongarch64-",
+		"sparc64-", "m68k-", "alpha-", "hppa-", "sh4-", NULL };
+
+	for (const char *p = t; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return 0;
+	for (const char *const *a = arches; *a; a++)
+		if (!strncmp(t, *a, strlen(*a)))
+			return 1;
+	return 0;
+}
+
+/*
+ * The GNU ld whose defaults the line gets: this machine's ld, or
+ * TRIPLE-ld for a cross target (the record's triple, if it names a known
+ * architecture), or .bfd of either when the record's -print-prog-name
+ * answer says ld.bfd; else the answer of this machine's driver under
+ * --run-driver. Never the record's path or name itself: it is data.
+ */
+static char *bfd_program(const struct lk_record *rec, struct lk_line *line)
+{
+	const char *ppn = rec->print_prog_name;
+	const char *base = ppn ? (strrchr(ppn, '/') ? strrchr(ppn, '/') + 1 : ppn) : "";
+	struct lk_buf name = LK_BUF_INIT, out = LK_BUF_INIT;
+	char *path, *argv[3];
+
+	if (rec->target && known_triple(rec->target))
+		lk_buf_addf(&name, "%s-", rec->target);
+	lk_buf_addstr(&name, !strcmp(base, "ld.bfd") ? "ld.bfd" : "ld");
+	if (name.buf[0] != 'l' || (ppn && *ppn) || !line->run_driver) {
+		path = lk_trust_which(name.buf);
+		lk_buf_release(&name);
+		if (path)
+			return path;
+	}
+	lk_buf_release(&name);
+	if (line->run_driver) {
+		argv[0] = line->run_driver;
+		argv[1] = (char *)"-print-prog-name=ld";
+		argv[2] = NULL;
+		if (run_capture(argv, line, &out) == 0) {
+			trim(&out);
+			if (out.len && out.buf[0] == '/')
+				return lk_buf_detach(&out);
+		}
+	}
+	lk_buf_release(&out);
+	return lk_xstrdup("ld");
+}
+
+static char *apply_sysroot(const char *sysroot, const char *dir)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	/* A sysroot of "/" adds nothing: "=/lib" is "/lib", not "//lib". */
+	if (dir[0] == '=')
+		lk_buf_addf(&b, "%s%s", sysroot && strcmp(sysroot, "/") ? sysroot : "", dir + 1);
+	else
+		lk_buf_addstr(&b, dir);
+	return lk_buf_detach(&b);
+}
+
+/* The record's -m value, passed to this machine's ld only if it is an emulation's name. */
+static int valid_emulation(const char *emu)
+{
+	if (!*emu || emu[0] == '-')
+		return 0;
+	for (; *emu; emu++)
+		if (!isalnum((unsigned char)*emu) && *emu != '_')
+			return 0;
+	return 1;
+}
+
+/* SEARCH_DIR("...") of `ld --verbose`, and its configured sysroot. */
+static void bfd_defaults(struct lk_line *line, const char *ld)
+{
+	struct lk_buf out = LK_BUF_INIT, sysroot = LK_BUF_INIT;
+	char *argv[5];
+	int n = 0;
+	const char *p;
+
+	argv[n++] = (char *)ld;
+	argv[n++] = (char *)"--print-sysroot";
+	argv[n] = NULL;
+	if (!line->sysroot && run_capture(argv, NULL, &sysroot) == 0) {
+		trim(&sysroot);
+		line->sysroot = lk_buf_detach(&sysroot);
+	}
+	lk_buf_release(&sysroot);
+	n = 1;
+	if (line->emulation && valid_emulation(line->emulation)) {
+		argv[n++] = (char *)"-m";
+		argv[n++] = line->emulation;
+	}
+	argv[n++] = (char *)"--verbose";
+	argv[n] = NULL;
+	if (run_capture(argv, NULL, &out) != 0) {
+		struct lk_buf note = LK_BUF_INIT;
+
+		lk_buf_addf(&note, "could not run '%s --verbose': the linker's default search dirs are unknown", ld);
+		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
+	}
+	for (p = out.buf; (p = strstr(p, "SEARCH_DIR(\"")); ) {
+		const char *end = strchr(p + 12, '"');
+
+		if (!end)
+			break;
+		{
+			char *dir = lk_xstrndup(p + 12, (size_t)(end - p - 12));
+
+			lk_strvec_push_owned(&line->default_dirs, apply_sysroot(line->sysroot, dir));
+			free(dir);
+		}
+		p = end;
+	}
+	lk_buf_release(&out);
+}
+
+static int machine_of_emulation(const char *emu)
+{
+	if (!emu)
+		return 0;
+	if (strstr(emu, "x86_64"))
+		return EM_X86_64;
+	if (strstr(emu, "aarch64"))
+		return EM_AARCH64;
+	if (strstr(emu, "i386"))
+		return EM_386;
+	if (strstr(emu, "arm"))
+		return EM_ARM;
+	if (strstr(emu, "riscv"))
+		return EM_RISCV;
+	return 0;
+}
+
+static int host_machine(void)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return 0;
+	if (!strcmp(u.machine, "x86_64"))
+		return EM_X86_64;
+	if (!strcmp(u.machine, "aarch64"))
+		return EM_AARCH64;
+	return 0;
+}
+
+/* ---- files ---- */
+
+struct ctx {
+	const struct lk_record *rec;
+	struct lk_line *line;
+	int machine;		/* the link's e_machine, 0 if unknown */
+};
+
+static char *join(const char *dir, const char *name)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	lk_buf_addf(&b, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	return lk_buf_detach(&b);
+}
+
+/* A path as ld sees it: relative to the link's working directory. */
+static char *in_cwd(const struct lk_record *rec, const char *path)
+{
+	if (path[0] == '/' || !rec->cwd)
+		return lk_xstrdup(path);
+	if (!strcmp(path, "."))
+		return lk_xstrdup(rec->cwd);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return join(rec->cwd, path);
+}
+
+/* The blob the shim kept of `path` for `what` (the file itself, or the object made of a source). */
+static char *kept_as(const struct lk_record *rec, const char *path, int object_of_source)
+{
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *abs;
+		int same;
+
+		if (object_of_source != (k->reason && !strcmp(k->reason, "source-object")))
+			continue;
+		abs = in_cwd(rec, k->path);
+		same = !strcmp(k->path, path) || !strcmp(abs, path);
+		free(abs);
+		if (same) {
+			char *blob = join(rec->dir, k->blob);
+
+			/* A record copied away from its blobs/ has none. */
+			if (access(blob, R_OK) == 0)
+				return blob;
+			free(blob);
+		}
+	}
+	return NULL;
+}
+
+/* The copy the shim kept of `path`, if any. */
+static char *kept_copy(const struct lk_record *rec, const char *path)
+{
+	return kept_as(rec, path, 0);
+}
+
+static int compatible(const struct ctx *c, const struct lk_elf_info *info)
+{
+	return !c->machine || !info->machine || info->machine == c->machine;
+}
+
+static int is_found(const struct lk_elf_info *info)
+{
+	return info->kind != LK_FILE_MISSING && info->kind != LK_FILE_UNREADABLE;
+}
+
+static void set_note(struct lk_line_item *it, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_note(struct lk_line_item *it, const char *fmt, ...)
+{
+	struct lk_buf n = LK_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lk_buf_vaddf(&n, fmt, ap);
+	va_end(ap);
+	free(it->note);
+	it->note = lk_buf_detach(&n);
+}
+
+int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
+{
+	const char *name = it->word + 2;
+	const struct lk_strvec *lists[2] = { &line->libdirs, &line->default_dirs };
+	int verbatim = name[0] == ':';
+
+	for (int l = 0; l < ((line->facts & LK_LINE_NOSTDLIB) ? 1 : 2); l++) {
+		for (size_t d = 0; d < lists[l]->nr; d++) {
+			const char *dir = lists[l]->items[d];
+			struct lk_buf file = LK_BUF_INIT;
+
+			for (int pass = 0; pass < 2; pass++) {
+				struct lk_elf_info info;
+				char *path;
+
+				lk_buf_reset(&file);
+				if (verbatim && pass)
+					break;
+				if (verbatim)
+					lk_buf_addstr(&file, name + 1);
+				else if (pass == 0 && (it->state & LK_ST_STATIC))
+					continue;
+				else
+					lk_buf_addf(&file, "lib%s.%s", name, pass == 0 ? "so" : "a");
+				path = join(dir, file.buf);
+				lk_strvec_push(&it->tried, path);
+				lk_elf_identify(path, &info);
+				if (!is_found(&info)) {
+					lk_elf_info_release(&info);
+					free(path);
+					continue;
+				}
+				if (line->machine && info.machine && info.machine != line->machine) {
+					/* ld: "skipping incompatible X when searching for -lY" */
+					struct lk_buf t = LK_BUF_INIT;
+
+					lk_buf_addf(&t, "%s (skipped: %s, the link is %s)", path,
+						    lk_elf_machine_name(info.machine),
+						    lk_elf_machine_name(line->machine));
+					free(it->tried.items[it->tried.nr - 1]);
+					it->tried.items[it->tried.nr - 1] = lk_buf_detach(&t);
+					lk_elf_info_release(&info);
+					free(path);
+					continue;
+				}
+				it->path = path;
+				it->info = info;
+				lk_buf_release(&file);
+				return 0;
+			}
+			lk_buf_release(&file);
+		}
+	}
+	return -1;
+}
+
+static void read_script(struct ctx *c, size_t index, int depth);
+
+/* The driver's temporary object for a source on the line: compile the source again. */
+static void compile_again(struct ctx *c, size_t index)
+{
+	struct lk_line_item *it = &c->line->items.items[index];
+	const char *source = c->rec->args.items[it->position].text;
+	char *abs = in_cwd(c->rec, source), *copy = kept_copy(c->rec, abs), *obj, *dropped = NULL;
+	struct lk_err err = LK_ERR_INIT;
+
+	/* The object the driver itself made at link time (shim/tempobj.c): nothing to run. */
+	if ((obj = kept_as(c->rec, abs, 1))) {
+		lk_elf_info_release(&it->info);
+		free(it->path);
+		it->path = obj;
+		lk_elf_identify(obj, &it->info);
+		set_note(it, "the object the driver compiled from '%s' at link time, kept with the record", source);
+		goto out;
+	}
+	if (!copy && access(abs, R_OK) == 0)
+		copy = lk_xstrdup(abs);
+	if (!copy) {
+		set_note(it, "the driver's temporary object for '%s', compiled by this call; the source is gone and was not kept",
+			 source);
+		goto out;
+	}
+	if (!c->line->run_driver) {
+		/* Compiling means running a compiler with the record's options: only when asked. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		lk_buf_addf(&why, "'%s' was not compiled again: %s, so its symbols are unknown",
+			    source, c->line->no_driver_why ? c->line->no_driver_why :
+			    "the analyzer runs no compiler unless asked (--run-driver)");
+		set_note(it, "%s", why.buf);
+		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+		goto out;
+	}
+	obj = lk_line_scratch(c->line) ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
+							   c->line->scratch, c->line->walls, &dropped,
+							   &err) : NULL;
+	if (!obj) {
+		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
+			 err.msg[0] ? err.msg : "no scratch directory");
+		lk_strvec_push(&c->line->unknown, it->note);
+		goto out;
+	}
+	lk_elf_info_release(&it->info);
+	free(it->path);
+	it->path = obj;
+	lk_elf_identify(obj, &it->info);
+	set_note(it, "'%s' compiled again now from %s%s%s", source,
+		 strcmp(copy, abs) ? "the copy kept with the record" : "the file",
+		 dropped ? "; " : "", dropped ? dropped : "");
+out:
+	free(dropped);
+	free(abs);
+	free(copy);
+}
+
+static void resolve_item(struct ctx *c, size_t index, int depth)
+{
+	struct lk_line_item *it = &c->line->items.items[index];
+
+	if (it->kind == LK_ITEM_LIB) {
+		if (lk_resolve_search_lib(c->line, it) < 0) {
+			char count[32];
+
+			snprintf(count, sizeof(count), "%zu", it->tried.nr);
+			set_note(it, "not found (%s files tried)", count);
+			it->info.kind = LK_FILE_MISSING;
+			return;
+		}
+	} else if (it->kind == LK_ITEM_FILE) {
+		char *path = it->path ? it->path : in_cwd(c->rec, it->word);
+		char *copy;
+
+		it->path = path;
+		lk_elf_identify(path, &it->info);
+		/* The copy is what ld read; a file rewritten since is not (analyzer/model/fingerprint.c). */
+		if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
+		    (copy = kept_copy(c->rec, path))) {
+			int gone = it->info.kind == LK_FILE_MISSING;
+
+			lk_elf_info_release(&it->info);
+			free(it->path);
+			it->path = copy;
+			lk_elf_identify(copy, &it->info);
+			set_note(it, "%s; read from the copy kept with the record", gone ? "gone" : "changed since the link");
+		} else if (it->info.kind == LK_FILE_MISSING && lk_argv_is_driver_temp(it->word) &&
+			   it->position >= 0) {
+			compile_again(c, index);
+		} else if (it->info.kind == LK_FILE_MISSING && it->position < 0 && it->parent < 0 &&
+			   lk_argv_is_driver_temp(it->word)) {
+			/* The object of a source this call compiled, matched to no source. */
+			struct lk_buf why = LK_BUF_INIT;
+
+			lk_buf_addf(&why, "'%s' is the driver's temporary object of a source that cannot be told: its symbols are unknown",
+				    it->word);
+			lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+		}
+	} else {
+		return;
+	}
+	if (it->info.kind == LK_FILE_TEXT)
+		read_script(c, index, depth);
+	it = &c->line->items.items[index];
+	if (is_found(&it->info) && !compatible(c, &it->info) && !it->note)
+		set_note(it, "%s, but the link is for %s", lk_elf_machine_name(it->info.machine),
+			 lk_elf_machine_name(c->machine));
+}
+
+/* A child of script item `parent`, read at its place. */
+static size_t add_child(struct ctx *c, size_t parent, const struct lk_script_input *in,
+			const char *sysroot_path)
+{
+	struct lk_line *line = c->line;
+	struct lk_line_item *it;
+	const struct lk_line_item *p;
+
+	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
+	p = &line->items.items[parent];
+	it = &line->items.items[line->items.nr];
+	memset(it, 0, sizeof(*it));
+	it->kind = !strncmp(in->name, "-l", 2) ? LK_ITEM_LIB : LK_ITEM_FILE;
+	it->word = lk_xstrdup(in->name);
+	it->position = p->position;
+	it->prov = p->prov;
+	it->state = p->state | (in->as_needed ? LK_ST_AS_NEEDED : 0);
+	memcpy(it->since, p->since, sizeof(it->since));
+	it->group = p->group;
+	it->parent = (long)parent;
+	it->as_needed_script = in->as_needed;
+	it->script_group = in->in_group;
+	it->path = sysroot_path ? lk_xstrdup(sysroot_path) : NULL;
+	return line->items.nr++;
+}
+
+/* Where ld looks for a file a script names (ldlang.c / ldfile.c). */
+static char *script_file_path(struct ctx *c, const char *script, const char *name)
+{
+	const char *sysroot = c->line->sysroot;
+	int have_sysroot = sysroot && *sysroot && strcmp(sysroot, "/");
+
+	if (name[0] == '=')
+		return apply_sysroot(sysroot, name);
+	if (name[0] == '/') {
+		/* Inside the sysroot, a script's absolute names are relative to it. */
+		if (have_sysroot && !strncmp(script, sysroot, strlen(sysroot)))
+			return join(sysroot, name + 1);
+		return lk_xstrdup(name);
+	}
+	{
+		char *here = in_cwd(c->rec, name);
+
+		if (access(here, F_OK) == 0)
+			return here;
+		free(here);
+	}
+	for (size_t d = 0; d < c->line->libdirs.nr + c->line->default_dirs.nr; d++) {
+		const char *dir = d < c->line->libdirs.nr ? c->line->libdirs.items[d] :
+				  c->line->default_dirs.items[d - c->line->libdirs.nr];
+		char *p = join(dir, name);
+
+		if (access(p, F_OK) == 0)
+			return p;
+		free(p);
+	}
+	return in_cwd(c->rec, name);
+}
+
+static void read_script(struct ctx *c, size_t index, int depth)
+{
+	struct lk_line_item *it = &c->line->items.items[index];
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_script script;
+	char *path = lk_xstrdup(it->path);
+
+	if (lk_buf_read_file(&text, path, (size_t)1 << 20) < 0) {
+		set_note(it, "cannot read it as a linker script: too large or unreadable");
+		goto out;
+	}
+	if (lk_script_parse(text.buf, path, &script, &err) < 0) {
+		set_note(it, "not ELF, an archive or a linker script: %s", err.msg);
+		lk_script_release(&script);
+		goto out;
+	}
+	set_note(it, "linker script%s", script.has_sections ? " (with SECTIONS)" : "");
+	for (size_t i = 0; i < script.search_dirs.nr; i++)
+		lk_strvec_push_owned(&c->line->default_dirs,
+				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
+	if (depth >= LK_LINE_SCRIPT_MAX_DEPTH && script.inputs.nr) {
+		/* A script that includes itself (or scripts nested deeper than ld needs): say so. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		set_note(it, "linker script nested %d deep (does it include itself?): its %zu inputs are not read",
+			 LK_LINE_SCRIPT_MAX_DEPTH, script.inputs.nr);
+		lk_buf_addf(&why, "the linker script '%s' is nested %d deep (it may include itself): the inputs it names are not modelled",
+			    path, LK_LINE_SCRIPT_MAX_DEPTH);
+		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+	}
+	for (size_t i = 0; i < script.inputs.nr && depth < LK_LINE_SCRIPT_MAX_DEPTH; i++) {
+		const struct lk_script_input *in = &script.inputs.items[i];
+		char *file = strncmp(in->name, "-l", 2) ? script_file_path(c, path, in->name) : NULL;
+		size_t child = add_child(c, index, in, file);
+
+		free(file);
+		resolve_item(c, child, depth + 1);
+	}
+	lk_script_release(&script);
+out:
+	free(path);
+	lk_buf_release(&text);
+}
+
+/* ---- DT_NEEDED ---- */
+
+static const struct lk_line_item *on_line(const struct lk_line *line, const char *soname)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		const char *base;
+
+		if (it->info.kind != LK_FILE_SHARED || !it->path)
+			continue;
+		base = strrchr(it->path, '/');
+		if ((it->info.soname && !strcmp(it->info.soname, soname)) ||
+		    !strcmp(base ? base + 1 : it->path, soname))
+			return it;
+	}
+	return NULL;
+}
+
+/* Expand $ORIGIN in a DT_RUNPATH entry of the object at `origin_path`. */
+static char *expand_origin(const char *dir, const char *origin_path)
+{
+	const char *slash = strrchr(origin_path, '/');
+	struct lk_buf b = LK_BUF_INIT;
+	char *origin = slash ? lk_xstrndup(origin_path, (size_t)(slash - origin_path)) : lk_xstrdup(".");
+
+	for (const char *p = dir; *p; ) {
+		if (!strncmp(p, "$ORIGIN", 7)) {
+			lk_buf_addstr(&b, origin);
+			p += 7;
+		} else if (!strncmp(p, "${ORIGIN}", 9)) {
+			lk_buf_addstr(&b, origin);
+			p += 9;
+		} else {
+			lk_buf_addch(&b, *p++);
+		}
+	}
+	free(origin);
+	return lk_buf_detach(&b);
+}
+
+static void ld_so_conf(const char *file, const char *sysroot, struct lk_strvec *out, int depth)
+{
+	struct lk_buf text = LK_BUF_INIT, path = LK_BUF_INIT;
+	char *line, *next;
+
+	lk_buf_addf(&path, "%s%s", sysroot ? sysroot : "", file);
+	if (depth > LK_LINE_LD_SO_CONF_MAX_DEPTH || lk_buf_read_file(&text, path.buf, (size_t)1 << 20) < 0)
+		goto out;
+	for (line = text.buf; *line; line = next) {
+		char *hash;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if ((hash = strchr(line, '#')))
+			*hash = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!strncmp(line, "include", 7) && (line[7] == ' ' || line[7] == '\t')) {
+			glob_t g;
+			struct lk_buf pat = LK_BUF_INIT;
+			char *arg = line + 8;
+
+			while (*arg == ' ' || *arg == '\t')
+				arg++;
+			lk_buf_addf(&pat, "%s%s", sysroot ? sysroot : "", arg);
+			if (glob(pat.buf, 0, NULL, &g) == 0) {
+				for (size_t i = 0; i < g.gl_pathc; i++)
+					ld_so_conf(g.gl_pathv[i] + (sysroot ? strlen(sysroot) : 0), sysroot, out, depth + 1);
+				globfree(&g);
+			}
+			lk_buf_release(&pat);
+		} else if (*line == '/') {
+			size_t n = strcspn(line, " \t");
+
+			lk_strvec_push_owned(out, lk_xstrndup(line, n));
+		}
+	}
+out:
+	lk_buf_release(&text);
+	lk_buf_release(&path);
+}
+
+struct needed_search {
+	const char *via;
+	struct lk_strvec dirs;
+};
+
+static int try_needed_dir(struct ctx *c, const char *dir, const char *name,
+			  struct lk_needed *n, const char *via)
+{
+	struct lk_elf_info info;
+	/* A relative dir (-rpath-link ., LD_LIBRARY_PATH=lib) is ld's cwd's, the record's. */
+	char *abs = in_cwd(c->rec, dir), *path = join(abs, name);
+	int ok;
+
+	free(abs);
+	lk_elf_identify(path, &info);
+	ok = info.kind == LK_FILE_SHARED && compatible(c, &info);
+	lk_elf_info_release(&info);
+	if (ok) {
+		n->path = path;
+		n->found_via = lk_xstrdup(via);
+	} else {
+		free(path);
+	}
+	return ok;
+}
+
+static int try_list(struct ctx *c, const struct lk_strvec *dirs, const char *name,
+		    struct lk_needed *n, const char *via)
+{
+	for (size_t i = 0; i < dirs->nr; i++)
+		if (try_needed_dir(c, dirs->items[i], name, n, via))
+			return 1;
+	return 0;
+}
+
+static int try_path_var(struct ctx *c, const char *value, const char *name,
+			struct lk_needed *n, const char *via)
+{
+	struct lk_strvec dirs = LK_STRVEC_INIT;
+	int found;
+
+	if (!value)
+		return 0;
+	for (const char *p = value; *p; ) {
+		size_t len = strcspn(p, ":");
+
+		if (len)
+			lk_strvec_push_owned(&dirs, lk_xstrndup(p, len));
+		p += len + (p[len] == ':');
+	}
+	found = try_list(c, &dirs, name, n, via);
+	lk_strvec_release(&dirs);
+	return found;
+}
+
+/* ldelf_after_open's search for one DT_NEEDED entry of `by`. */
+static void find_needed(struct ctx *c, const char *by_path, const struct lk_elf_info *by,
+			struct lk_needed *n)
+{
+	struct lk_line *line = c->line;
+	struct lk_strvec conf = LK_STRVEC_INIT;
+	const char *runpath = by->runpath ? by->runpath : by->rpath;
+
+	if (try_list(c, &line->rpath_link, n->name, n, "-rpath-link") ||
+	    try_list(c, &line->rpath, n->name, n, "-rpath"))
+		return;
+	if (line->native) {
+		if (!line->rpath.nr && !line->rpath_link.nr &&
+		    try_path_var(c, lk_record_env(c->rec, "LD_RUN_PATH"), n->name, n, "LD_RUN_PATH"))
+			return;
+		if (try_path_var(c, lk_record_env(c->rec, "LD_LIBRARY_PATH"), n->name, n, "LD_LIBRARY_PATH"))
+			return;
+	}
+	if (runpath) {
+		char *expanded = expand_origin(runpath, by_path);
+		int found = try_path_var(c, expanded, n->name, n, by->runpath ? "DT_RUNPATH" : "DT_RPATH");
+
+		free(expanded);
+		if (found)
+			return;
+	}
+	ld_so_conf("/etc/ld.so.conf", line->sysroot && strcmp(line->sysroot, "/") ? line->sysroot : NULL,
+		   &conf, 0);
+	if (try_list(c, &conf, n->name, n, "/etc/ld.so.conf")) {
+		lk_strvec_release(&conf);
+		return;
+	}
+	lk_strvec_release(&conf);
+	try_list(c, &line->default_dirs, n->name, n, "default dir");
+}
+
+static void add_needed_of(struct ctx *c, const char *by_path, const struct lk_elf_info *by,
+			  long item, long parent, int depth)
+{
+	for (size_t k = 0; k < by->needed.nr && depth < LK_LINE_NEEDED_MAX_DEPTH; k++) {
+		struct lk_line *line = c->line;
+		const struct lk_line_item *loaded = on_line(line, by->needed.items[k]);
+		struct lk_needed n;
+		struct lk_elf_info info;
+		int seen = 0;
+		size_t self;
+
+		memset(&n, 0, sizeof(n));
+		n.name = lk_xstrdup(by->needed.items[k]);
+		n.needed_by = item;
+		n.parent = parent;
+		n.depth = depth;
+		if (loaded) {
+			struct lk_buf as = LK_BUF_INIT;
+
+			lk_buf_addstr(&as, loaded->word);
+			if (loaded->parent >= 0)
+				lk_buf_addf(&as, " in %s's %s", line->items.items[loaded->parent].word,
+					    loaded->as_needed_script ? "AS_NEEDED" : "GROUP");
+			else if (loaded->state & LK_ST_AS_NEEDED)
+				lk_buf_addstr(&as, " under --as-needed");
+			n.path = lk_xstrdup(loaded->path);
+			n.on_line_as = lk_buf_detach(&as);
+		} else {
+			find_needed(c, by_path, by, &n);
+		}
+		for (size_t i = 0; i < line->needed.nr; i++)
+			seen |= n.path && line->needed.items[i].path && !strcmp(n.path, line->needed.items[i].path);
+		LK_GROW(line->needed.items, line->needed.nr + 1, line->needed.alloc);
+		self = line->needed.nr;
+		line->needed.items[line->needed.nr++] = n;
+		if (!n.path || loaded || seen)
+			continue;
+		lk_elf_identify(n.path, &info);
+		add_needed_of(c, line->needed.items[self].path, &info, item, (long)self, depth + 1);
+		lk_elf_info_release(&info);
+	}
+}
+
+static void needed_closure(struct ctx *c)
+{
+	for (size_t i = 0; i < c->line->items.nr; i++) {
+		const struct lk_line_item *it = &c->line->items.items[i];
+
+		if (it->info.kind == LK_FILE_SHARED && it->info.needed.nr)
+			add_needed_of(c, it->path, &it->info, (long)i, -1, 0);
+	}
+}
+
+/* ---- entry ---- */
+
+static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
+{
+	const char *flavor = rec->linker_flavor ? rec->linker_flavor : "default";
+
+	line->flavor = !strcmp(flavor, "default") ? "bfd" : flavor;
+	if (!strcmp(line->flavor, "bfd")) {
+		char *ld = bfd_program(rec, line);
+
+		bfd_defaults(line, ld);
+		free(ld);
+	} else {
+		struct lk_buf note = LK_BUF_INIT;
+
+		lk_buf_addf(&note, "the line links with %s, which has no default search dirs: only -L dirs are searched",
+			    line->flavor);
+		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
+	}
+	for (size_t i = 0; i < line->libdirs.nr; i++) {
+		char *d = apply_sysroot(line->sysroot, line->libdirs.items[i]);
+		/* ld ran in the record's directory, the analyzer may not. */
+		char *abs = in_cwd(rec, d);
+
+		free(d);
+		free(line->libdirs.items[i]);
+		line->libdirs.items[i] = abs;
+	}
+}
+
+void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
+{
+	struct ctx c = { rec, line, 0 };
+	size_t top;
+
+	choose_defaults(rec, line);
+	c.machine = machine_of_emulation(line->emulation);
+	line->machine = c.machine;
+	line->native = !c.machine || c.machine == host_machine();
+	top = line->items.nr;
+	for (size_t i = 0; i < top; i++)
+		resolve_item(&c, i, 0);
+	needed_closure(&c);
+}
+
+void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out)
+{
+	ld_so_conf("/etc/ld.so.conf", line->sysroot && strcmp(line->sysroot, "/") ? line->sysroot : NULL,
+		   out, 0);
+}
+
+size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
+			 const char *word, long position, unsigned state)
+{
+	struct ctx c = { rec, line, line->machine };
+	struct lk_line_item *it;
+	size_t index;
+
+	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
+	index = line->items.nr++;
+	it = &line->items.items[index];
+	memset(it, 0, sizeof(*it));
+	it->kind = !strncmp(word, "-l", 2) ? LK_ITEM_LIB : LK_ITEM_FILE;
+	it->word = lk_xstrdup(word);
+	it->position = position;
+	it->prov = LK_PROV_USER;
+	it->state = state;
+	for (int i = 0; i < LK_ST_COUNT; i++)
+		it->since[i] = -1;
+	it->group = -1;
+	it->parent = -1;
+	resolve_item(&c, index, 0);
+	/* Its DT_NEEDED (and its script's shared objects'), for the replay's end-of-line loading. */
+	for (size_t i = index; i < line->items.nr; i++) {
+		const struct lk_line_item *x = &line->items.items[i];
+
+		if (x->info.kind == LK_FILE_SHARED && x->info.needed.nr)
+			add_needed_of(&c, x->path, &x->info, (long)i, -1, 0);
+	}
+	return index;
+}

@@ -1,0 +1,154 @@
+/*
+ * Archives in the replay (see replay.c), as bfd/elflink.c's
+ * elf_link_add_archive_symbols scans them: once where they stand, a
+ * member pulled when its armap names a symbol that is undefined and
+ * strongly referenced, repeatedly until nothing new is pulled;
+ * --whole-archive pulls every member; a common symbol pulls a member only
+ * when it defines the symbol as global data
+ * (elf_link_is_defined_archive_symbol).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "rp.h"
+
+static struct open_archive *archive_of(struct rp *r, long item)
+{
+	struct open_archive *a;
+	struct lk_err err = LK_ERR_INIT;
+
+	/* By item, not by a search of the open archives: that was quadratic on long lines. */
+	if ((size_t)item < r->archive_slot.nr && r->archive_slot.items[item])
+		return &r->archives.items[r->archive_slot.items[item] - 1];
+	if ((size_t)item >= r->archive_slot.nr) {
+		LK_GROW(r->archive_slot.items, (size_t)item + 1, r->archive_slot.alloc);
+		memset(r->archive_slot.items + r->archive_slot.nr, 0,
+		       ((size_t)item + 1 - r->archive_slot.nr) * sizeof(long));
+		r->archive_slot.nr = (size_t)item + 1;
+	}
+	LK_GROW(r->archives.items, r->archives.nr + 1, r->archives.alloc);
+	r->archive_slot.items[item] = (long)r->archives.nr + 1;
+	a = &r->archives.items[r->archives.nr++];
+	memset(a, 0, sizeof(*a));
+	a->item = item;
+	a->ok = lk_elf_archive_open(item_at(r, item)->path, &a->ar, &err) == 0;
+	if (!a->ok) {
+		rp_note(r, "%s", err.msg);
+		return a;
+	}
+	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
+	/* Hash each armap name once; the scans then only test flags. */
+	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
+	for (size_t k = 0; k < a->ar.armap.nr; k++) {
+		a->armap_syms[k] = lk_symtab_intern(r->tab, a->ar.armap.items[k].name);
+		if (a->armap_syms[k]->armap_item < 0)
+			a->armap_syms[k]->armap_item = item;
+	}
+	return a;
+}
+
+static long member_index(const struct open_archive *a, size_t offset)
+{
+	size_t lo = 0, hi = a->ar.members.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a->ar.members.items[mid] == offset)
+			return (long)mid;
+		if (a->ar.members.items[mid] < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
+{
+	struct lk_elf_syms syms = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	char *name = NULL;
+	struct lk_elf_gc sections;
+	long input;
+
+	a->pulled[m] = 1;
+	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms,
+				     r->gc ? &sections : NULL, &err) < 0) {
+		rp_note(r, "%s", err.msg);
+		free(name);
+		return 0;
+	}
+	input = rp_add_input(r, a->item, a->ar.path, name, 0);
+	if (why)
+		r->out->inputs.items[input].pulled_for = lk_xstrdup(why);
+	rp_join_regular(r, input, &syms, &sections);
+	free(name);
+	return 1;
+}
+
+/*
+ * A common symbol pulls the member only if the member defines it as
+ * global data, not as another common and not as a function
+ * (elflink.c elf_link_is_defined_archive_symbol).
+ */
+static int member_defines_data(struct open_archive *a, size_t k, long m)
+{
+	struct lk_elf_syms syms = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	char *name = NULL;
+	int data = 0;
+
+	if (!a->common_checked)
+		a->common_checked = lk_xcalloc(a->ar.armap.nr + 1, 1);
+	if (a->common_checked[k])
+		return 0;
+	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) == 0)
+		for (size_t i = 0; i < syms.nr && !data; i++)
+			data = syms.items[i].data_def && !strcmp(syms.items[i].name, a->ar.armap.items[k].name);
+	lk_elf_syms_release(&syms);
+	free(name);
+	a->common_checked[k] = !data;
+	return data;
+}
+
+/* One scan of an archive as ld does it; returns how many members it pulled. */
+int rp_scan_archive(struct rp *r, long item)
+{
+	const struct lk_line_item *it = item_at(r, item);
+	struct open_archive *a = archive_of(r, item);
+	int pulled = 0, again = 1;
+
+	if (!a->ok)
+		return 0;
+	if (it->state & LK_ST_WHOLE_ARCHIVE) {
+		for (size_t m = 0; m < a->ar.members.nr; m++)
+			if (!a->pulled[m])
+				pulled += pull(r, a, (long)m, NULL);
+		return pulled;
+	}
+	if (!a->ar.has_index && a->ar.members.nr)
+		rp_note(r, "'%s' has no symbol index: ld refuses it (\"archive has no index\")", a->ar.path);
+	while (again) {
+		again = 0;
+		for (size_t k = 0; k < a->ar.armap.nr; k++) {
+			const struct lk_elf_armap_entry *e = &a->ar.armap.items[k];
+			struct lk_sym *s = a->armap_syms[k];
+			long m;
+
+			if (s->defined ? !s->common || s->dynamic || (r->mode & RP_LLD) :
+					 !(s->ref_regular_strong || s->ref_dynamic_strong))
+				continue;
+			m = member_index(a, e->offset);
+			if (m < 0 || a->pulled[m])
+				continue;
+			if (s->defined && !member_defines_data(a, k, m))
+				continue;
+			pulled += pull(r, a, m, e->name);
+			again = 1;
+		}
+	}
+	return pulled;
+}

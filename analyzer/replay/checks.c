@@ -1,0 +1,125 @@
+/*
+ * The end of the line in the replay (see replay.c): the checks GNU ld
+ * makes once every input is read (bfd/elflink.c's elf_link_output_extsym
+ * reporting undefined symbols under the line's policy, policy.c), the
+ * symbols ld defines itself (its default linker script, ldlang.c's
+ * __start_/__stop_ symbols), and ld stopping at an input it cannot open
+ * (ldfile.c's ldfile_open_file).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "rp.h"
+
+/* ---- the end of the line: ld's checks ---- */
+
+/* Symbols GNU ld defines itself (its default linker script and ELF backend). */
+int rp_linker_defined(const char *name)
+{
+	static const char *const names[] = {
+		"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__ehdr_start", "__executable_start",
+		"__bss_start", "_edata", "edata", "_end", "end", "_etext", "etext", "__etext",
+		"__init_array_start", "__init_array_end", "__fini_array_start", "__fini_array_end",
+		"__preinit_array_start", "__preinit_array_end", "__rela_iplt_start",
+		"__rela_iplt_end", "__rel_iplt_start", "__rel_iplt_end", "__GNU_EH_FRAME_HDR",
+		"_PROCEDURE_LINKAGE_TABLE_", "__dso_handle", "_TLS_MODULE_BASE_",
+		"__data_start", "data_start", "_fdata", "__global_pointer$", NULL,
+	};
+
+	/* __start_SEC and __stop_SEC for any section named like a C identifier. */
+	if (!strncmp(name, "__start_", 8) || !strncmp(name, "__stop_", 7))
+		return 1;
+	for (const char *const *n = names; *n; n++)
+		if (!strcmp(name, *n))
+			return 1;
+	return 0;
+}
+
+/* __start_X / __stop_X exist only when a regular input has a section X. */
+static int start_stop_missing(const struct rp *r, const char *name)
+{
+	const char *x = !strncmp(name, "__start_", 8) ? name + 8 : !strncmp(name, "__stop_", 7) ? name + 7 : NULL;
+
+	if (!x)
+		return 0;
+	for (size_t i = 0; i < r->start_stop.nr; i++)
+		if (!strcmp(r->start_stop.items[i], x))
+			return 0;
+	return 1;
+}
+
+/*
+ * ld's two checks at the end (lk_policy says which are on): a relocation
+ * against a symbol left undefined (not only weakly) fails the link when it
+ * sits in a section that stays; a shared object's strong reference fails it
+ * when no regular object references the symbol, or under --gc-sections
+ * (elflink.c elf_link_output_extsym).
+ */
+void rp_final_checks(struct rp *r)
+{
+	const struct lk_policy *p = &r->policy;
+	int static_exe = p->static_link && !(r->line->facts & LK_LINE_SHARED);
+	struct lk_sym *s;
+	size_t cursor = 0;
+
+	for (size_t i = 0; i < p->required.nr; i++) {
+		s = lk_symtab_lookup(r->tab, p->required.items[i]);
+
+		/* ld: "required symbol `x' not defined". */
+		if (s && !s->defined && !s->diagnosed) {
+			s->diagnosed = 1;
+			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
+	}
+	if (p->warn_unresolved)
+		return;
+	while ((s = lk_symtab_next(r->tab, &cursor))) {
+		int referenced, strong;
+
+		if (s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name)))
+			continue;
+		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
+		if (static_exe && !strcmp(s->name, "__tls_get_addr"))
+			continue;
+		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
+		if ((r->mode & RP_LLD) && !s->ref_regular_strong)
+			continue;
+		referenced = r->gc ? s->gc_live : s->nrefs > 0;
+		strong = s->ref_regular_strong || s->ref_dynamic_strong;
+		if (referenced && strong && p->report_objects) {
+			struct lk_diag *d = rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+
+			for (size_t k = 0; k < r->live_undefined.nr; k++)
+				if (r->live_undefined.items[k].sym == s)
+					d->ref_input = r->live_undefined.items[k].input;
+		} else if (s->ref_dynamic_strong && p->report_shlibs && (!s->nrefs || r->gc)) {
+			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
+	}
+}
+
+/* ld stops at an input it cannot open, a script's member too; so does the prediction. */
+void rp_inputs_not_found(struct rp *r)
+{
+	const struct lk_line *line = r->line;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		struct lk_diag *d;
+
+		if ((it->kind != LK_ITEM_LIB && it->kind != LK_ITEM_FILE) || it->info.kind != LK_FILE_MISSING)
+			continue;
+		r->out->success = 0;
+		LK_GROW(r->out->diags.items, r->out->diags.nr + 1, r->out->diags.alloc);
+		d = &r->out->diags.items[r->out->diags.nr++];
+		memset(d, 0, sizeof(*d));
+		d->kind = LK_DIAG_NOT_FOUND;
+		d->symbol = lk_xstrdup(it->word);
+		d->ref_input = d->def_input = -1;
+		if (it->kind == LK_ITEM_FILE && !it->note)
+			rp_note(r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing",
+			     it->word);
+	}
+}

@@ -1,0 +1,271 @@
+/*
+ * The replay's reading order (see replay.c): the line's items one by one
+ * as ld/ldlang.c's open_input_bfds and load_symbols read them, a
+ * --start-group rescanned as a whole until a pass pulls nothing
+ * (ldlang.c's lang_group_statement handling), a regular object's symbols
+ * added as bfd/elflink.c's elf_link_add_object_symbols adds them, and the
+ * words an edit appended read after the user's last input, where the fix
+ * trials' snapshot is taken.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "gc.h"
+#include "overlay.h"
+#include "rp.h"
+#include "trial.h"
+
+/* ld: "multiple definition of `x'; first defined here", once per symbol. */
+static void multiple_definition(struct rp *r, struct lk_sym *s, long second)
+{
+	struct lk_diag *d;
+
+	if (s->diagnosed)
+		return;
+	s->diagnosed = 1;
+	d = rp_new_diag(r, LK_DIAG_MULTIPLE, s);
+	d->def_input = s->def_input;
+	d->ref_input = second;
+}
+
+/* A regular object (or archive member) joins the link; seen[i] (if not NULL) gets the entry of symbol i. */
+static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen)
+{
+	for (size_t i = 0; i < syms->start_stop.nr; i++)
+		lk_strvec_push(&r->start_stop, syms->start_stop.items[i]);
+	for (size_t i = 0; i < syms->nr; i++) {
+		const struct lk_elf_sym *y = &syms->items[i];
+		struct lk_sym *s = lk_symtab_intern(r->tab, y->name);
+
+		if (seen)
+			seen[i] = s;
+		switch (lk_symtab_add_regular(r->tab, s, y, input, r->rules)) {
+		case LK_SYM_MULTIPLE:
+			multiple_definition(r, s, input);
+			break;
+		case LK_SYM_REFERENCED:
+			if (strchr(y->name, '@'))
+				r->versioned_refs = 1;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* The symbols (and under --gc-sections the sections) of a regular input read from disk join the link. */
+void rp_join_regular(struct rp *r, long input, struct lk_elf_syms *syms, struct lk_elf_gc *sections)
+{
+	struct lk_sym **seen = r->gc ? lk_xcalloc(syms->nr + 1, sizeof(*seen)) : NULL;
+
+	add_regular(r, input, syms, seen);
+	if (r->gc)
+		rp_gc_add(r, input, syms, seen, sections);
+	free(seen);
+	lk_elf_syms_release(syms);
+}
+
+static void read_object(struct rp *r, long item)
+{
+	const struct lk_line_item *it = item_at(r, item);
+	struct lk_elf_syms syms = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_elf_gc sections;
+
+	/* Relocations are read only under --gc-sections, and only for inputs that join the link. */
+	if (lk_elf_read_syms_gc(it->path, &syms, r->gc ? &sections : NULL, &err) < 0) {
+		rp_note(r, "%s", err.msg);
+		return;
+	}
+	rp_join_regular(r, rp_add_input(r, item, it->path, NULL, 0), &syms, &sections);
+}
+
+static void read_children(struct rp *r, long item);
+
+static void read_item(struct rp *r, long item)
+{
+	const struct lk_line_item *it = item_at(r, item);
+
+	if (item == r->edit->unref_until_item)
+		r->rules &= ~(unsigned)LK_RULE_UNREF;
+
+	if (it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB)
+		return;
+	switch (it->info.kind) {
+	case LK_FILE_OBJECT:
+		read_object(r, item);
+		break;
+	case LK_FILE_ARCHIVE:
+	case LK_FILE_RLIB:
+		rp_scan_archive(r, item);
+		break;
+	case LK_FILE_SHARED:
+		rp_read_dso_item(r, item, 0);
+		break;
+	case LK_FILE_TEXT:
+		read_children(r, item);
+		break;
+	case LK_FILE_MISSING:
+		/* The line model reports these; ld stops at them. */
+		break;
+	default:
+		rp_note(r, "'%s' (%s) is not replayed", it->path ? it->path : it->word,
+		     lk_file_kind_name(it->info.kind));
+	}
+}
+
+/*
+ * One rescan of an item of a group: an archive, an --as-needed shared
+ * object dropped so far (ldlang.c: "Likewise reload --as-needed shared
+ * libs"), or a linker script, whose inputs (as -lc's and -lm's GROUP and
+ * AS_NEEDED ones) ld walks again as statements of the outer group.
+ * Returns how many inputs joined the link.
+ */
+static int rescan_item(struct rp *r, long item)
+{
+	const struct lk_line_item *it = item_at(r, item);
+	int pulled = 0;
+
+	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
+		return rp_scan_archive(r, item);
+	if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
+		return rp_read_dso_item(r, item, DSO_RELOAD);
+	if (it->info.kind != LK_FILE_TEXT)
+		return 0;
+	for (size_t k = 0; k < r->line->items.nr; k++)
+		if (r->line->items.items[k].parent == item)
+			pulled += rescan_item(r, (long)k);
+	return pulled;
+}
+
+/* Rescan a group until a whole pass adds nothing. */
+static void rescan_group(struct rp *r, const long *members, size_t n)
+{
+	int pulled = 1, outer = r->rescanning;
+
+	r->rescanning = 1;
+	while (pulled) {
+		pulled = 0;
+		for (size_t i = 0; i < n; i++)
+			pulled += rescan_item(r, members[i]);
+	}
+	r->rescanning = outer;
+}
+
+static void read_children(struct rp *r, long item)
+{
+	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
+	const struct lk_line *line = r->line;
+
+	for (size_t k = 0; k < line->items.nr; k++) {
+		if (line->items.items[k].parent != item)
+			continue;
+		read_item(r, (long)k);
+		if (line->items.items[k].script_group) {
+			LK_GROW(group.items, group.nr + 1, group.alloc);
+			group.items[group.nr++] = (long)k;
+		}
+	}
+	rescan_group(r, group.items, group.nr);
+	free(group.items);
+}
+
+static int is_extra(const struct rp *r, size_t i)
+{
+	return i >= r->first_extra;
+}
+
+/* The top-level items an edit appended, in order. */
+static void read_extras(struct rp *r)
+{
+	for (size_t i = r->first_extra; i < r->line->items.nr; i++)
+		if (r->line->items.items[i].parent < 0)
+			read_item(r, (long)i);
+}
+
+/*
+ * The fix-trial snapshot (trial.c): returns at once in the analyzer; in a
+ * trial worker, after reading the trial's arguments (resolved in an
+ * overlay of the line, which the worker keeps until it exits), so the
+ * worker replays the rest of the line as the original would have.
+ */
+static void take_checkpoint(struct rp *r)
+{
+	struct lk_trial_server *srv = lk_xcalloc(1, sizeof(*srv));
+	struct lk_strvec words = LK_STRVEC_INIT;
+	struct lk_overlay *ov;
+	size_t first;
+
+	r->mode &= ~(unsigned)RP_SNAPSHOT;
+	lk_trial_start(srv, &words);
+	r->out->trials = srv;
+	if (!srv->worker)
+		return;
+	r->mode |= RP_WORKER;
+	ov = lk_xcalloc(1, sizeof(*ov));
+	lk_overlay_open(ov, r->rec, r->line, &words);
+	first = r->line->items.nr;
+	r->line = &ov->view;
+	for (size_t i = first; i < r->line->items.nr; i++)
+		if (r->line->items.items[i].parent < 0)
+			read_item(r, (long)i);
+	lk_strvec_release(&words);
+}
+
+/* The top-level items in reading order, with groups rescanned at their end. */
+void rp_read_line(struct rp *r)
+{
+	const struct lk_line *line = r->line;
+	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
+	long last_user = -1;
+	int in_group = 0;
+	size_t nr = line->items.nr;	/* a fix trial worker's overlay adds items: they are read at the snapshot */
+
+	for (size_t i = 0; i < nr; i++)
+		if (line->items.items[i].parent < 0 && line->items.items[i].position >= 0 && !is_extra(r, i))
+			last_user = (long)i;
+	for (size_t i = 0; i < nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->parent >= 0 || is_extra(r, i) ||
+		    (r->edit->skip_position >= 0 && it->position == r->edit->skip_position))
+			continue;
+		if ((it->kind == LK_ITEM_GROUP_START || it->kind == LK_ITEM_GROUP_END) &&
+		    (r->edit->flags & LK_EDIT_NO_GROUPS)) {
+			continue;
+		} else if (it->kind == LK_ITEM_GROUP_START) {
+			in_group = 1;
+			group.nr = 0;
+		} else if (it->kind == LK_ITEM_GROUP_END && in_group) {
+			rescan_group(r, group.items, group.nr);
+			in_group = 0;
+		} else {
+			read_item(r, (long)i);
+			if (in_group) {
+				LK_GROW(group.items, group.nr + 1, group.alloc);
+				group.items[group.nr++] = (long)i;
+			}
+		}
+		if ((long)i == last_user) {
+			read_extras(r);
+			if (r->mode & RP_SNAPSHOT)
+				take_checkpoint(r);
+		}
+	}
+	if (in_group)
+		rescan_group(r, group.items, group.nr);
+	free(group.items);
+	if (r->mode & RP_LLD) {
+		/* lld: an archive anywhere on the line satisfies a reference from anywhere. */
+		struct { long *items; size_t nr, alloc; } all = { NULL, 0, 0 };
+
+		for (size_t i = 0; i < r->archives.nr; i++) {
+			LK_GROW(all.items, all.nr + 1, all.alloc);
+			all.items[all.nr++] = r->archives.items[i].item;
+		}
+		rescan_group(r, all.items, all.nr);
+		free(all.items);
+	}
+}

@@ -1,0 +1,335 @@
+/*
+ * Inputs -> symbols -> resolution -> diagnostics: GNU ld's symbol
+ * resolution replayed left to right. This file is one replay from start
+ * to end (ld/ldmain.c's main: lang_process, then ldwrite's checks) and
+ * what it gives; the parts are read.c (the reading order), archive.c,
+ * dso.c (shared objects and DT_NEEDED), checks.c (the end of the line),
+ * gc_host.c (--gc-sections) and lld.c (lld's verdict), sharing the
+ * working state of rp.h. The symbol table is symtab.c; the sentences
+ * explaining each diagnostic are explain/explain.c's, the fixes
+ * explain/fix.c's.
+ *
+ * Models bfd (bfd/elflink.c, ld/ldlang.c, ld/ldelf.c):
+ * - a regular object adds its definitions and undefined references;
+ * - an archive is scanned once where it stands: a member is pulled when
+ *   its armap names a symbol that is undefined and strongly referenced
+ *   (by a regular object or a shared object), repeatedly until nothing new
+ *   is pulled; --whole-archive pulls every member; a --start-group is
+ *   rescanned as a whole until a pass pulls nothing;
+ * - a shared object's default-version and unversioned definitions bind
+ *   references; "sym@VER" (hidden) ones do not bind unversioned ones;
+ *   under --as-needed it is kept only if it defines a symbol that is
+ *   undefined and strongly referenced at that point by a regular object,
+ *   or by a shared object already in the link when none of those names it
+ *   in DT_NEEDED; else its symbols are undone;
+ * - after the line, libraries named only by DT_NEEDED are loaded; a
+ *   strong reference from a regular object that one of them would satisfy
+ *   is ld's "undefined reference to symbol ... DSO missing from command
+ *   line", unless --copy-dt-needed-entries was in force for the shared
+ *   object that needed it;
+ * - a common symbol pulls an archive member that defines it as global
+ *   data (not a function, not another common);
+ * - a "sym@VER" reference binds only a shared object's sym of version VER;
+ * - under --gc-sections, sections are collected as bfd does (gc.c) and
+ *   only references from sections that stay count; "DSO missing" is
+ *   reported while loading, before collection, so it counts anyway;
+ * - at the end, a symbol left undefined (not only weakly) fails the link
+ *   when a relocation references it and unresolved references in objects
+ *   are reported, and a shared object's strong reference fails it when
+ *   those in shared libraries are (policy.c: output kind, -z defs,
+ *   --unresolved-symbols, --[no-]allow-shlib-undefined, in ld's order).
+ * Not modelled (notes say so when met): LTO, thin archive members, -r,
+ * version scripts' local: under --gc-sections.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/vec.h"
+#include "certainty.h"
+#include "gc.h"
+#include "overlay.h"
+#include "rp.h"
+#include "trial.h"
+
+const char *lk_diag_kind_name(enum lk_diag_kind kind)
+{
+	switch (kind) {
+	case LK_DIAG_DSO_MISSING: return "dso-missing";
+	case LK_DIAG_UNDEFINED: return "undefined-symbol";
+	case LK_DIAG_MULTIPLE: return "multiple-definition";
+	case LK_DIAG_NOT_FOUND: return "input-not-found";
+	}
+	LK_BUG("unknown diagnostic kind");
+}
+
+long rp_add_input(struct rp *r, long item, const char *path, const char *member, int dso)
+{
+	struct lk_rinput *in;
+
+	LK_GROW(r->out->inputs.items, r->out->inputs.nr + 1, r->out->inputs.alloc);
+	in = &r->out->inputs.items[r->out->inputs.nr];
+	memset(in, 0, sizeof(*in));
+	in->item = item;
+	in->path = lk_xstrdup(path);
+	in->member = member ? lk_xstrdup(member) : NULL;
+	in->dso = dso;
+	in->needed_by = -1;
+	in->rescanned = r->rescanning && member;
+	return (long)r->out->inputs.nr++;
+}
+
+/* A note for the report, once. */
+void rp_note(struct rp *r, const char *fmt, ...)
+{
+	struct lk_buf n = LK_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	lk_buf_vaddf(&n, fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < r->out->notes.nr; i++) {
+		if (!strcmp(r->out->notes.items[i], n.buf)) {
+			lk_buf_release(&n);
+			return;
+		}
+	}
+	lk_strvec_push_owned(&r->out->notes, lk_buf_detach(&n));
+}
+
+/* A diagnostic about `s`, its references copied from the table. */
+struct lk_diag *rp_new_diag(struct rp *r, enum lk_diag_kind kind, const struct lk_sym *s)
+{
+	struct lk_diag *d;
+
+	LK_GROW(r->out->diags.items, r->out->diags.nr + 1, r->out->diags.alloc);
+	d = &r->out->diags.items[r->out->diags.nr++];
+	memset(d, 0, sizeof(*d));
+	d->kind = kind;
+	d->symbol = lk_xstrdup(s->name);
+	d->ref_input = s->first_ref >= 0 ? s->first_ref : s->first_dyn_ref;
+	d->def_input = -1;
+	for (const struct lk_symref *ref = s->refs; ref; ref = ref->next) {
+		LK_GROW(d->refs.items, d->refs.nr + 1, d->refs.alloc);
+		d->refs.items[d->refs.nr++] = ref->input;
+	}
+	return d;
+}
+
+
+/* ---- one replay ---- */
+
+static int allows_multiple(const struct lk_line *line)
+{
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].ld_option == LK_LD_MULDEFS)
+			return 1;
+	return 0;
+}
+
+static void rp_release(struct rp *r)
+{
+	for (size_t i = 0; i < r->queue.nr; i++)
+		free(r->queue.items[i].name);
+	free(r->queue.items);
+	for (size_t i = 0; i < r->archives.nr; i++) {
+		if (r->archives.items[i].ok)
+			lk_elf_archive_close(&r->archives.items[i].ar);
+		free(r->archives.items[i].pulled);
+		free(r->archives.items[i].armap_syms);
+		free(r->archives.items[i].common_checked);
+	}
+	lk_gc_free(r->gc);
+	free(r->live_undefined.items);
+	lk_strvec_release(&r->start_stop);
+	lk_policy_release(&r->policy);
+	free(r->archives.items);
+	free(r->archive_slot.items);
+	lk_strvec_release(&r->kept_sonames);
+}
+
+/*
+ * An undefined symbol that an archive read before its reference defines:
+ * the archive, for the explanation and the fix (ld does not go back).
+ */
+static void archives_defining(struct lk_replay *out, const struct lk_line *line)
+{
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		struct lk_diag *d = &out->diags.items[i];
+		const struct lk_sym *s = d->kind == LK_DIAG_UNDEFINED ? lk_symtab_lookup(out->symtab, d->symbol) : NULL;
+
+		if (s && s->armap_item >= 0)
+			d->defined_path = lk_xstrdup(line->items.items[s->armap_item].path);
+	}
+}
+
+/* One replay of `line` (its items from `first_extra` on appended by an edit) into `out`; the table goes to `out`. */
+void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+			unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
+{
+	struct rp r;
+
+	memset(&r, 0, sizeof(r));
+	r.rec = rec;
+	r.line = line;
+	r.out = out;
+	r.tab = lk_symtab_new();
+	r.edit = edit;
+	r.first_extra = first_extra;
+	r.mode = mode;
+	if (edit->unref) {
+		for (size_t i = 0; i < edit->unref->nr; i++)
+			lk_symtab_intern(r.tab, edit->unref->items[i])->unref = 1;
+		r.rules |= LK_RULE_UNREF;
+	}
+	lk_policy_read(line, &r.policy);
+	if (r.policy.gc_sections)
+		r.gc = rp_gc_new(&r);
+	if (allows_multiple(line))
+		r.rules |= LK_RULE_ALLOW_MULTIPLE;
+	for (size_t i = 0; i < r.policy.undefined.nr; i++)
+		lk_symtab_intern(r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
+	rp_read_line(&r);
+	if (!(mode & RP_LLD))
+		rp_load_needed(&r);
+	if (r.gc)
+		rp_collect_sections(&r);
+	rp_final_checks(&r);
+	out->success = out->diags.nr == 0;
+	rp_inputs_not_found(&r);
+	if (r.mode & RP_WORKER) {
+		/* A fix trial: its outcome is all the parent needs. */
+		struct lk_strvec left = LK_STRVEC_INIT;
+
+		lk_replay_remaining(out, &left);
+		lk_trial_reply(out->trials, out->success, &left);
+	}
+	out->symtab = r.tab;
+	archives_defining(out, r.line);
+	rp_release(&r);
+}
+
+/* The neutral edit: nothing changed. */
+const struct lk_replay_edit rp_no_edit = { -1, 0, NULL, -1, NULL };
+
+int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
+		  struct lk_replay *out, struct lk_err *err)
+{
+	(void)err;
+	memset(out, 0, sizeof(*out));
+	rp_replay_core(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out);
+	rp_lld_verdict(rec, line, out);
+	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
+	out->unknown = lk_certainty_unknown(rec, line, out);
+	return 0;
+}
+
+void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
+		      const struct lk_replay_edit *edit, struct lk_replay *out)
+{
+	struct lk_overlay ov;
+
+	memset(out, 0, sizeof(*out));
+	if (!edit->append || !edit->append->nr) {
+		rp_replay_core(rec, line, line->items.nr, 0, edit, out);
+		return;
+	}
+	lk_overlay_open(&ov, rec, line, edit->append);
+	rp_replay_core(rec, &ov.view, line->items.nr, 0, edit, out);
+	lk_overlay_close(&ov);
+}
+
+int lk_replay_outcome(const struct lk_record *rec, const struct lk_line *line,
+		      const char *append, long skip_position)
+{
+	struct lk_strvec words = LK_STRVEC_INIT;
+	struct lk_replay_edit edit = rp_no_edit;
+	struct lk_replay trial;
+	int ok;
+
+	if (append)
+		lk_strvec_push(&words, append);
+	edit.skip_position = skip_position;
+	edit.append = &words;
+	lk_replay_edited(rec, line, &edit, &trial);
+	ok = trial.success;
+	lk_replay_release(&trial);
+	lk_strvec_release(&words);
+	return ok;
+}
+
+void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out)
+{
+	for (size_t i = 0; i < r->diags.nr; i++) {
+		struct lk_buf b = LK_BUF_INIT;
+
+		lk_buf_addf(&b, "%s %s", lk_diag_kind_name(r->diags.items[i].kind), r->diags.items[i].symbol);
+		lk_strvec_push_owned(out, lk_buf_detach(&b));
+	}
+}
+
+void lk_replay_each_symbol(const struct lk_replay *r,
+			   void (*fn)(void *ctx, const struct lk_symbol_view *s), void *ctx)
+{
+	const struct lk_sym *s;
+	size_t cursor = 0;
+
+	while ((s = lk_symtab_next(r->symtab, &cursor))) {
+		struct lk_symbol_view v;
+
+		v.name = s->name;
+		v.defined = s->defined;
+		v.dynamic = s->dynamic;
+		v.def_input = s->defined ? s->def_input : -1;
+		v.first_ref = s->first_ref;
+		fn(ctx, &v);
+	}
+}
+
+void lk_replay_refs(const struct lk_replay *r, const char *name, struct lk_input_list *out)
+{
+	const struct lk_sym *s = lk_symtab_lookup(r->symtab, name);
+
+	for (const struct lk_symref *ref = s ? s->refs : NULL; ref; ref = ref->next) {
+		LK_GROW(out->items, out->nr + 1, out->alloc);
+		out->items[out->nr++] = ref->input;
+	}
+}
+
+void lk_diag_release(struct lk_diag *d)
+{
+	free(d->symbol);
+	free(d->version);
+	free(d->defined_path);
+	free(d->refs.items);
+	lk_strvec_release(&d->via);
+	memset(d, 0, sizeof(*d));
+}
+
+void lk_replay_release(struct lk_replay *r)
+{
+	free(r->unknown);
+	for (size_t i = 0; i < r->inputs.nr; i++) {
+		free(r->inputs.items[i].member);
+		free(r->inputs.items[i].path);
+		free(r->inputs.items[i].pulled_for);
+		lk_strvec_release(&r->inputs.items[i].kept_for);
+		free(r->inputs.items[i].old_defs.items);
+		free(r->inputs.items[i].dropped_defs.items);
+	}
+	free(r->inputs.items);
+	for (size_t i = 0; i < r->diags.nr; i++)
+		lk_diag_release(&r->diags.items[i]);
+	free(r->diags.items);
+	if (r->trials) {
+		lk_trial_stop(r->trials);
+		free(r->trials);
+	}
+	lk_strvec_release(&r->notes);
+	lk_symtab_free(r->symtab);
+	memset(r, 0, sizeof(*r));
+}

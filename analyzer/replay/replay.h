@@ -1,0 +1,164 @@
+/*
+ * The replay: GNU ld's (bfd) symbol resolution, simulated left to right
+ * over a line model, and the diagnostics it leads to.
+ */
+#ifndef LINKSCOPE_REPLAY_H
+#define LINKSCOPE_REPLAY_H
+
+#include <stddef.h>
+
+#include "linkscope/buf.h"
+#include "line.h"
+#include "linkscope/record.h"
+
+struct lk_fix;
+struct lk_symtab;
+struct lk_trial_server;
+
+/* A definition of a shared object, as the explanations need it. */
+struct lk_rdef {
+	const char *name;	/* borrowed from the replay's symbol table */
+	const char *version;	/* likewise, or NULL */
+};
+struct lk_rdefs {
+	struct lk_rdef *items;
+	size_t nr, alloc;
+};
+
+/* One input the replay read: an object, an archive member, a shared object. */
+struct lk_rinput {
+	long item;		/* line item, or -1 for a DT_NEEDED-only library */
+	char *member;		/* archive member name, or NULL */
+	char *path;
+	int dso;		/* a shared object */
+	int needed_only;	/* loaded only through another's DT_NEEDED (no --copy-dt-needed-entries) */
+	int dropped;		/* --as-needed and nothing needed it: its symbols were undone */
+	long needed_by;		/* rinput whose DT_NEEDED brought it, or -1 */
+	char *pulled_for;	/* archive member: the symbol it was pulled in for */
+	int rescanned;		/* archive member: pulled when ld rescanned its group, not on its first reading */
+	struct lk_strvec kept_for;	/* --as-needed shared object: the symbols that made it needed */
+	/* Kept for the explanations, so they read no input again (names in the replay's table). */
+	struct lk_rdefs old_defs;	/* shared object kept: its "sym@VER" (non-default) definitions */
+	struct lk_rdefs dropped_defs;	/* shared object dropped: every definition it had */
+};
+
+enum lk_diag_kind {
+	LK_DIAG_DSO_MISSING,
+	LK_DIAG_UNDEFINED,
+	LK_DIAG_MULTIPLE,	/* "multiple-definition": two regular strong definitions */
+	LK_DIAG_NOT_FOUND,	/* "input-not-found": ld cannot open an input; `symbol` is the argument */
+};
+
+const char *lk_diag_kind_name(enum lk_diag_kind kind);
+
+/* Indexes of rinputs. */
+struct lk_input_list {
+	long *items;
+	size_t nr, alloc;
+};
+
+struct lk_diag {
+	enum lk_diag_kind kind;
+	char *symbol;
+	char *version;		/* of the definition, or NULL */
+	long ref_input;		/* the first regular input that references it */
+	struct { long *items; size_t nr, alloc; } refs;	/* every regular input referencing it */
+	long def_input;		/* dso-missing: the DSO that defines it; multiple-definition: the first definer */
+	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
+	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
+	/*
+	 * The rest is the explain stage's (explain.h): empty after the
+	 * replay, filled by the explanations, causes and fixes, and released
+	 * by lk_explain_release(), not by lk_diag_release().
+	 */
+	struct lk_strvec explanation;	/* the timeline, one sentence each */
+	struct { struct lk_fix *items; size_t nr, alloc; } fixes;	/* fix.h */
+	/* undefined-symbol diagnostics are grouped by cause (cause.c) */
+	struct lk_strvec symbols;	/* every symbol of the group, `symbol` first */
+	char *provider;		/* a library not on the line that defines them all, or NULL */
+	char *provider_package;	/* the Debian package that ships it, or NULL */
+	struct lk_strvec alternatives;	/* other libraries that define them all, best first */
+	struct lk_strvec looked_in;	/* no provider found: the dirs searched */
+};
+
+struct lk_replay {
+	int success;			/* under GNU ld's (bfd) rules */
+	int lld_success;		/* under lld's rules (mold's are alike here) */
+	struct { struct lk_rinput *items; size_t nr, alloc; } inputs;
+	struct { struct lk_diag *items; size_t nr, alloc; } diags;
+	struct lk_strvec notes;		/* what the replay could not read or does not model */
+	char *unknown;			/* why a failure is no prediction (analyzer/replay/certainty.c), or NULL */
+	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
+	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
+	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */
+};
+
+/*
+ * The replay stage: `line` (of `rec`, resolved) replayed as GNU ld would,
+ * and once more under lld's order-insensitive rules for the cross-linker
+ * verdict. Fills `out` with the inputs read, the diagnostics and the final
+ * symbol table; returns 0, or -1 with `err` for a broken invariant only:
+ * unreadable inputs are notes. The line is read, never changed. The
+ * commands' next stages take `out`: the explanations (explain.h), then
+ * the fixes (fix.h), whose trials run from the snapshot that
+ * LK_REPLAY_SNAPSHOT keeps after the user's last input (trial.h).
+ */
+enum lk_replay_flags {
+	LK_REPLAY_SNAPSHOT = 1 << 0,
+};
+int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
+		  struct lk_replay *out, struct lk_err *err);
+/* Free what the replay made; what the explain stage added is freed first, by lk_explain_release(). */
+void lk_replay_release(struct lk_replay *r);
+
+/* Free what the replay made of a diagnostic (after lk_explain_diag_release() when it was explained). */
+void lk_diag_release(struct lk_diag *d);
+
+/* "kind symbol" of each diagnostic of `r`, appended to `out`: what a fix trial leaves failing. */
+void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out);
+
+/*
+ * A counterfactual: the line replayed (GNU ld's rules) with one thing
+ * changed. The line itself stays as it is: appended words are resolved in
+ * an overlay of the line (overlay.h) that lives as long as the replay
+ * runs, so the inputs of `out` they brought name items that are gone
+ * after the call. Fields at 0 / NULL / -1 change nothing.
+ */
+enum lk_edit_flags {
+	LK_EDIT_NO_GROUPS = 1 << 0,		/* --start-group/--end-group of the line read as nothing */
+	LK_EDIT_NO_COPY_DT_NEEDED = 1 << 1,	/* --copy-dt-needed-entries read as nothing */
+};
+struct lk_replay_edit {
+	long skip_position;		/* top-level items from this driver position are not read, or -1 */
+	unsigned flags;			/* enum lk_edit_flags */
+	const struct lk_strvec *unref;	/* references to these symbols ... */
+	long unref_until_item;		/* ... from inputs read before this line item are left out */
+	const struct lk_strvec *append;	/* words appended to the driver's argv, in order, or NULL */
+};
+void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
+		      const struct lk_replay_edit *edit, struct lk_replay *out);
+
+/*
+ * The outcome (1 links, 0 fails, GNU ld's rules) of `line` edited: with
+ * `append` (an argument, or NULL) added at the end of the driver's argv,
+ * and without the items of driver position `skip_position` (-1: none).
+ */
+int lk_replay_outcome(const struct lk_record *rec, const struct lk_line *line,
+		      const char *append, long skip_position);
+
+/* One symbol of the replay's final table. */
+struct lk_symbol_view {
+	const char *name;	/* borrowed from the replay */
+	int defined, dynamic;
+	long def_input;		/* rinput, or -1 */
+	long first_ref;		/* first regular input with a strong reference, or -1 */
+};
+
+/* Call `fn` for every symbol of `r`'s table (in no particular order). */
+void lk_replay_each_symbol(const struct lk_replay *r,
+			   void (*fn)(void *ctx, const struct lk_symbol_view *s), void *ctx);
+/* The regular inputs referencing `name`, in reading order, into `out` (appended). */
+void lk_replay_refs(const struct lk_replay *r, const char *name,
+		    struct lk_input_list *out);
+
+#endif

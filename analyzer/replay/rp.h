@@ -1,0 +1,113 @@
+/*
+ * The replay's working state, shared by the files of one replay
+ * (replay.c, read.c, archive.c, dso.c, checks.c, gc_host.c, lld.c); no
+ * other file includes it. What a replay gives is replay.h's.
+ */
+#ifndef ANALYZER_RP_H
+#define ANALYZER_RP_H
+
+#include <stddef.h>
+
+#include "elf.h"
+#include "line.h"
+#include "linkscope/record.h"
+#include "linkscope/strvec.h"
+#include "policy.h"
+#include "replay.h"
+#include "symtab.h"
+
+struct needed_entry {
+	char *name;
+	long by;		/* rinput */
+	int copy;		/* --copy-dt-needed-entries was in force */
+};
+
+struct open_archive {
+	long item;
+	struct lk_elf_archive ar;
+	char *pulled;		/* per member, for this replay */
+	struct lk_sym **armap_syms;	/* the table entry of each armap name, for this replay */
+	unsigned char *common_checked;	/* per armap entry: its member does not define the common as data */
+	int ok;
+};
+
+/* How a replay runs. */
+enum replay_mode {
+	RP_LLD = 1 << 0,	/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
+	RP_SNAPSHOT = 1 << 1,	/* fork the fix-trial server after the last user item (trial.h) */
+	RP_WORKER = 1 << 2,	/* this process is a fix trial, forked from the snapshot */
+};
+
+struct rp {
+	const struct lk_record *rec;
+	const struct lk_line *line;	/* the line, or an overlay of it (an edit's words, a trial's) */
+	struct lk_replay *out;
+	struct lk_symtab *tab;
+	struct { struct needed_entry *items; size_t nr, alloc; } queue;
+	struct { struct open_archive *items; size_t nr, alloc; } archives;
+	struct { long *items; size_t nr, alloc; } archive_slot;	/* line item -> archives index + 1, 0: none */
+	struct lk_strvec kept_sonames;
+	size_t first_extra;	/* items from here on are an edit's appended words, read after the last user item */
+	unsigned mode;		/* enum replay_mode */
+	unsigned rules;		/* enum lk_symtab_rules */
+	int versioned_refs;	/* a regular object references a "sym@VER" */
+	struct lk_policy policy;
+	struct lk_gc *gc;	/* --gc-sections: the sections of the regular inputs, or NULL */
+	int rescanning;		/* in a group's rescan: members pulled now are marked so */
+	const struct lk_replay_edit *edit;	/* a counterfactual (never NULL: a neutral one for none) */
+	struct { struct { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
+	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
+};
+
+static inline const struct lk_line_item *item_at(const struct rp *r, long item)
+{
+	return &r->line->items.items[item];
+}
+
+/* replay.c: one replay of `line` (its items from `first_extra` on appended by an edit) into `out`. */
+void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+		    unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out);
+extern const struct lk_replay_edit rp_no_edit;	/* the neutral edit: nothing changed */
+/* replay.c: an input read (its rinput index), a note for the report (once), a diagnostic about `s`. */
+long rp_add_input(struct rp *r, long item, const char *path, const char *member, int dso);
+void rp_note(struct rp *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct lk_diag *rp_new_diag(struct rp *r, enum lk_diag_kind kind, const struct lk_sym *s);
+
+/* read.c: the top-level items in reading order; a regular input's symbols (and sections) join the link. */
+void rp_read_line(struct rp *r);
+void rp_join_regular(struct rp *r, long input, struct lk_elf_syms *syms, struct lk_elf_gc *sections);
+
+/* archive.c: one scan of an archive as ld does it; returns how many members it pulled. */
+int rp_scan_archive(struct rp *r, long item);
+
+/* dso.c: how a shared object is read (rp_read_dso_item takes DSO_RELOAD). */
+enum dso_flags {
+	DSO_AS_NEEDED = 1 << 0,		/* --as-needed was in force: kept only if needed */
+	DSO_NEEDED_ONLY = 1 << 1,	/* loaded only through another's DT_NEEDED */
+	DSO_COPY_DT_NEEDED = 1 << 2,	/* --copy-dt-needed-entries in force: its DT_NEEDED may bind regular references */
+	/*
+	 * A rescan of a group giving a dropped --as-needed library another
+	 * chance (ldlang.c open_input_bfds); a second drop is not recorded again.
+	 */
+	DSO_RELOAD = 1 << 3,
+};
+
+/* dso.c: a shared object item read at its place; after the line, the libraries only DT_NEEDED names. */
+int rp_read_dso_item(struct rp *r, long item, unsigned flags);
+void rp_load_needed(struct rp *r);
+
+/* checks.c: ld's checks at the end of the line; inputs it cannot open; symbols ld defines itself. */
+void rp_final_checks(struct rp *r);
+void rp_inputs_not_found(struct rp *r);
+int rp_linker_defined(const char *name);
+
+/* gc_host.c: --gc-sections seen from the replay: the collector, a regular input's sections, the collection. */
+struct lk_gc *rp_gc_new(struct rp *r);
+void rp_gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,
+	       struct lk_elf_gc *sections);
+void rp_collect_sections(struct rp *r);
+
+/* lld.c: the cross-linker verdict (out->lld_success) of the replay `out` of `line`. */
+void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+
+#endif

@@ -1,0 +1,388 @@
+/*
+ * Diagnostics -> reports. The same facts three ways: text for a terminal
+ * (`explain`), JSON with the fields CONTRACT.md fixes (`report --format
+ * json`), Markdown for a pull-request comment or a GitHub step summary.
+ * Every diagnostic comes from the replay; the linker's recorded exit status
+ * is only compared with it (never with --replay-only), and its stderr is
+ * never parsed.
+ */
+#include <string.h>
+
+#include <jansson.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/json.h"
+#include "demangle.h"
+#include "fix.h"
+#include "report.h"
+
+static long position_of(const struct lk_line *line, const struct lk_rinput *in)
+{
+	return in->item >= 0 ? line->items.items[in->item].position : -1;
+}
+
+static int uses_lld_rules(const struct lk_line *line)
+{
+	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
+}
+
+/* The replay of the linker the line really uses. */
+static int predicted(const struct lk_line *line, const struct lk_replay *rp)
+{
+	return uses_lld_rules(line) ? rp->lld_success : rp->success;
+}
+
+/*
+ * The model lacks something the analysis did not run (a driver's -###, a
+ * recompile): no verdict then, an honest "unknown" with the reasons
+ * (line->unknown) rather than a guess; docs/security.md. Or a predicted
+ * failure rests on inputs that are gone or changed (rp->unknown,
+ * analyzer/replay/certainty.c).
+ */
+static int unknown(const struct lk_line *line, const struct lk_replay *rp)
+{
+	return line->unknown.nr > 0 || rp->unknown;
+}
+
+/* 1 agrees, 0 disagrees, -1 unknown (replay-only, or the linker never ran). */
+static int agreement(const struct lk_record *rec, const struct lk_line *line,
+		     const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	if (opt->replay_only || !rec->has_exit || unknown(line, rp))
+		return -1;
+	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
+}
+
+/* "links with lld, fails with GNU ld", or NULL when both agree. */
+static const char *cross_verdict(const struct lk_replay *rp)
+{
+	if (rp->lld_success && !rp->success)
+		return "links with lld (and mold), fails with GNU ld: lld does not depend on archive order or DT_NEEDED";
+	if (!rp->lld_success && rp->success)
+		return "links with GNU ld, fails with lld (and mold)";
+	return NULL;
+}
+
+static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *in)
+{
+	long pos = position_of(line, in);
+
+	if (in->member)
+		fprintf(out, "member %s of %s", in->member, in->path);
+	else
+		fprintf(out, "%s", in->path);
+	if (pos >= 0)
+		fprintf(out, " (argv position %ld)", pos);
+}
+
+#define SYMBOLS_SHOWN 5
+
+/* The first few of `syms`, demangled, and how many more; `kinded`: items are "kind symbol". */
+static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
+{
+	for (size_t i = 0; i < syms->nr && i < SYMBOLS_SHOWN; i++) {
+		const char *sym = syms->items[i], *space = kinded ? strchr(sym, ' ') : NULL;
+		char *human;
+
+		sym = space ? space + 1 : sym;
+		human = lk_demangle(sym);
+		fprintf(out, "%s%s", i ? ", " : "", human ? human : sym);
+		free(human);
+	}
+	if (syms->nr > SYMBOLS_SHOWN)
+		fprintf(out, " and %zu more", syms->nr - SYMBOLS_SHOWN);
+}
+
+void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		    const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
+	int agree = agreement(rec, line, rp, opt);
+	const char *cross = cross_verdict(rp);
+
+	if (unknown(line, rp)) {
+		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "  - %s\n", line->unknown.items[i]);
+		if (rp->unknown)
+			fprintf(out, "  - %s\n", rp->unknown);
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
+		cross = NULL;
+	} else {
+		fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
+			rp->success ? "succeeds" : "fails");
+	}
+	if (unknown(line, rp))
+		;
+	else if (agree >= 0)
+		fprintf(out, "; the real linker (%s) %s (exit %d): the replay %s\n", line->flavor,
+			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
+			agree ? "agrees" : "DISAGREES");
+	else
+		fprintf(out, "\n");
+	if (cross)
+		fprintf(out, "cross-linker verdict: %s\n", cross);
+	for (size_t i = 0; i < rp->diags.nr; i++) {
+		const struct lk_diag *d = &rp->diags.items[i];
+		char *human = lk_demangle(d->symbol);
+
+		if (d->symbols.nr > 1) {
+			fprintf(out, "\n%s: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
+			symbol_list(out, &d->symbols, 0);
+			fprintf(out, "\n");
+		} else {
+			fprintf(out, "\n%s: %s%s%s%s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
+				d->version ? "@@" : "", d->version ? d->version : "",
+				human ? " (" : "", human ? human : "", human ? ")" : "");
+		}
+		free(human);
+		if (d->ref_input >= 0) {
+			fprintf(out, "  %s ", d->kind == LK_DIAG_MULTIPLE ? "defined again in" : "referenced by");
+			site(out, line, &rp->inputs.items[d->ref_input]);
+			fprintf(out, "\n");
+		}
+		if (d->def_input >= 0 && d->kind == LK_DIAG_MULTIPLE) {
+			fprintf(out, "  first defined in ");
+			site(out, line, &rp->inputs.items[d->def_input]);
+			fprintf(out, "\n");
+		} else if (d->def_input >= 0) {
+			fprintf(out, "  defined in %s", rp->inputs.items[d->def_input].path);
+			for (size_t k = 0; k < d->via.nr; k++)
+				fprintf(out, "%s%s", k ? " -> " : ", reached through ", d->via.items[k]);
+			fprintf(out, "\n");
+		} else if (d->provider) {
+			fprintf(out, "  defined in %s%s%s%s, which is not on the line\n", d->provider,
+				d->provider_package ? " (" : "", d->provider_package ? d->provider_package : "",
+				d->provider_package ? ")" : "");
+		} else if (d->defined_path) {
+			fprintf(out, "  defined in %s, on the line but read before the reference\n", d->defined_path);
+		} else if (d->kind == LK_DIAG_UNDEFINED && d->looked_in.nr) {
+			fprintf(out, "  defined in nothing found (%zu dirs searched)\n", d->looked_in.nr);
+		}
+		for (size_t k = 0; k < d->explanation.nr; k++)
+			fprintf(out, "  - %s\n", d->explanation.items[k]);
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			const struct lk_fix *f = &d->fixes.items[k];
+
+			if (f->partial) {
+				fprintf(out, "  partial fix (verified by replay for these symbols; %zu other diagnostic%s remain: ",
+					f->remaining.nr, f->remaining.nr == 1 ? "" : "s");
+				symbol_list(out, &f->remaining, 1);
+				fprintf(out, "): %s\n", f->description);
+			} else {
+				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
+					f->description);
+			}
+			if (f->linker_checked)
+				fprintf(out, "      the real linker with this edit: %s%s%s\n",
+					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
+					f->linker_said ? f->linker_said : "");
+			else if (f->linker_said)
+				fprintf(out, "      not checked by the real linker: %s\n", f->linker_said);
+		}
+	}
+	if (rp->whole_fix)
+		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", rp->whole_fix->description);
+	for (size_t i = 0; i < line->warnings.nr; i++)
+		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
+	for (size_t i = 0; i < rp->notes.nr; i++)
+		fprintf(out, "%snote: %s\n", i ? "" : "\n", rp->notes.items[i]);
+}
+
+static json_t *strvec(const struct lk_strvec *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->nr; i++)
+		json_array_append_new(a, lk_json_str(v->items[i]));
+	return a;
+}
+
+static json_t *unknown_because(const struct lk_line *line, const struct lk_replay *rp)
+{
+	json_t *a = strvec(&line->unknown);
+
+	if (rp->unknown)
+		json_array_append_new(a, lk_json_str(rp->unknown));
+	return a;
+}
+
+static json_t *fix_json(const struct lk_fix *f)
+{
+	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+			 "args", strvec(&f->args), "position", (json_int_t)f->position,
+			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
+			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
+			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+			 "linker_said", lk_json_str(f->linker_said));
+}
+
+static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
+			 const struct lk_diag *d)
+{
+	json_t *fixes = json_array(), *ref = json_null(), *def = json_null();
+
+	if (d->ref_input >= 0) {
+		const struct lk_rinput *in = &rp->inputs.items[d->ref_input];
+		long pos = position_of(line, in);
+
+		ref = json_pack("{s:o, s:o, s:o}", "path", lk_json_str(in->path), "member", lk_json_str(in->member),
+				"position", pos >= 0 ? json_integer(pos) : json_null());
+	}
+	if (d->def_input >= 0)
+		def = json_pack("{s:o, s:o, s:b}", "path", lk_json_str(rp->inputs.items[d->def_input].path),
+				"via", strvec(&d->via), "on_line", 1);
+	else if (d->defined_path || d->provider)
+		def = json_pack("{s:o, s:[], s:b}", "path", lk_json_str(d->defined_path ? d->defined_path : d->provider),
+				"via", "on_line", d->defined_path != NULL);
+	for (size_t k = 0; k < d->fixes.nr; k++)
+		json_array_append_new(fixes, fix_json(&d->fixes.items[k]));
+	char *human = lk_demangle(d->symbol);
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
+			      "symbol", lk_json_str(d->symbol), "demangled", lk_json_str(human), "version", lk_json_str(d->version),
+			      "referenced_by", ref, "defined_in", def, "fixes", fixes,
+			      "explanation", strvec(&d->explanation));
+
+	free(human);
+	if (d->kind == LK_DIAG_UNDEFINED) {
+		json_t *syms = json_array();
+
+		if (d->symbols.nr)
+			for (size_t k = 0; k < d->symbols.nr; k++)
+				json_array_append_new(syms, lk_json_str(d->symbols.items[k]));
+		else
+			json_array_append_new(syms, lk_json_str(d->symbol));
+		json_object_set_new(o, "symbols", syms);
+		json_object_set_new(o, "count", json_integer((json_int_t)json_array_size(syms)));
+		json_object_set_new(o, "provider", d->provider ?
+				    json_pack("{s:o, s:o, s:o}", "path", lk_json_str(d->provider), "package", lk_json_str(d->provider_package),
+					      "alternatives", strvec(&d->alternatives)) : json_null());
+		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
+	}
+	return o;
+}
+
+int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		   const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	json_t *diags = json_array(), *root;
+	int agree = agreement(rec, line, rp, opt), rc;
+	const char *cross = cross_verdict(rp);
+
+	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
+		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
+	root = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
+			 "schema", "linkscope-report/2", "record", lk_json_str(rec->path),
+			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
+			 "gnu_ld", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
+			 "lld", unknown(line, rp) ? "unknown" : rp->lld_success ? "success" : "failure",
+			 "cross_linker_verdict", unknown(line, rp) ? json_null() : lk_json_str(cross),
+			 "unknown_because", unknown_because(line, rp),
+			 "linker", "flavor", lk_json_str(line->flavor),
+			 "exit_status", opt->replay_only || !rec->has_exit ? json_null() : json_integer(rec->exit_status),
+			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
+			 "diagnostics", diags, "line_warnings", strvec(&line->warnings),
+			 "notes", strvec(&rp->notes));
+	json_object_set_new(root, "whole_fix", rp->whole_fix ? fix_json(rp->whole_fix) : json_null());
+	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+		  const struct lk_replay *rp, const struct lk_report_options *opt)
+{
+	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
+	int agree = agreement(rec, line, rp, opt);
+	const char *cross = cross_verdict(rp);
+
+	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
+		unknown(line, rp) ? "has an unknown outcome" :
+		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
+	if (unknown(line, rp)) {
+		for (size_t i = 0; i < line->unknown.nr; i++)
+			fprintf(out, "- %s\n", line->unknown.items[i]);
+		if (rp->unknown)
+			fprintf(out, "- %s\n", rp->unknown);
+		fprintf(out, "\n");
+		memset(&empty, 0, sizeof(empty));
+		empty.notes = rp->notes;
+		rp = &empty;
+		cross = NULL;
+	}
+	if (agree >= 0)
+		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
+			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
+			agree ? "agrees" : "**disagrees**");
+	if (cross)
+		fprintf(out, "**Cross-linker verdict:** %s.\n\n", cross);
+	for (size_t i = 0; i < rp->diags.nr; i++) {
+		const struct lk_diag *d = &rp->diags.items[i];
+
+		char *human = lk_demangle(d->symbol);
+
+		if (d->symbols.nr > 1) {
+			fprintf(out, "### `%s`: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
+			symbol_list(out, &d->symbols, 0);
+			fprintf(out, "\n\n");
+		} else {
+			fprintf(out, "### `%s`: `%s%s%s`%s%s%s\n\n", lk_diag_kind_name(d->kind), d->symbol,
+				d->version ? "@@" : "", d->version ? d->version : "",
+				human ? " (`" : "", human ? human : "", human ? "`)" : "");
+		}
+		free(human);
+		if (d->ref_input >= 0) {
+			fprintf(out, "- **referenced by** ");
+			site(out, line, &rp->inputs.items[d->ref_input]);
+			fprintf(out, "\n");
+		}
+		if (d->def_input >= 0) {
+			fprintf(out, "- **defined in** `%s`", rp->inputs.items[d->def_input].path);
+			for (size_t k = 0; k < d->via.nr; k++)
+				fprintf(out, "%s`%s`", k ? " -> " : ", through ", d->via.items[k]);
+			fprintf(out, "\n");
+		} else if (d->provider) {
+			fprintf(out, "- **defined in** `%s`%s%s%s, not on the line\n", d->provider,
+				d->provider_package ? " (" : "", d->provider_package ? d->provider_package : "",
+				d->provider_package ? ")" : "");
+		} else if (d->defined_path) {
+			fprintf(out, "- **defined in** `%s`, on the line but read before the reference\n", d->defined_path);
+		}
+		for (size_t k = 0; k < d->explanation.nr; k++)
+			fprintf(out, "- %s\n", d->explanation.items[k]);
+		if (d->fixes.nr)
+			fprintf(out, "\n| fix | verified by replay | real linker |\n|---|---|---|\n");
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			const struct lk_fix *f = &d->fixes.items[k];
+
+			fprintf(out, "| %s | %s | %s |\n", f->description,
+				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" : "no",
+				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
+		}
+		fprintf(out, "\n");
+	}
+	if (rp->whole_fix)
+		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", rp->whole_fix->description);
+	if (line->warnings.nr) {
+		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
+		for (size_t i = 0; i < line->warnings.nr; i++)
+			fprintf(out, "- %s\n", line->warnings.items[i]);
+		fprintf(out, "\n</details>\n");
+	}
+}
+
+void lk_report_md_cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}

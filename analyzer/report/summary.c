@@ -1,0 +1,428 @@
+/*
+ * Failed links -> causes -> one summary (see summary.h).
+ *
+ * Each failed record is replayed as `explain` replays it; each diagnostic
+ * is a cause, keyed by its kind, symbol, version and the library that
+ * defines it (its name normalised, normalize.c), so that the same missing
+ * symbol in ten test binaries of a crate is one section listing ten links,
+ * each with the input that references it there. A
+ * failed link the replay cannot explain is said to be so, never guessed at.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/json.h"
+#include "linkscope/prune.h"
+#include "replay.h"
+#include "linkscope/vec.h"
+#include "explain.h"
+#include "fix.h"
+#include "normalize.h"
+#include "resolve.h"
+#include "warn.h"
+#include "report.h"
+#include "summary.h"
+
+struct link_ref {
+	const char *record;	/* borrowed from the records */
+	const char *output;
+	int exit_status;
+	char *referenced_by;	/* owned: where this link references the symbol, or NULL */
+};
+
+struct sfix {
+	char *description;
+	int verified;
+};
+
+struct cause {
+	char *key;
+	char *kind, *symbol, *version;	/* symbol and version may be NULL */
+	char *defined_in;		/* the defining library, or NULL */
+	char *referenced_by;		/* of the first link: "member m of a.a at 13", or NULL */
+	struct lk_strvec explanation;	/* of the first link with this cause */
+	struct { struct sfix *items; size_t nr, alloc; } fixes;
+	struct { struct link_ref *items; size_t nr, alloc; } links;
+};
+
+struct causes {
+	struct cause *items;
+	size_t nr, alloc;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? lk_xstrdup(s) : NULL;
+}
+
+static struct cause *cause_for(struct causes *cs, const char *key, const char *kind, int *fresh)
+{
+	struct cause *c;
+
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!strcmp(cs->items[i].key, key)) {
+			*fresh = 0;
+			return &cs->items[i];
+		}
+	LK_GROW(cs->items, cs->nr + 1, cs->alloc);
+	c = &cs->items[cs->nr++];
+	memset(c, 0, sizeof(*c));
+	c->key = lk_xstrdup(key);
+	c->kind = lk_xstrdup(kind);
+	*fresh = 1;
+	return c;
+}
+
+static void add_link(struct cause *c, const struct lk_record *rec, const char *referenced_by)
+{
+	LK_GROW(c->links.items, c->links.nr + 1, c->links.alloc);
+	c->links.items[c->links.nr].referenced_by = dup_or_null(referenced_by);
+	c->links.items[c->links.nr].record = rec->path;
+	c->links.items[c->links.nr].output = rec->output ? rec->output : "a.out";
+	c->links.items[c->links.nr].exit_status = rec->has_exit ? rec->exit_status : -1;
+	c->links.nr++;
+}
+
+/* A cause with no diagnostic behind it: the line could not be modelled, or the replay links. */
+static void add_plain(struct causes *cs, const struct lk_record *rec, const char *kind,
+		      const char *why, const struct lk_strvec *notes)
+{
+	int fresh;
+	struct cause *c = cause_for(cs, kind, kind, &fresh);
+
+	if (fresh) {
+		lk_strvec_push(&c->explanation, why);
+		for (size_t i = 0; notes && i < notes->nr; i++)
+			lk_strvec_push(&c->explanation, notes->items[i]);
+	}
+	add_link(c, rec, NULL);
+}
+
+static void add_diag(struct causes *cs, const struct lk_record *rec, const struct lk_line *line,
+		     const struct lk_replay *rp, const struct lk_diag *d)
+{
+	struct lk_buf key = LK_BUF_INIT, ref = LK_BUF_INIT;
+	const char *def = d->def_input >= 0 ? rp->inputs.items[d->def_input].path : NULL;
+	char *def_n = def ? lk_norm_name(lk_norm_base(def)) : NULL;
+	struct cause *c;
+	int fresh;
+
+	if (d->ref_input >= 0)
+		lk_explain_site_text(rp, line, d->ref_input, &ref);
+	/* The same symbol missing the same way: one cause, whichever input asks for it. */
+	lk_buf_addf(&key, "%s|%s|%s|%s", lk_diag_kind_name(d->kind), d->symbol,
+		    d->version ? d->version : "", def_n ? def_n : "");
+	c = cause_for(cs, key.buf, lk_diag_kind_name(d->kind), &fresh);
+	if (fresh) {
+		c->symbol = lk_xstrdup(d->symbol);
+		c->version = dup_or_null(d->version);
+		c->defined_in = dup_or_null(def);
+		c->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
+		for (size_t k = 0; k < d->explanation.nr; k++)
+			lk_strvec_push(&c->explanation, d->explanation.items[k]);
+		for (size_t k = 0; k < d->fixes.nr; k++) {
+			LK_GROW(c->fixes.items, c->fixes.nr + 1, c->fixes.alloc);
+			c->fixes.items[c->fixes.nr].description = lk_xstrdup(d->fixes.items[k].description);
+			c->fixes.items[c->fixes.nr++].verified = d->fixes.items[k].verified;
+		}
+	}
+	add_link(c, rec, ref.len ? ref.buf : NULL);
+	free(def_n);
+	lk_buf_release(&key);
+	lk_buf_release(&ref);
+}
+
+static int lld_rules(const struct lk_line *line)
+{
+	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
+}
+
+static void collect(struct causes *cs, const struct lk_record *rec, const struct lk_line_options *lopt)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_line line;
+	struct lk_replay rp;
+	int predicted;
+
+	if (lk_line_build(rec, lopt, &line, &err) < 0) {
+		add_plain(cs, rec, "not-analysed", err.msg, NULL);
+		return;
+	}
+	lk_resolve_line(rec, &line);
+	lk_warn_line(rec, &line);
+	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) < 0) {
+		add_plain(cs, rec, "not-analysed", err.msg, NULL);
+		lk_line_release(&line);
+		return;
+	}
+	lk_explain_diags(&rp, &line);
+	lk_fix_all(rec, &line, &rp);
+	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
+	if (line.unknown.nr) {
+		/* Something needed was not run (docs/security.md): no cause is guessed. */
+		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
+		predicted = 1;
+	} else if (predicted)
+		add_plain(cs, rec, "not-explained",
+			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
+			  &rp.notes);
+	else if (rp.unknown)
+		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
+		add_plain(cs, rec, "unknown", rp.unknown, &rp.notes);
+	else if (!rp.diags.nr)
+		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
+	for (size_t i = 0; !predicted && !rp.unknown && i < rp.diags.nr; i++)
+		add_diag(cs, rec, &line, &rp, &rp.diags.items[i]);
+	lk_explain_release(&rp);
+	lk_replay_release(&rp);
+	lk_line_release(&line);
+}
+
+static int most_links_first(const void *a, const void *b)
+{
+	const struct cause *x = a, *y = b;
+
+	if (x->links.nr != y->links.nr)
+		return x->links.nr < y->links.nr ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static void title(const struct cause *c, struct lk_buf *b)
+{
+	lk_buf_addstr(b, c->kind);
+	if (c->symbol)
+		lk_buf_addf(b, ": %s%s%s", c->symbol, c->version ? "@@" : "", c->version ? c->version : "");
+}
+
+static void print_text(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
+{
+	struct lk_buf t = LK_BUF_INIT;
+
+	fprintf(out, "linkscope: %zu failed link%s of %zu record%s in %s%s%s: %zu cause%s\n", failed,
+		failed == 1 ? "" : "s", opt->examined, opt->examined == 1 ? "" : "s", opt->dir,
+		opt->since ? " since " : "", opt->since ? opt->since : "", cs->nr, cs->nr == 1 ? "" : "s");
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct cause *c = &cs->items[i];
+
+		lk_buf_reset(&t);
+		title(c, &t);
+		fprintf(out, "\n%zu. %s (%zu link%s)\n", i + 1, t.buf, c->links.nr, c->links.nr == 1 ? "" : "s");
+		if (c->referenced_by)
+			fprintf(out, "   referenced by %s\n", c->referenced_by);
+		if (c->defined_in)
+			fprintf(out, "   defined in %s\n", c->defined_in);
+		for (size_t k = 0; k < c->explanation.nr; k++)
+			fprintf(out, "   - %s\n", c->explanation.items[k]);
+		for (size_t k = 0; k < c->fixes.nr; k++)
+			fprintf(out, "   fix %s: %s\n", c->fixes.items[k].verified ? "(verified by replay)" : "(does not fix it)",
+				c->fixes.items[k].description);
+		for (size_t k = 0; k < c->links.nr; k++) {
+			const struct link_ref *l = &c->links.items[k];
+
+			fprintf(out, "   link: %s (exit %d), record %s\n", l->output, l->exit_status, l->record);
+			if (l->referenced_by && k)
+				fprintf(out, "         referenced there by %s\n", l->referenced_by);
+		}
+	}
+	lk_buf_release(&t);
+}
+
+static void print_markdown(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
+{
+	struct lk_buf t = LK_BUF_INIT;
+
+	fprintf(out, "## linkscope: %zu failed link%s, %zu cause%s\n\n", failed, failed == 1 ? "" : "s",
+		cs->nr, cs->nr == 1 ? "" : "s");
+	fprintf(out, "%zu record%s read in `%s`%s%s%s.\n", opt->examined, opt->examined == 1 ? "" : "s",
+		opt->dir, opt->since ? " since `" : "", opt->since ? opt->since : "", opt->since ? "`" : "");
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct cause *c = &cs->items[i];
+
+		lk_buf_reset(&t);
+		title(c, &t);
+		fprintf(out, "\n### %zu. `%s` (%zu link%s)\n\n", i + 1, t.buf, c->links.nr, c->links.nr == 1 ? "" : "s");
+		if (c->referenced_by)
+			fprintf(out, "- **referenced by** `%s`\n", c->referenced_by);
+		if (c->defined_in)
+			fprintf(out, "- **defined in** `%s`\n", c->defined_in);
+		for (size_t k = 0; k < c->explanation.nr; k++)
+			fprintf(out, "- %s\n", c->explanation.items[k]);
+		if (c->fixes.nr)
+			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
+		for (size_t k = 0; k < c->fixes.nr; k++) {
+			fputs("| ", out);
+			lk_report_md_cell(out, c->fixes.items[k].description);
+			fprintf(out, " | %s |\n", c->fixes.items[k].verified ? "yes" : "no");
+		}
+		fprintf(out, "\n<details><summary>links (%zu)</summary>\n\n| output | exit | referenced by | record |\n|---|---|---|---|\n",
+			c->links.nr);
+		for (size_t k = 0; k < c->links.nr; k++)
+		{
+			fprintf(out, "| `%s` | %d | ", c->links.items[k].output, c->links.items[k].exit_status);
+			lk_report_md_cell(out, c->links.items[k].referenced_by);
+			fprintf(out, " | `%s` |\n", c->links.items[k].record);
+		}
+		fprintf(out, "\n</details>\n");
+	}
+	lk_buf_release(&t);
+}
+
+/* GitHub's workflow command escaping: data, and (more) property values. */
+static void gh_escape(struct lk_buf *b, const char *s, int property)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			lk_buf_addstr(b, "%25");
+		else if (*s == '\r')
+			lk_buf_addstr(b, "%0D");
+		else if (*s == '\n')
+			lk_buf_addstr(b, "%0A");
+		else if (property && *s == ':')
+			lk_buf_addstr(b, "%3A");
+		else if (property && *s == ',')
+			lk_buf_addstr(b, "%2C");
+		else
+			lk_buf_addch(b, *s);
+	}
+}
+
+static void print_github(FILE *out, const struct causes *cs)
+{
+	struct lk_buf line = LK_BUF_INIT, t = LK_BUF_INIT, msg = LK_BUF_INIT;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct cause *c = &cs->items[i];
+
+		lk_buf_reset(&line);
+		lk_buf_reset(&t);
+		lk_buf_reset(&msg);
+		lk_buf_addstr(&t, "linkscope: ");
+		title(c, &t);
+		lk_buf_addf(&t, " (%zu link%s)", c->links.nr, c->links.nr == 1 ? "" : "s");
+		for (size_t k = 0; k < c->explanation.nr; k++)
+			lk_buf_addf(&msg, "%s. ", c->explanation.items[k]);
+		for (size_t k = 0; k < c->fixes.nr; k++)
+			if (c->fixes.items[k].verified) {
+				lk_buf_addf(&msg, "Fix (verified by replay): %s. ", c->fixes.items[k].description);
+				break;
+			}
+		lk_buf_addstr(&msg, "Links:");
+		for (size_t k = 0; k < c->links.nr; k++)
+			lk_buf_addf(&msg, " %s", c->links.items[k].output);
+		lk_buf_addstr(&line, "::error title=");
+		gh_escape(&line, t.buf, 1);
+		lk_buf_addstr(&line, "::");
+		gh_escape(&line, msg.buf, 0);
+		fprintf(out, "%s\n", line.buf);
+	}
+	lk_buf_release(&line);
+	lk_buf_release(&t);
+	lk_buf_release(&msg);
+}
+
+static void print_json(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
+{
+	json_t *arr = json_array(), *root;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct cause *c = &cs->items[i];
+		json_t *links = json_array(), *fixes = json_array(), *expl = json_array();
+
+		for (size_t k = 0; k < c->links.nr; k++)
+			json_array_append_new(links, json_pack("{s:o, s:o, s:i, s:o}", "record", lk_json_str(c->links.items[k].record),
+							       "output", lk_json_str(c->links.items[k].output),
+							       "exit_status", c->links.items[k].exit_status,
+							       "referenced_by", lk_json_str(c->links.items[k].referenced_by)));
+		for (size_t k = 0; k < c->fixes.nr; k++)
+			json_array_append_new(fixes, json_pack("{s:o, s:b}", "description", lk_json_str(c->fixes.items[k].description),
+							       "verified", c->fixes.items[k].verified));
+		for (size_t k = 0; k < c->explanation.nr; k++)
+			json_array_append_new(expl, lk_json_str(c->explanation.items[k]));
+		json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_json_str(c->kind),
+						     "symbol", lk_json_str(c->symbol), "version", lk_json_str(c->version),
+						     "defined_in", lk_json_str(c->defined_in), "referenced_by", lk_json_str(c->referenced_by),
+						     "explanation", expl, "fixes", fixes, "links", links));
+	}
+	root = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o}", "schema", "linkscope-summary/1", "dir", lk_json_str(opt->dir),
+			 "since", lk_json_str(opt->since), "records", (json_int_t)opt->examined,
+			 "failed", (json_int_t)failed, "causes", arr);
+	json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+}
+
+void lk_summary_print(FILE *out, const struct lk_record *failed, size_t nr,
+		      const struct lk_summary_options *opt)
+{
+	struct causes cs = { NULL, 0, 0 };
+
+	for (size_t i = 0; i < nr; i++)
+		collect(&cs, &failed[i], &opt->line);
+	if (cs.nr)
+		qsort(cs.items, cs.nr, sizeof(*cs.items), most_links_first);
+	if (!strcmp(opt->format, "json"))
+		print_json(out, &cs, nr, opt);
+	else if (!strcmp(opt->format, "markdown"))
+		print_markdown(out, &cs, nr, opt);
+	else if (!strcmp(opt->format, "github"))
+		print_github(out, &cs);
+	else
+		print_text(out, &cs, nr, opt);
+	for (size_t i = 0; i < cs.nr; i++) {
+		struct cause *c = &cs.items[i];
+
+		free(c->key);
+		free(c->kind);
+		free(c->symbol);
+		free(c->version);
+		free(c->defined_in);
+		free(c->referenced_by);
+		lk_strvec_release(&c->explanation);
+		for (size_t k = 0; k < c->fixes.nr; k++)
+			free(c->fixes.items[k].description);
+		for (size_t k = 0; k < c->links.nr; k++)
+			free(c->links.items[k].referenced_by);
+		free(c->fixes.items);
+		free(c->links.items);
+	}
+	free(cs.items);
+}
+
+int lk_summary_parse_since(const char *s, int64_t now_s, int64_t *ns, struct lk_err *err)
+{
+	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S",
+					       "%Y-%m-%dT%H:%MZ", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d", NULL };
+	int64_t age;
+	struct lk_err ignored = LK_ERR_INIT;
+
+	if (s[0] == '@') {
+		char *end;
+		long long v = strtoll(s + 1, &end, 10);
+
+		if (end != s + 1 && !*end) {
+			*ns = (int64_t)v * 1000000000;
+			return 0;
+		}
+	} else if (lk_prune_parse_age(s, &age, &ignored) == 0) {
+		*ns = (now_s - age) * 1000000000;
+		return 0;
+	}
+	for (const char *const *f = formats; *f; f++) {
+		struct tm tm;
+		const char *end;
+
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, *f, &tm);
+		if (end && !*end) {
+			*ns = (int64_t)timegm(&tm) * 1000000000;
+			return 0;
+		}
+	}
+	return lk_err_set(err, LK_E_USAGE,
+			  "'%s' is not a time (2026-11-30T14:00:00Z, 2026-11-30, @UNIX-SECONDS, or an age such as 2h)", s);
+}
