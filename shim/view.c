@@ -18,7 +18,8 @@
  * Those words are opaque to the driver (add_infile with language "*", or a
  * switch no spec tests), except that g++ moves the first -lm and -lc after
  * -lstdc++ (g++spec.cc), and that the driver fails a link whose output is
- * one of its inputs (a link that succeeded passed that check: viewcache.c).
+ * one of its inputs (a view is reused only for a link that succeeded, which
+ * passed that check: reuse_view() in main.c).
  *
  * Where the three places are in a profile's command is not guessed: a
  * probe runs the same driver with the profile's words and markers in the
@@ -123,8 +124,6 @@ static int read_own_word(struct lk_view_line *l, char *const *argv, size_t *i)
 		if (!is_linker_input(w))
 			unmodelled(l, "a source, stdin or a file of another kind");
 		lk_strvec_push(&l->infiles, w);
-		LK_GROW(l->files.items, l->files.nr + 1, l->files.alloc);
-		l->files.items[l->files.nr++] = w;
 		return 1;
 	}
 	if (!strcmp(w, "-o") || !strcmp(w, "-L") || !strcmp(w, "-l") || !strcmp(w, "-Xlinker")) {
@@ -246,7 +245,6 @@ void lk_view_line_release(struct lk_view_line *l)
 	lk_strvec_release(&l->infiles);
 	lk_strvec_release(&l->probe);
 	lk_strvec_release(&l->paths);
-	free(l->files.items);
 	memset(l, 0, sizeof(*l));
 }
 

@@ -55,10 +55,9 @@ struct lk_view_line {
 	int cxx;			/* the driver is g++ */
 	const char *output;		/* -o FILE, borrowed; NULL: none */
 	struct lk_strvec libdirs;	/* -LDIR */
-	struct lk_strvec infiles;
-	struct { const char **items; size_t nr, alloc; } files;	/* the input files, borrowed */
+	struct lk_strvec infiles;	/* the input files, -lNAME, -Wl, and -Xlinker words */
 	struct lk_strvec probe;		/* the probe's words after "-###" */
-	struct lk_strvec paths;		/* -B and --sysroot values, borrowed copies */
+	struct lk_strvec paths;		/* the -B and --sysroot values (whether they exist is in the key) */
 };
 
 /*

@@ -498,14 +498,16 @@ static char *entry_path(const char *dir, const struct lk_buf *key)
 	return lk_buf_detach(&path);
 }
 
-/* The views dir, private like the record dir; 0 when it is there to write in. */
+/* The views dir, private like the record dir, and not a symlink to elsewhere; 0 when it is there to write in. */
 static int views_dir(const char *entry)
 {
 	char *dir = lk_xstrdup(entry);
+	struct stat st;
 	int rc;
 
 	*strrchr(dir, '/') = '\0';
-	rc = mkdir(dir, 0700) == 0 || (errno == EEXIST && is_dir(dir)) ? 0 : -1;
+	rc = mkdir(dir, 0700) == 0 ||
+	     (errno == EEXIST && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
 	free(dir);
 	return rc;
 }

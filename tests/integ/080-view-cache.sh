@@ -193,4 +193,12 @@ check_eq "a secret profile word: in no entry" "" "$(grep -rl sekrit1234 "$LINKSC
 check_contains "a secret profile word: redacted in the record" "$(rec "$(last_record)" 'r["argv"]')" \
 	"API_TOKEN=[redacted]"
 
+# 14. views/ a symlink to elsewhere: nothing written through it, no probe.
+rm -rf "$LINKSCOPE_DIR/views" && mkdir outside-views && ln -s "$T/outside-views" "$LINKSCOPE_DIR/views"
+: >"$VIEWLOG"
+run_capture l22 "$SHIM" main.o -o app22
+check_eq "a symlinked views/: links" 0 "$(cat "$T/l22.rc")"
+check_eq "a symlinked views/: a fresh -###, no probe" "1 0" "$(fresh_runs) $(runs lk-view-slot)"
+check_eq "a symlinked views/: nothing written through it" 0 "$(ls -A outside-views | wc -l)"
+
 finish
