@@ -45,6 +45,7 @@ SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
 # its own headers and those of the stages below it, never one above.
 ANALYZER_STAGES := model replay explain report
 ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
+ANALYZER_LIB_SRC += $(wildcard analyzer/replay/arch/*.c)
 ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 

@@ -10,6 +10,7 @@
 #include "demangle.h"
 #include "linkscope/vec.h"
 #include "explain.h"
+#include "reloc_explain.h"
 #include "fix.h"
 #include "symtab.h"
 
@@ -213,6 +214,8 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			explain_undefined(out, line, d);
 		else if (d->kind == LK_DIAG_MULTIPLE)
 			explain_multiple(out, line, d);
+		else if (lk_explain_reloc_kind(d->kind))
+			lk_explain_reloc(out, line, d);
 		else
 			explain_not_found(line, d);
 	}

@@ -10,6 +10,7 @@
 #include "linkscope/vec.h"
 #include "cause.h"
 #include "fix.h"
+#include "reloc_explain.h"
 #include "trial.h"
 
 int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
@@ -139,6 +140,7 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(rec, line, out, d);
 	}
+	lk_fix_reloc(rec, line, out);
 }
 
 void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)

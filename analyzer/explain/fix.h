@@ -25,6 +25,7 @@ struct lk_fix {
 	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
 	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
 	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
+	int stated;		/* a change of the build no replay can try (rebuild an object with -fPIC): said, never verified */
 };
 
 /*

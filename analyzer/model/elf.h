@@ -68,6 +68,7 @@ struct lk_elf_sym {
 	unsigned local_vis : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
 	uint32_t index;		/* in the symbol table */
 	uint32_t section;	/* a definition's section index, 0 when none (common, absolute) */
+	uint64_t value;		/* st_value: a definition's offset in its section (relocation overflow's layout) */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 };
@@ -121,6 +122,12 @@ struct lk_elf_gc_section {
 	unsigned comdat : 1;	/* an SHT_GROUP section with GRP_COMDAT */
 	unsigned counted : 1;	/* a section bfd shows (not a symbol, string or relocation table) */
 	unsigned empty : 1;	/* sh_size 0 (--print-gc-sections does not name it) */
+	unsigned nobits : 1;	/* SHT_NOBITS (.bss) */
+	unsigned exec : 1;	/* SHF_EXECINSTR */
+	unsigned write : 1;	/* SHF_WRITE */
+	unsigned tls : 1;	/* SHF_TLS */
+	unsigned large : 1;	/* SHF_X86_64_LARGE: placed after .bss (-mcmodel=medium's .lbss, .ldata) */
+	uint64_t size;		/* sh_size */
 	long group;		/* the SHT_GROUP section it belongs to, or -1 */
 	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
 	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */
@@ -140,12 +147,40 @@ struct lk_elf_gc_edge {
 	uint32_t symbol;	/* a global's symbol table index, or 0 */
 };
 
+/* One relocation of an SHF_ALLOC section (LK_ELF_GC_RELOCS), for the relocation room of the replay. */
+struct lk_elf_reloc {
+	uint64_t offset;	/* r_offset, in `section` */
+	int64_t addend;		/* r_addend (0 for SHT_REL) */
+	uint32_t section;	/* the section it applies to */
+	uint32_t type;		/* ELF64_R_TYPE */
+	uint32_t symbol;	/* symbol table index, 0 for none */
+};
+
+/* One symbol of the table (LK_ELF_GC_RELOCS): what a relocation's target is. */
+struct lk_elf_gc_symbol {
+	uint64_t value;
+	uint32_t shndx;
+	uint32_t name;		/* st_name, in the table's string table */
+	unsigned char type, bind, vis;	/* STT_, STB_, STV_ */
+};
+
+/* What lk_elf_read_syms_gc() and lk_elf_archive_member_gc() read (lk_elf_gc.want, set before the call). */
+enum lk_elf_gc_want {
+	LK_ELF_GC_EDGES = 1 << 0,	/* the edges of --gc-sections */
+	LK_ELF_GC_RELOCS = 1 << 1,	/* every relocation of an SHF_ALLOC section, and the symbols' details */
+};
+
 struct lk_elf_gc {
+	unsigned want;		/* enum lk_elf_gc_want: the caller's, kept by the readers */
+	int machine;		/* e_machine */
 	size_t nsections;
 	struct lk_elf_gc_section *sections;	/* by section index */
 	struct { struct lk_elf_gc_edge *items; size_t nr, alloc; } edges;
 	const char **names;	/* by symbol table index: a global's name (borrowed), else NULL */
 	size_t nnames;
+	struct { struct lk_elf_reloc *items; size_t nr, alloc; } relocs;	/* LK_ELF_GC_RELOCS */
+	struct lk_elf_gc_symbol *symbols;	/* LK_ELF_GC_RELOCS: by symbol table index (nnames of them) */
+	size_t strtab;		/* the symbol table's string table section */
 	int fd;			/* -1 for an archive member */
 	void *elf;		/* Elf *, kept open for the borrowed names */
 };
@@ -161,6 +196,15 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
 			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err);
 void lk_elf_gc_release(struct lk_elf_gc *gc);
+/*
+ * How the object of `gc` (still open) says it was compiled: the
+ * DW_AT_producer string of its .debug_str ("GNU C17 12.2.0 -mtune=generic
+ * -fno-pic ...", with -g; the options only with -grecord-gcc-switches),
+ * else its .comment ("GCC: (Debian 12.2.0-14) 12.2.0"); malloc'd, or NULL.
+ */
+char *lk_elf_gc_producer(const struct lk_elf_gc *gc);
+/* The name of the symbol `index` of `gc` (a local's too, a section symbol's section), borrowed, or NULL. */
+const char *lk_elf_gc_symbol_name(const struct lk_elf_gc *gc, uint32_t index);
 /*
  * What `path` offers a link that does not have it yet, for the provider
  * search: a shared object's .dynsym definitions that a new unversioned

@@ -173,8 +173,13 @@ int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **na
 	int rc = 0;
 
 	*name = NULL;
-	if (gc)
-		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
+	if (gc) {
+		unsigned want = gc->want;
+
+		memset(gc, 0, sizeof(*gc));
+		gc->fd = -1;
+		gc->want = want;
+	}
 	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
 				  ar->path, offset, elf_errmsg(-1));

@@ -18,6 +18,10 @@
 #include "elf_parts.h"
 #include "linkscope/vec.h"
 
+#ifndef SHF_X86_64_LARGE
+#define SHF_X86_64_LARGE 0x10000000	/* elf.h of older glibc lacks it */
+#endif
+
 /* ---- sections and relocations, for --gc-sections ---- */
 
 /* One .eh_frame record: a CIE or an FDE (`cie`: the offset of its CIE). */
@@ -116,6 +120,37 @@ static void eh_frame_edges(struct lk_elf_gc *gc, struct eh_frame *eh)
 	}
 }
 
+static void add_reloc(struct lk_elf_gc *gc, size_t from, const GElf_Rela *rela, size_t symi, size_t offset)
+{
+	struct lk_elf_reloc *x;
+
+	LK_GROW(gc->relocs.items, gc->relocs.nr + 1, gc->relocs.alloc);
+	x = &gc->relocs.items[gc->relocs.nr++];
+	x->offset = offset;
+	x->addend = rela->r_addend;
+	x->section = (uint32_t)from;
+	x->type = (uint32_t)GELF_R_TYPE(rela->r_info);
+	x->symbol = (uint32_t)symi;
+}
+
+/* Every symbol's value, section, type, binding and visibility, for the relocation room. */
+static void read_symbol_details(Elf_Data *syms, size_t nsyms, struct lk_elf_gc *gc)
+{
+	gc->symbols = lk_xcalloc(nsyms + 1, sizeof(*gc->symbols));
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym s;
+
+		if (!gelf_getsym(syms, (int)i, &s))
+			continue;
+		gc->symbols[i].value = s.st_value;
+		gc->symbols[i].shndx = s.st_shndx;
+		gc->symbols[i].name = s.st_name;
+		gc->symbols[i].type = (unsigned char)GELF_ST_TYPE(s.st_info);
+		gc->symbols[i].bind = (unsigned char)GELF_ST_BIND(s.st_info);
+		gc->symbols[i].vis = (unsigned char)GELF_ST_VISIBILITY(s.st_other);
+	}
+}
+
 /* The relocations of one SHT_REL/SHT_RELA section, against the symbol table `syms`. */
 static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *syms, size_t strtab,
 			size_t nsyms, struct lk_elf_gc *gc, struct eh_frame *eh)
@@ -123,8 +158,13 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t from = shdr->sh_info;
 	size_t n;
+	int keep_relocs;
 
 	if (!data || !shdr->sh_entsize || from >= gc->nsections)
+		return;
+	/* Relocations of debug and other non-alloc sections are resolved statically: no judgement. */
+	keep_relocs = (gc->want & LK_ELF_GC_RELOCS) && gc->sections[from].alloc;
+	if (!keep_relocs && !(gc->want & LK_ELF_GC_EDGES))
 		return;
 	n = shdr->sh_size / shdr->sh_entsize;
 	for (size_t i = 0; i < n; i++) {
@@ -144,7 +184,13 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 				break;
 			symi = GELF_R_SYM(rel.r_info);
 			offset = rel.r_offset;
+			rela.r_addend = 0;
+			rela.r_info = rel.r_info;
 		}
+		if (keep_relocs)
+			add_reloc(gc, from, &rela, symi, offset);
+		if (!(gc->want & LK_ELF_GC_EDGES))
+			continue;
 		if (symi == 0 || symi >= nsyms || !gelf_getsym(syms, (int)symi, &s))
 			continue;
 		if (GELF_ST_BIND(s.st_info) == STB_LOCAL) {
@@ -207,8 +253,12 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	struct eh_frame eh;
 
 	memset(&eh, 0, sizeof(eh));
+	GElf_Ehdr ehdr;
+
 	if (elf_getshdrnum(e, &shnum) < 0)
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, elf_errmsg(-1));
+	if (gelf_getehdr(e, &ehdr))
+		gc->machine = ehdr.e_machine;
 	gc->nsections = shnum;
 	gc->sections = lk_xcalloc(shnum + 1, sizeof(*gc->sections));
 	for (size_t i = 0; i < shnum; i++)
@@ -229,6 +279,12 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 			       shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL &&
 			       shdr.sh_type != SHT_SYMTAB_SHNDX;
 		sec->empty = shdr.sh_size == 0;
+		sec->size = shdr.sh_size;
+		sec->nobits = shdr.sh_type == SHT_NOBITS;
+		sec->exec = (shdr.sh_flags & SHF_EXECINSTR) != 0;
+		sec->write = (shdr.sh_flags & SHF_WRITE) != 0;
+		sec->tls = (shdr.sh_flags & SHF_TLS) != 0;
+		sec->large = (shdr.sh_flags & SHF_X86_64_LARGE) != 0;
 		if ((shdr.sh_flags & SHF_LINK_ORDER) && shdr.sh_link < shnum)
 			sec->linked_to = shdr.sh_link;
 		if (shdr.sh_type == SHT_SYMTAB) {
@@ -245,21 +301,25 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
 	nsyms = symshdr.sh_size / symshdr.sh_entsize;
 	strtab = symshdr.sh_link;
+	gc->strtab = strtab;
 	gc->names = lk_xcalloc(nsyms + 1, sizeof(*gc->names));
 	gc->nnames = nsyms;
-	if (eh_ndx)
+	if (gc->want & LK_ELF_GC_RELOCS)
+		read_symbol_details(syms, nsyms, gc);
+	if (eh_ndx && (gc->want & LK_ELF_GC_EDGES))
 		parse_eh_frame(elf_getscn(e, eh_ndx), &eh);
 	scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &shdr))
 			continue;
-		if (shdr.sh_type == SHT_GROUP)
+		if (shdr.sh_type == SHT_GROUP && (gc->want & LK_ELF_GC_EDGES))
 			read_group(e, scn, &shdr, elf_ndxscn(scn), gc, syms, strtab);
 		else if ((shdr.sh_type == SHT_RELA || shdr.sh_type == SHT_REL) && shdr.sh_link == elf_ndxscn(symscn))
 			read_relocs(e, scn, &shdr, syms, strtab, nsyms, gc,
 				    eh_ndx && shdr.sh_info == eh_ndx ? &eh : NULL);
 	}
-	eh_frame_edges(gc, &eh);
+	if (gc->want & LK_ELF_GC_EDGES)
+		eh_frame_edges(gc, &eh);
 	free(eh.recs.items);
 	free(eh.relocs.items);
 	return 0;
@@ -270,10 +330,94 @@ void lk_elf_gc_release(struct lk_elf_gc *gc)
 	free(gc->sections);
 	free(gc->edges.items);
 	free(gc->names);
+	free(gc->relocs.items);
+	free(gc->symbols);
 	if (gc->elf)
 		elf_end(gc->elf);
 	if (gc->fd >= 0)
 		close(gc->fd);
 	memset(gc, 0, sizeof(*gc));
 	gc->fd = -1;
+}
+
+const char *lk_elf_gc_symbol_name(const struct lk_elf_gc *gc, uint32_t index)
+{
+	const struct lk_elf_gc_symbol *s;
+	size_t shstrndx;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+
+	if (!gc->elf || !gc->symbols || index >= gc->nnames)
+		return NULL;
+	s = &gc->symbols[index];
+	if (s->type != STT_SECTION)
+		return elf_strptr(gc->elf, gc->strtab, s->name);
+	if (elf_getshdrstrndx(gc->elf, &shstrndx) < 0 || !(scn = elf_getscn(gc->elf, s->shndx)) ||
+	    !gelf_getshdr(scn, &shdr))
+		return NULL;
+	return elf_strptr(gc->elf, shstrndx, shdr.sh_name);
+}
+
+/* The bytes of the section named `name` of `e` (not compressed), or NULL. */
+static Elf_Data *named_section(Elf *e, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(e, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS || (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		n = elf_strptr(e, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/* The first string of `data` that `accept` takes, copied. */
+static char *first_string(Elf_Data *data, int (*accept)(const char *s))
+{
+	const char *p, *end;
+
+	if (!data || !data->d_buf)
+		return NULL;
+	p = data->d_buf;
+	end = p + data->d_size;
+	while (p < end) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+
+		if (!z)
+			break;
+		if (accept(p))
+			return lk_xstrdup(p);
+		p = z + 1;
+	}
+	return NULL;
+}
+
+/* A DW_AT_producer: gcc's "GNU C17 12.2.0 ...", clang's "... clang version 14 ...". */
+static int producer_like(const char *s)
+{
+	return !strncmp(s, "GNU C", 5) || !strncmp(s, "GNU Fortran", 11) || !strncmp(s, "GNU Assembler", 13) ||
+	       strstr(s, "clang version") != NULL;
+}
+
+static int any_string(const char *s)
+{
+	return *s != '\0';
+}
+
+char *lk_elf_gc_producer(const struct lk_elf_gc *gc)
+{
+	char *p;
+
+	if (!gc->elf)
+		return NULL;
+	p = first_string(named_section(gc->elf, ".debug_str"), producer_like);
+	return p ? p : first_string(named_section(gc->elf, ".comment"), any_string);
 }

@@ -98,6 +98,7 @@ static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, co
 	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
 	y->index = (uint32_t)index;
 	y->section = s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE ? s->st_shndx : 0;
+	y->value = s->st_value;
 	y->local_vis = GELF_ST_VISIBILITY(s->st_other) == STV_HIDDEN ||
 		       GELF_ST_VISIBILITY(s->st_other) == STV_INTERNAL;
 	/* elflink.c is_global_data_symbol_definition: what lets a common pull an archive member. */
@@ -202,12 +203,15 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 			  struct lk_elf_gc *gc, struct lk_err *err)
 {
 	int rc = read_elf_syms(e, path, out, err);
+	unsigned want;
 
 	if (!gc) {
 		elf_end(e);
 		return rc;
 	}
+	want = gc->want;
 	memset(gc, 0, sizeof(*gc));
+	gc->want = want;
 	gc->elf = e;	/* open until lk_elf_gc_release(): the names are borrowed */
 	gc->fd = fd;
 	if (rc == 0 && elfr_read_gc(e, path, gc, err) < 0)
@@ -225,8 +229,13 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 	struct stat st;
 	Elf *e;
 
-	if (gc)
-		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
+	if (gc) {
+		unsigned want = gc->want;
+
+		memset(gc, 0, sizeof(*gc));
+		gc->fd = -1;
+		gc->want = want;
+	}
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	elf_version(EV_CURRENT);

@@ -71,12 +71,11 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	char *name = NULL;
-	struct lk_elf_gc sections;
+	struct lk_elf_gc sections = { .want = r->sections_want };
 	long input;
 
 	a->pulled[m] = 1;
-	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms,
-				     r->gc ? &sections : NULL, &err) < 0) {
+	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms, &sections, &err) < 0) {
 		rp_note(r, "%s", err.msg);
 		free(name);
 		return 0;

@@ -152,6 +152,7 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 		if (!y->defined)
 			s->ref_dynamic = 1;
 		if (y->defined) {
+			rp_tls_meet_shared(r, s, y, input);
 			if (s->defined)
 				continue;
 			if (needed_only && s->ref_regular_strong)

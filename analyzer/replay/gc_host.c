@@ -30,7 +30,6 @@ void rp_gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct 
 		by_index[syms->items[i].index] = seen[i];
 	lk_gc_add(r->gc, input, sections, by_index, n);
 	free(by_index);
-	lk_elf_gc_release(sections);
 }
 
 /* ---- section garbage collection: the replay's symbols seen by gc.c ---- */

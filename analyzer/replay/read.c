@@ -58,11 +58,13 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 /* The symbols (and under --gc-sections the sections) of a regular input read from disk join the link. */
 void rp_join_regular(struct rp *r, long input, struct lk_elf_syms *syms, struct lk_elf_gc *sections)
 {
-	struct lk_sym **seen = r->gc ? lk_xcalloc(syms->nr + 1, sizeof(*seen)) : NULL;
+	struct lk_sym **seen = lk_xcalloc(syms->nr + 1, sizeof(*seen));
 
 	add_regular(r, input, syms, seen);
+	rp_relocs_add(r, input, syms, seen, sections);
 	if (r->gc)
 		rp_gc_add(r, input, syms, seen, sections);
+	lk_elf_gc_release(sections);
 	free(seen);
 	lk_elf_syms_release(syms);
 }
@@ -72,10 +74,10 @@ static void read_object(struct rp *r, long item)
 	const struct lk_line_item *it = item_at(r, item);
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
-	struct lk_elf_gc sections;
+	struct lk_elf_gc sections = { .want = r->sections_want };
 
-	/* Relocations are read only under --gc-sections, and only for inputs that join the link. */
-	if (lk_elf_read_syms_gc(it->path, &syms, r->gc ? &sections : NULL, &err) < 0) {
+	/* Sections are read only for inputs that join the link; relocations as r->sections_want says. */
+	if (lk_elf_read_syms_gc(it->path, &syms, &sections, &err) < 0) {
 		rp_note(r, "%s", err.msg);
 		return;
 	}

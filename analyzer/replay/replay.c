@@ -63,6 +63,9 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_UNDEFINED: return "undefined-symbol";
 	case LK_DIAG_MULTIPLE: return "multiple-definition";
 	case LK_DIAG_NOT_FOUND: return "input-not-found";
+	case LK_DIAG_RELOC_NOT_ALLOWED: return "relocation-not-allowed";
+	case LK_DIAG_RELOC_OVERFLOW: return "relocation-overflow";
+	case LK_DIAG_TLS_MISMATCH: return "tls-mismatch";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -144,6 +147,7 @@ static void rp_release(struct rp *r)
 		free(r->archives.items[i].common_checked);
 	}
 	lk_gc_free(r->gc);
+	rp_relocs_free(r);
 	free(r->live_undefined.items);
 	lk_strvec_release(&r->start_stop);
 	lk_policy_release(&r->policy);
@@ -189,6 +193,7 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	lk_policy_read(line, &r.policy);
 	if (r.policy.gc_sections)
 		r.gc = rp_gc_new(&r);
+	r.sections_want = (r.gc ? LK_ELF_GC_EDGES : 0) | rp_relocs_start(&r, (mode & RP_RELOC_FULL) != 0);
 	if (allows_multiple(line))
 		r.rules |= LK_RULE_ALLOW_MULTIPLE;
 	for (size_t i = 0; i < r.policy.undefined.nr; i++)
@@ -199,6 +204,7 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	if (r.gc)
 		rp_collect_sections(&r);
 	rp_final_checks(&r);
+	rp_relocs_finish(&r);
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);
 	if (r.mode & RP_WORKER) {
@@ -225,6 +231,9 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	rp_lld_verdict(rec, line, out);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
+	/* A success that rests on what the replay does not model (a relocation type) is no prediction. */
+	if (!out->unknown && out->success && out->unmodelled)
+		out->unknown = lk_xstrdup(out->unmodelled);
 	return 0;
 }
 
@@ -307,12 +316,21 @@ void lk_diag_release(struct lk_diag *d)
 	free(d->defined_path);
 	free(d->refs.items);
 	lk_strvec_release(&d->via);
+	if (d->reloc) {
+		free(d->reloc->section);
+		free(d->reloc->producer);
+		free(d->reloc->first_section);
+		lk_strvec_release(&d->reloc->between);
+		lk_strvec_release(&d->reloc->large_inputs);
+		free(d->reloc);
+	}
 	memset(d, 0, sizeof(*d));
 }
 
 void lk_replay_release(struct lk_replay *r)
 {
 	free(r->unknown);
+	free(r->unmodelled);
 	for (size_t i = 0; i < r->inputs.nr; i++) {
 		free(r->inputs.items[i].member);
 		free(r->inputs.items[i].path);

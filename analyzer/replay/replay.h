@@ -47,6 +47,31 @@ enum lk_diag_kind {
 	LK_DIAG_UNDEFINED,
 	LK_DIAG_MULTIPLE,	/* "multiple-definition": two regular strong definitions */
 	LK_DIAG_NOT_FOUND,	/* "input-not-found": ld cannot open an input; `symbol` is the argument */
+	/* The relocation room (reloc.c); `reloc` says what. `symbol` is the target (symbol or section). */
+	LK_DIAG_RELOC_NOT_ALLOWED,	/* "relocation-not-allowed": the output kind cannot take it */
+	LK_DIAG_RELOC_OVERFLOW,	/* "relocation-overflow": "relocation truncated to fit", by the estimated layout */
+	LK_DIAG_TLS_MISMATCH,	/* "tls-mismatch": a TLS and a non-TLS symbol of one name; ref_input and def_input */
+};
+
+/* What a relocation or TLS diagnostic names (reloc.c); owned by the diagnostic, freed with it. */
+struct lk_diag_reloc {
+	const char *machine;	/* "x86-64", "AArch64" (static) */
+	const char *type;	/* "R_X86_64_32" (static); tls-mismatch: NULL */
+	int target_is_section;	/* the target is a local symbol's section (".rodata"), not a symbol */
+	char *section;		/* the section of the referencing input the relocation applies to */
+	unsigned long long offset;	/* ... and where in it */
+	char *producer;		/* how the referencing object says it was compiled, or NULL */
+	const char *output;	/* "a PIE object", "a shared object", "an executable" (static) */
+	const char *rule;	/* not-allowed: why that output cannot take it (static) */
+	const char *recompile;	/* the compiler option of the stated fix: "-fPIE", "-fPIC", "-mcmodel=medium" */
+	long long distance;	/* overflow: the estimated distance (or address) in bytes */
+	unsigned long long reach;	/* ... and what the relocation reaches */
+	struct lk_strvec between;	/* overflow: the large sections between the place and its target */
+	struct lk_strvec large_inputs;	/* overflow: the inputs that hold them ("libbig.a(a.o)") */
+	/* tls-mismatch: the types of the two symbols (def_input's and ref_input's) and what each is */
+	const char *first_type, *second_type;	/* "TLS", "non-TLS" (static) */
+	const char *first_what, *second_what;	/* "definition", "reference" (static) */
+	char *first_section;	/* the first one's section when it is a definition, or NULL */
 };
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind);
@@ -66,6 +91,7 @@ struct lk_diag {
 	long def_input;		/* dso-missing: the DSO that defines it; multiple-definition: the first definer */
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
 	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
+	struct lk_diag_reloc *reloc;	/* relocation-not-allowed, relocation-overflow, tls-mismatch; else NULL */
 	/*
 	 * The rest is the explain stage's (explain.h): empty after the
 	 * replay, filled by the explanations, causes and fixes, and released
@@ -88,6 +114,7 @@ struct lk_replay {
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
 	char *unknown;			/* why a failure is no prediction (analyzer/replay/certainty.c), or NULL */
+	char *unmodelled;		/* what the replay met and does not model (a relocation type), or NULL: a success is then unknown */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
 	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */

@@ -13,6 +13,7 @@
 #include "linkscope/record.h"
 #include "linkscope/strvec.h"
 #include "policy.h"
+#include "reloc.h"
 #include "replay.h"
 #include "symtab.h"
 
@@ -36,6 +37,7 @@ enum replay_mode {
 	RP_LLD = 1 << 0,	/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
 	RP_SNAPSHOT = 1 << 1,	/* fork the fix-trial server after the last user item (trial.h) */
 	RP_WORKER = 1 << 2,	/* this process is a fix trial, forked from the snapshot */
+	RP_RELOC_FULL = 1 << 3,	/* the relocation room's layout pass: every reaching relocation kept (reloc.c) */
 };
 
 struct rp {
@@ -57,6 +59,8 @@ struct rp {
 	const struct lk_replay_edit *edit;	/* a counterfactual (never NULL: a neutral one for none) */
 	struct { struct { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
 	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
+	struct rp_relocs *relocs;	/* the relocation room (reloc.h) */
+	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)

@@ -36,6 +36,10 @@ struct lk_sym {
 	unsigned unref : 1;	/* a counterfactual leaves out its early references (lk_replay_edit) */
 	unsigned def_hidden : 1;	/* a regular definition with hidden or internal visibility */
 	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
+	uint64_t def_value;	/* ... and its offset there (st_value), for relocation overflow's layout */
+	unsigned typed : 1, tls : 1;	/* an input gave it a symbol type, TLS or not (the TLS mismatch check) */
+	long typed_input;	/* the first input that did */
+	const char *typed_section;	/* ... its section, when that was a TLS definition (in the table's arena) */
 	long def_input;
 	const char *version;	/* of a shared definition, in the table's arena, or NULL */
 	long first_ref;		/* first regular input with a strong reference */

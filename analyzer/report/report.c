@@ -173,8 +173,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				symbol_list(out, &f->remaining, 1);
 				fprintf(out, "): %s\n", f->description);
 			} else {
-				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
-					f->description);
+				fprintf(out, "  fix %s: %s\n", f->stated ? "(stated, not verified)" :
+					f->verified ? "(verified by replay)" : "(does not fix it)", f->description);
 			}
 			if (f->linker_checked)
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
@@ -212,12 +212,41 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
-			 "args", strvec(&f->args), "position", (json_int_t)f->position,
-			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
-			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
-			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
-			 "linker_said", lk_json_str(f->linker_said));
+	json_t *o = json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+			      "args", strvec(&f->args), "position", (json_int_t)f->position,
+			      "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
+			      "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
+			      "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+			      "linker_said", lk_json_str(f->linker_said));
+
+	if (f->stated)
+		json_object_set_new(o, "stated", json_true());
+	return o;
+}
+
+/* relocation-not-allowed, relocation-overflow, tls-mismatch: what the relocation room names. */
+static json_t *reloc_json(const struct lk_diag_reloc *x)
+{
+	json_t *o = json_pack("{s:o, s:o, s:s, s:o, s:o}", "machine", lk_json_str(x->machine),
+			      "type", lk_json_str(x->type), "target_kind", x->target_is_section ? "section" : "symbol",
+			      "section", lk_json_str(x->section), "producer", lk_json_str(x->producer));
+
+	if (x->type)
+		json_object_set_new(o, "offset", json_integer((json_int_t)x->offset));
+	if (x->output)
+		json_object_set_new(o, "output", json_string(x->output));
+	if (x->recompile)
+		json_object_set_new(o, "recompile_with", json_string(x->recompile));
+	if (x->reach) {
+		json_object_set_new(o, "distance", json_integer((json_int_t)x->distance));
+		json_object_set_new(o, "reach", json_integer((json_int_t)x->reach));
+		json_object_set_new(o, "between", strvec(&x->between));
+	}
+	if (x->first_type)
+		json_object_set_new(o, "tls", json_pack("{s:s, s:s, s:s, s:s, s:o}", "first_type", x->first_type,
+							"first_is", x->first_what, "second_type", x->second_type,
+							"second_is", x->second_what, "first_section", lk_json_str(x->first_section)));
+	return o;
 }
 
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
@@ -247,6 +276,8 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 			      "explanation", strvec(&d->explanation));
 
 	free(human);
+	if (d->reloc)
+		json_object_set_new(o, "relocation", reloc_json(d->reloc));
 	if (d->kind == LK_DIAG_UNDEFINED) {
 		json_t *syms = json_array();
 
@@ -360,7 +391,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 			const struct lk_fix *f = &d->fixes.items[k];
 
 			fprintf(out, "| %s | %s | %s |\n", f->description,
-				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" : "no",
+				f->stated ? "stated (a rebuild: not replayed)" : f->verified ? "yes" :
+				f->partial ? "its symbols: yes; other diagnostics remain" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
 		}
 		fprintf(out, "\n");
