@@ -609,7 +609,7 @@ static void provider_fixes(const struct lk_record *rec, const struct lk_line *li
 
 static int helps(const struct lk_fix *f)
 {
-	return f->verified || f->partial;
+	return f->verified || f->partial || f->stated;	/* a stated rebuild is said, never tried */
 }
 
 /* When no single fix links, the best fix of each diagnostic together. */

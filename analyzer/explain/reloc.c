@@ -60,6 +60,8 @@ static void explain_not_allowed(const struct lk_replay *out, const struct lk_lin
 
 	lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
 	target_text(d, &b);
+	if (!strcmp(x->machine, "AArch64") && strstr(x->rule, "PC-relative"))
+		lk_buf_addstr(&b, " which may bind externally");
 	lk_buf_addf(&b, " can not be used when making %s; recompile with %s\"", x->output, x->recompile);
 	say(d, &b);
 	lk_explain_site_text(out, line, d->ref_input, &b);
@@ -102,7 +104,7 @@ static void explain_tls(const struct lk_replay *out, const struct lk_line *line,
 	lk_buf_addf(&b, "ld: \"%s: %s %s in %s", d->symbol, x->first_type, x->first_what,
 		    lk_path_base(out->inputs.items[d->def_input].member ? out->inputs.items[d->def_input].member :
 				 out->inputs.items[d->def_input].path));
-	if (x->first_section)
+	if (x->first_section && !strcmp(x->first_what, "definition"))
 		lk_buf_addf(&b, " section %s", x->first_section);
 	lk_buf_addf(&b, " mismatches %s %s in %s\"", x->second_type, x->second_what,
 		    lk_path_base(out->inputs.items[d->ref_input].member ? out->inputs.items[d->ref_input].member :
@@ -194,12 +196,21 @@ static void fix_overflow(struct lk_replay *out, struct lk_diag *d)
 
 static void fix_tls(struct lk_replay *out, struct lk_diag *d)
 {
+	const struct lk_diag_reloc *x = d->reloc;
 	struct lk_buf b = LK_BUF_INIT;
-	long plain = strcmp(d->reloc->first_type, "TLS") ? d->def_input : d->ref_input;
+	/* The side that disagrees with the definition is rebuilt; with two references, either. */
+	long other = !strcmp(x->first_what, "definition") ? d->ref_input :
+		     !strcmp(x->second_what, "definition") ? d->def_input : -1;
 
 	lk_buf_addf(&b, "declare %s the same way everywhere (with or without _Thread_local / __thread, as its definition has it) and rebuild ",
 		    d->symbol);
-	object_name(&out->inputs.items[plain], &b);
+	if (other >= 0) {
+		object_name(&out->inputs.items[other], &b);
+	} else {
+		object_name(&out->inputs.items[d->def_input], &b);
+		lk_buf_addstr(&b, " or ");
+		object_name(&out->inputs.items[d->ref_input], &b);
+	}
 	stated_fix(d, b.buf);
 	lk_buf_release(&b);
 }

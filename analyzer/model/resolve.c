@@ -878,6 +878,9 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	it = &line->items.items[index];
 	memset(it, 0, sizeof(*it));
 	it->kind = !strncmp(word, "-l", 2) ? LK_ITEM_LIB : LK_ITEM_FILE;
+	/* A driver option a fix appends (-no-pie): the replay reads it as the link's output kind. */
+	if (!strcmp(word, "-no-pie"))
+		it->kind = LK_ITEM_OPTION;
 	it->word = lk_xstrdup(word);
 	it->position = position;
 	it->prov = LK_PROV_USER;
@@ -886,6 +889,8 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 		it->since[i] = -1;
 	it->group = -1;
 	it->parent = -1;
+	if (it->kind == LK_ITEM_OPTION)
+		return index;
 	resolve_item(&c, index, 0);
 	/* Its DT_NEEDED (and its script's shared objects'), for the replay's end-of-line loading. */
 	for (size_t i = index; i < line->items.nr; i++) {

@@ -158,8 +158,10 @@ void rp_relocs_free(struct rp *r)
 
 /* ---- TLS: bfd's _bfd_elf_merge_symbol, "TLS definition in a.o section .tbss mismatches non-TLS reference in b.o" ---- */
 
-static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int tls, int defined, const char *section)
+static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined, const char *section)
 {
+	const char *earlier = s->defined && s->def_input == s->typed_input ? "definition" : "reference";
+	const char *now = defined ? "definition" : "reference";
 	struct lk_diag *d;
 	struct lk_diag_reloc *x;
 
@@ -167,18 +169,19 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int tls, in
 		return;
 	s->diagnosed = 1;
 	d = rp_new_diag(r, LK_DIAG_TLS_MISMATCH, s);
-	d->ref_input = input;
-	d->def_input = s->typed_input;
 	x = d->reloc = lk_xcalloc(1, sizeof(*d->reloc));
 	x->machine = lk_elf_machine_name(r->line->machine);
-	x->second_type = tls ? "TLS" : "non-TLS";
-	x->second_what = defined ? "definition" : "reference";
-	x->first_type = s->tls ? "TLS" : "non-TLS";
-	x->first_what = s->defined && s->def_input == s->typed_input ? "definition" : "reference";
+	/* ld names the TLS side first: def_input is it, ref_input the other. */
+	x->first_type = "TLS";
+	x->second_type = "non-TLS";
+	d->def_input = s->tls ? s->typed_input : input;
+	d->ref_input = s->tls ? input : s->typed_input;
+	x->first_what = s->tls ? earlier : now;
+	x->second_what = s->tls ? now : earlier;
 	if (s->tls && s->typed_section)
 		x->first_section = lk_xstrdup(s->typed_section);
-	if (defined && section)
-		x->section = lk_xstrdup(section);
+	else if (!s->tls && defined && section)
+		x->first_section = lk_xstrdup(section);
 }
 
 static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, const char *section)
@@ -194,7 +197,7 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 		return;
 	}
 	if ((s->tls != 0) != (tls != 0))
-		tls_mismatch(r, s, input, tls, defined, section);
+		tls_mismatch(r, s, input, defined, section);
 }
 
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input)

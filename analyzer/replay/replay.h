@@ -68,10 +68,10 @@ struct lk_diag_reloc {
 	unsigned long long reach;	/* ... and what the relocation reaches */
 	struct lk_strvec between;	/* overflow: the large sections between the place and its target */
 	struct lk_strvec large_inputs;	/* overflow: the inputs that hold them ("libbig.a(a.o)") */
-	/* tls-mismatch: the types of the two symbols (def_input's and ref_input's) and what each is */
+	/* tls-mismatch: the TLS side (def_input) and the non-TLS side (ref_input), as ld names them */
 	const char *first_type, *second_type;	/* "TLS", "non-TLS" (static) */
 	const char *first_what, *second_what;	/* "definition", "reference" (static) */
-	char *first_section;	/* the first one's section when it is a definition, or NULL */
+	char *first_section;	/* the TLS side's section when it is a definition (".tdata"), or NULL */
 };
 
 const char *lk_diag_kind_name(enum lk_diag_kind kind);
