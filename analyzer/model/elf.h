@@ -170,8 +170,17 @@ enum lk_elf_gc_want {
 	LK_ELF_GC_RELOCS = 1 << 1,	/* every relocation of an SHF_ALLOC section, and the symbols' details */
 };
 
+#define LK_ELF_KEEP_IF_GLOBAL 2	/* keep_reloc: only when its symbol is global */
+
 struct lk_elf_gc {
 	unsigned want;		/* enum lk_elf_gc_want: the caller's, kept by the readers */
+	/*
+	 * LK_ELF_GC_RELOCS: which relocations to keep (the caller's, kept by
+	 * the readers; NULL keeps all): most are of no interest, and keeping
+	 * only those that are keeps the reading cheap.
+	 */
+	int (*keep_reloc)(const void *ctx, uint32_t type, int writable);	/* 0, 1, LK_ELF_KEEP_IF_GLOBAL */
+	const void *keep_ctx;
 	int machine;		/* e_machine */
 	size_t nsections;
 	struct lk_elf_gc_section *sections;	/* by section index */

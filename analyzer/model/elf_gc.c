@@ -151,20 +151,41 @@ static void read_symbol_details(Elf_Data *syms, size_t nsyms, struct lk_elf_gc *
 	}
 }
 
+/* The caller's filter: the symbol's binding is read only when the answer depends on it. */
+static int keep_this(const struct lk_elf_gc *gc, const GElf_Rela *rela, size_t from, Elf_Data *syms,
+		     size_t symi, size_t nsyms)
+{
+	GElf_Sym s;
+	int k;
+
+	if (!gc->keep_reloc)
+		return 1;
+	k = gc->keep_reloc(gc->keep_ctx, (uint32_t)GELF_R_TYPE(rela->r_info), gc->sections[from].write);
+	if (k != LK_ELF_KEEP_IF_GLOBAL)
+		return k;
+	return symi < nsyms && gelf_getsym(syms, (int)symi, &s) && GELF_ST_BIND(s.st_info) != STB_LOCAL;
+}
+
 /* The relocations of one SHT_REL/SHT_RELA section, against the symbol table `syms`. */
 static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *syms, size_t strtab,
 			size_t nsyms, struct lk_elf_gc *gc, struct eh_frame *eh)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *data;
 	size_t from = shdr->sh_info;
 	size_t n;
 	int keep_relocs;
 
-	if (!data || !shdr->sh_entsize || from >= gc->nsections)
+	if (!shdr->sh_entsize || from >= gc->nsections)
 		return;
-	/* Relocations of debug and other non-alloc sections are resolved statically: no judgement. */
-	keep_relocs = (gc->want & LK_ELF_GC_RELOCS) && gc->sections[from].alloc;
+	/*
+	 * Relocations of debug and other non-alloc sections are resolved
+	 * statically: no judgement; .eh_frame's are PC-relative to local
+	 * sections (nothing an output rejects). Their bytes are not even read.
+	 */
+	keep_relocs = (gc->want & LK_ELF_GC_RELOCS) && gc->sections[from].alloc && !eh;
 	if (!keep_relocs && !(gc->want & LK_ELF_GC_EDGES))
+		return;
+	if (!(data = elf_getdata(scn, NULL)))
 		return;
 	n = shdr->sh_size / shdr->sh_entsize;
 	for (size_t i = 0; i < n; i++) {
@@ -187,7 +208,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 			rela.r_addend = 0;
 			rela.r_info = rel.r_info;
 		}
-		if (keep_relocs)
+		if (keep_relocs && keep_this(gc, &rela, from, syms, symi, nsyms))
 			add_reloc(gc, from, &rela, symi, offset);
 		if (!(gc->want & LK_ELF_GC_EDGES))
 			continue;
@@ -302,10 +323,10 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	nsyms = symshdr.sh_size / symshdr.sh_entsize;
 	strtab = symshdr.sh_link;
 	gc->strtab = strtab;
-	gc->names = lk_xcalloc(nsyms + 1, sizeof(*gc->names));
+	if (gc->want & LK_ELF_GC_EDGES)
+		gc->names = lk_xcalloc(nsyms + 1, sizeof(*gc->names));
 	gc->nnames = nsyms;
-	if (gc->want & LK_ELF_GC_RELOCS)
-		read_symbol_details(syms, nsyms, gc);
+
 	if (eh_ndx && (gc->want & LK_ELF_GC_EDGES))
 		parse_eh_frame(elf_getscn(e, eh_ndx), &eh);
 	scn = NULL;
@@ -320,6 +341,8 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	}
 	if (gc->want & LK_ELF_GC_EDGES)
 		eh_frame_edges(gc, &eh);
+	if (gc->relocs.nr)
+		read_symbol_details(syms, nsyms, gc);	/* only for an input with relocations kept: most have none */
 	free(eh.recs.items);
 	free(eh.relocs.items);
 	return 0;

@@ -203,15 +203,17 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 			  struct lk_elf_gc *gc, struct lk_err *err)
 {
 	int rc = read_elf_syms(e, path, out, err);
-	unsigned want;
+	struct lk_elf_gc keep;
 
 	if (!gc) {
 		elf_end(e);
 		return rc;
 	}
-	want = gc->want;
+	keep = *gc;
 	memset(gc, 0, sizeof(*gc));
-	gc->want = want;
+	gc->want = keep.want;
+	gc->keep_reloc = keep.keep_reloc;
+	gc->keep_ctx = keep.keep_ctx;
 	gc->elf = e;	/* open until lk_elf_gc_release(): the names are borrowed */
 	gc->fd = fd;
 	if (rc == 0 && elfr_read_gc(e, path, gc, err) < 0)
@@ -230,11 +232,13 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 	Elf *e;
 
 	if (gc) {
-		unsigned want = gc->want;
+		struct lk_elf_gc keep = *gc;
 
 		memset(gc, 0, sizeof(*gc));
 		gc->fd = -1;
-		gc->want = want;
+		gc->want = keep.want;
+		gc->keep_reloc = keep.keep_reloc;
+		gc->keep_ctx = keep.keep_ctx;
 	}
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);

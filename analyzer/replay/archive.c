@@ -71,10 +71,11 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	char *name = NULL;
-	struct lk_elf_gc sections = { .want = r->sections_want };
+	struct lk_elf_gc sections;
 	long input;
 
 	a->pulled[m] = 1;
+	rp_relocs_reader(r, &sections);
 	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms, &sections, &err) < 0) {
 		rp_note(r, "%s", err.msg);
 		free(name);

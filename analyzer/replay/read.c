@@ -74,9 +74,10 @@ static void read_object(struct rp *r, long item)
 	const struct lk_line_item *it = item_at(r, item);
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
-	struct lk_elf_gc sections = { .want = r->sections_want };
+	struct lk_elf_gc sections;
 
 	/* Sections are read only for inputs that join the link; relocations as r->sections_want says. */
+	rp_relocs_reader(r, &sections);
 	if (lk_elf_read_syms_gc(it->path, &syms, &sections, &err) < 0) {
 		rp_note(r, "%s", err.msg);
 		return;

@@ -52,6 +52,8 @@ struct rp_relocs {
 	struct rr_layout *layout;
 };
 
+static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global);
+
 /* ---- the line's policy ---- */
 
 static int z_keyword_is(const struct lk_line_item *it, const char *kw)
@@ -130,6 +132,34 @@ static void read_starts(struct rp_relocs *rr, const struct lk_line *line)
 	}
 }
 
+/* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
+static int keep_reloc(const void *ctx, uint32_t type, int writable)
+{
+	const struct rp *r = ctx;
+	const struct rp_relocs *rr = r->relocs;
+	const struct lk_reloc_howto *h;
+
+	if (!rr->arch)
+		return 1;	/* the machine is not known yet (the first input tells it), or has no table */
+	if (!(h = lk_reloc_howto_of(rr->arch, type)))
+		return 1;	/* not in the table: add_relocs says so */
+	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
+		return 1;
+	if (!rr->pic_line)
+		return 0;
+	if (keep_for_output(r, h, writable, 0))
+		return 1;
+	return keep_for_output(r, h, writable, 1) ? LK_ELF_KEEP_IF_GLOBAL : 0;
+}
+
+void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections)
+{
+	memset(sections, 0, sizeof(*sections));
+	sections->want = r->sections_want;
+	sections->keep_reloc = keep_reloc;
+	sections->keep_ctx = r;
+}
+
 unsigned rp_relocs_start(struct rp *r, int full_layout)
 {
 	struct rp_relocs *rr = lk_xcalloc(1, sizeof(*rr));
@@ -186,8 +216,6 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined
 
 static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, const char *section)
 {
-	if (strchr(s->name, '@'))
-		return;	/* "sym@VER" references: their entry is another's */
 	if (!s->typed) {
 		s->typed = 1;
 		s->tls = tls != 0;
@@ -196,7 +224,8 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 			s->typed_section = lk_symtab_strdup(r->tab, section);
 		return;
 	}
-	if ((s->tls != 0) != (tls != 0))
+	/* "sym@VER" references: their entry is not the definition's, so they never mismatch it. */
+	if ((s->tls != 0) != (tls != 0) && !strchr(s->name, '@'))
 		tls_mismatch(r, s, input, defined, section);
 }
 
@@ -288,6 +317,8 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 
 	if (!g->relocs.nr)
 		return;
+	if (!rr->arch && !r->line->machine)
+		rr->arch = lk_reloc_arch_of(g->machine);	/* the line did not say (no -m): its first input does */
 	if (!rr->arch || g->machine != rr->arch->machine) {
 		unmodelled(r, "the replay has no relocation table for %s ('%s'), so what the output can take of its relocations is not judged",
 			   lk_elf_machine_name(g->machine), r->out->inputs.items[input].path);

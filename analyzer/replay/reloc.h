@@ -19,6 +19,8 @@ struct rp_relocs;
 
 /* What the replay reads of each regular input for the room (enum lk_elf_gc_want); sets up r->relocs. */
 unsigned rp_relocs_start(struct rp *r, int full_layout);
+/* Set up `sections` for reading a regular input: what to read, the filter of relocations. */
+void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections);
 /* A regular input joins: its symbols (seen[i]: the table entry of syms->items[i]) and its sections. */
 void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,
 		   const struct lk_elf_gc *sections);

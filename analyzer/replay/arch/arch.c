@@ -20,6 +20,8 @@ const struct lk_reloc_howto *lk_reloc_howto_of(const struct lk_reloc_arch *a, ui
 {
 	size_t lo = 0, hi = a->ntypes;
 
+	if (type < a->ntypes && a->types[type].type == type)
+		return &a->types[type];	/* x86-64's table is dense at its start */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
