@@ -33,6 +33,8 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              sometimes before them, through a response file, in C++ through
              g++, sometimes with LINKSCOPE_KEEP=0 (analysed with --run-driver,
              which compiles the sources again);
+  reloc      relocations the output cannot take, text relocations, TLS
+             mismatches (gen_reloc.py);
   deleted    inputs deleted after the link (objects, kept by the shim or
              not: more than 4, over 64 KiB, LINKSCOPE_KEEP=0; an archive, a
              shared object), after links that succeed or fail, sometimes
@@ -84,6 +86,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from gen_reloc import gen_reloc
 
 
 def sh(cmd, cwd, env=None):
@@ -681,6 +685,7 @@ CLASSES = {
     "relative": gen_relative,
     "compile": gen_compile,
     "deleted": gen_deleted,
+    "reloc": lambda rng, case, d: gen_reloc(rng, case, d, write, run),
 }
 CLASS_NAMES = list(CLASSES)
 
