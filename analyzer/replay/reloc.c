@@ -86,6 +86,14 @@ static int has_word(const struct rp *r, const char *prefix, size_t from)
 	return 0;
 }
 
+static int has_exact_word(const struct rp *r, const char *word)
+{
+	for (size_t i = 0; i < r->line->items.nr; i++)
+		if (r->line->items.items[i].kind == LK_ITEM_OPTION && !strcmp(r->line->items.items[i].word, word))
+			return 1;
+	return 0;
+}
+
 /* The output: -shared, -pie (unless an edit appended -no-pie), else an executable. */
 static enum lk_reloc_output output_of(const struct rp *r)
 {
@@ -387,11 +395,13 @@ static enum lk_reloc_target target_of(const struct rp *r, const struct rr_ref *r
 	if (ref->vis == STV_HIDDEN || ref->vis == STV_INTERNAL)
 		return LK_TGT_LOCAL;
 	if (s->defined && !s->dynamic) {
-		if (s->def_hidden || has_word(r, "-Bsymbolic", 0))
+		if (s->def_hidden || has_exact_word(r, "-Bsymbolic"))
 			return LK_TGT_LOCAL;
 		if (ref->vis == STV_PROTECTED)
 			return LK_TGT_PROTECTED;
-		if (has_word(r, "--dynamic-list", 0) || has_word(r, "--version-script", 0))
+		/* Whether these make the symbol bind locally depends on its type or the script: not modelled. */
+		if (has_word(r, "-Bsymbolic-functions", 0) || has_word(r, "--dynamic-list", 0) ||
+		    has_word(r, "--version-script", 0))
 			return LK_TGT_UNSURE;
 	}
 	return LK_TGT_PREEMPTIBLE;
