@@ -416,14 +416,13 @@ static struct lk_diag_reloc *reloc_diag(struct rp *r, enum lk_diag_kind kind, co
 {
 	struct lk_diag *d;
 	struct lk_diag_reloc *x;
-	struct lk_sym *target = ref->sym ? ref->sym : lk_symtab_intern(r->tab, ref->target);
+	struct lk_sym local;
 
-	/* A local target names no entry of the table: a diagnostic of its own, with no references. */
-	d = rp_new_diag(r, kind, target);
-	if (!ref->sym) {
-		d->refs.nr = 0;
-		lk_symtab_intern(r->tab, ref->target);
-	}
+	/* A local target (a section, a static symbol) has no entry in the table: a stand-in, with no references. */
+	memset(&local, 0, sizeof(local));
+	local.name = ref->target;
+	local.first_ref = local.first_dyn_ref = -1;
+	d = rp_new_diag(r, kind, ref->sym ? ref->sym : &local);
 	d->ref_input = ref->input;
 	x = d->reloc = lk_xcalloc(1, sizeof(*d->reloc));
 	x->machine = r->relocs->arch->name;
