@@ -240,7 +240,7 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input)
 {
 	if (y->defined)
-		tls_meet(r, s, input, y->tls, 1, y->tls ? ".tbss or .tdata" : NULL);
+		tls_meet(r, s, input, y->tls, 1, NULL);	/* a shared object's section is not read */
 }
 
 /* ---- one input's relocations ---- */

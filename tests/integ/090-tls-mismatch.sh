@@ -61,6 +61,16 @@ link tdef.o tlsref.o -o app
 check_eq "TLS on both sides: the real ld links" 0 "$rc"
 check_eq "... the replay predicts the success" success "$(q "d['predicted']['outcome']")"
 
+cat >errno.c <<'C'
+extern int errno;
+int main(void) { return errno; }
+C
+gcc -c errno.c -o errno.o
+link errno.o -o app
+check_eq "errno declared by hand against libc.so.6's TLS errno: the real ld fails" 1 "$rc"
+check_eq "... the replay predicts a tls-mismatch of errno" "tls-mismatch errno" "$(q "d['diagnostics'][0]['kind'] + ' ' + d['diagnostics'][0]['symbol']")"
+check_contains "... the shared object as the TLS side" "$(q "d['diagnostics'][0]['defined_in']['path']")" "libc.so.6"
+
 cat >le.c <<'C'
 __thread int le_var;
 int get_le(void) { return le_var; }
