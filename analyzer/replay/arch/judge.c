@@ -42,6 +42,13 @@ enum lk_reloc_verdict lk_reloc_judge(const struct lk_reloc_site *s, const char *
 		*why = "an absolute address in a read-only section needs a dynamic relocation there (a text relocation)";
 		return s->z_text ? LK_RV_TEXTREL_ERROR : LK_RV_TEXTREL;
 	case LK_RC_PC:
+		/*
+		 * NEEDSWORK(#17): in a PIE, bfd also rejects a PC-relative reference
+		 * from code to a function only a shared object defines (no copy
+		 * relocation for a function); the replay's table keeps no symbol
+		 * types of shared objects. gcc's -fno-pic code calls through PLT32
+		 * and takes addresses with R_X86_64_32 (judged above), so it is rare.
+		 */
 		if (s->output != LK_OUT_SHARED || s->writable || s->target == LK_TGT_LOCAL)
 			return LK_RV_OK;
 		if (s->target == LK_TGT_PREEMPTIBLE) {
