@@ -210,7 +210,7 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 		return;
 	}
 	if (n >= 8 && !memcmp(magic, "!<thin>\n", 8)) {
-		info->kind = LK_FILE_THIN_ARCHIVE;
+		elfr_read_thin(fd, path, info);
 	} else if (n >= 4 && (!memcmp(magic, "BC\xc0\xde", 4) || !memcmp(magic, "\xde\xc0\x17\x0b", 4))) {
 		info->kind = LK_FILE_BITCODE;
 	} else if ((n >= 4 && !memcmp(magic, "\x7f" "ELF", 4)) || (n >= 8 && !memcmp(magic, "!<arch>\n", 8))) {

@@ -202,6 +202,10 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 			  struct lk_elf_gc *gc, struct lk_err *err)
 {
 	int rc = read_elf_syms(e, path, out, err);
+	GElf_Ehdr ehdr;
+
+	if (gelf_getehdr(e, &ehdr))
+		out->machine = ehdr.e_machine;
 
 	if (!gc) {
 		elf_end(e);

@@ -98,6 +98,7 @@ static void read_item(struct rp *r, long item)
 		read_object(r, item);
 		break;
 	case LK_FILE_ARCHIVE:
+	case LK_FILE_THIN_ARCHIVE:
 	case LK_FILE_RLIB:
 		rp_scan_archive(r, item);
 		break;
@@ -128,7 +129,8 @@ static int rescan_item(struct rp *r, long item)
 	const struct lk_line_item *it = item_at(r, item);
 	int pulled = 0;
 
-	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
+	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_THIN_ARCHIVE ||
+	    it->info.kind == LK_FILE_RLIB)
 		return rp_scan_archive(r, item);
 	if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
 		return rp_read_dso_item(r, item, DSO_RELOAD);

@@ -38,7 +38,7 @@
  *   are reported, and a shared object's strong reference fails it when
  *   those in shared libraries are (policy.c: output kind, -z defs,
  *   --unresolved-symbols, --[no-]allow-shlib-undefined, in ld's order).
- * Not modelled (notes say so when met): LTO, thin archive members, -r,
+ * Not modelled (notes say so when met): LTO, -r,
  * version scripts' local: under --gc-sections.
  */
 #include <stdarg.h>
