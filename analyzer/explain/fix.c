@@ -10,6 +10,8 @@
 #include "linkscope/vec.h"
 #include "cause.h"
 #include "fix.h"
+#include "notfound.h"
+#include "unusable.h"
 #include "trial.h"
 
 int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
@@ -138,6 +140,10 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 			fix_dso_missing(rec, line, out, d);
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(rec, line, out, d);
+		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
+			lk_notfound_fixes(rec, line, out, d);
+		else if (lk_unusable_kind(d->kind))
+			lk_unusable_fixes(line, d);
 	}
 }
 

@@ -17,6 +17,8 @@ struct lk_fix {
 	char *description;
 	struct lk_strvec args;	/* what to insert */
 	long position;		/* driver argv index they go before; argc = append */
+	int replaces;		/* `args` replace the word at `position` instead (a name corrected) */
+	int stated;		/* said, not tried by the replay (a rebuild, another linker): never verified */
 	int verified;		/* the replay with this edit succeeds */
 	int linker_checked;	/* --verify-with-linker ran the real driver with it */
 	int linker_ok;		/* ... and it linked */

@@ -77,7 +77,14 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	a->pulled[m] = 1;
 	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms,
 				     r->gc ? &sections : NULL, &err) < 0) {
-		rp_note(r, "%s", err.msg);
+		rp_member_unreadable(r, a->item, &err);
+		free(name);
+		return 0;
+	}
+	if (rp_member_unusable(r, a->item, name, &syms)) {
+		lk_elf_syms_release(&syms);
+		if (r->gc)
+			lk_elf_gc_release(&sections);
 		free(name);
 		return 0;
 	}

@@ -63,6 +63,12 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_UNDEFINED: return "undefined-symbol";
 	case LK_DIAG_MULTIPLE: return "multiple-definition";
 	case LK_DIAG_NOT_FOUND: return "input-not-found";
+	case LK_DIAG_INCOMPATIBLE: return "incompatible-skipped";
+	case LK_DIAG_WRONG_MACHINE: return "wrong-machine";
+	case LK_DIAG_BITCODE: return "bitcode-without-plugin";
+	case LK_DIAG_SCRIPT_SYNTAX: return "script-syntax-error";
+	case LK_DIAG_TRUNCATED: return "truncated-input";
+	case LK_DIAG_UNRECOGNIZED: return "unrecognized-input";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -113,6 +119,7 @@ struct lk_diag *rp_new_diag(struct rp *r, enum lk_diag_kind kind, const struct l
 	d->symbol = lk_xstrdup(s->name);
 	d->ref_input = s->first_ref >= 0 ? s->first_ref : s->first_dyn_ref;
 	d->def_input = -1;
+	d->item = -1;
 	for (const struct lk_symref *ref = s->refs; ref; ref = ref->next) {
 		LK_GROW(d->refs.items, d->refs.nr + 1, d->refs.alloc);
 		d->refs.items[d->refs.nr++] = ref->input;
@@ -201,6 +208,7 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	rp_final_checks(&r);
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);
+	rp_unusable_items(&r);
 	if (r.mode & RP_WORKER) {
 		/* A fix trial: its outcome is all the parent needs. */
 		struct lk_strvec left = LK_STRVEC_INIT;
@@ -238,7 +246,10 @@ void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
 		rp_replay_core(rec, line, line->items.nr, 0, edit, out);
 		return;
 	}
-	lk_overlay_open(&ov, rec, line, edit->append);
+	if (edit->flags & LK_EDIT_IN_PLACE)
+		lk_overlay_open_in_place(&ov, rec, line, edit->append, edit->skip_position);
+	else
+		lk_overlay_open(&ov, rec, line, edit->append);
 	rp_replay_core(rec, &ov.view, line->items.nr, 0, edit, out);
 	lk_overlay_close(&ov);
 }
@@ -305,6 +316,8 @@ void lk_diag_release(struct lk_diag *d)
 	free(d->symbol);
 	free(d->version);
 	free(d->defined_path);
+	free(d->member);
+	free(d->problem);
 	free(d->refs.items);
 	lk_strvec_release(&d->via);
 	memset(d, 0, sizeof(*d));
@@ -330,6 +343,7 @@ void lk_replay_release(struct lk_replay *r)
 		free(r->trials);
 	}
 	lk_strvec_release(&r->notes);
+	lk_strvec_release(&r->untold);
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));
 }

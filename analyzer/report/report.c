@@ -173,7 +173,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				symbol_list(out, &f->remaining, 1);
 				fprintf(out, "): %s\n", f->description);
 			} else {
-				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" : "(does not fix it)",
+				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" :
+					f->stated ? "(stated, not tried by the replay)" : "(does not fix it)",
 					f->description);
 			}
 			if (f->linker_checked)
@@ -212,8 +213,9 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
 			 "args", strvec(&f->args), "position", (json_int_t)f->position,
+			 "replaces", f->replaces, "stated", f->stated,
 			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
 			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
 			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
@@ -360,7 +362,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 			const struct lk_fix *f = &d->fixes.items[k];
 
 			fprintf(out, "| %s | %s | %s |\n", f->description,
-				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" : "no",
+				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
+				f->stated ? "stated, not tried" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
 		}
 		fprintf(out, "\n");
