@@ -659,13 +659,13 @@ void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, str
 			provider_fixes(rec, line, out, d);
 	}
 	whole_fix(rec, line, out);
-	/* Never offered: an edit that neither links nor defines its diagnostic's symbols. */
+	/* Never offered: an edit that neither links nor defines its diagnostic's symbols (a fix only said is kept). */
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		size_t w = 0;
 
 		for (size_t k = 0; k < d->fixes.nr; k++) {
-			if (!helps(&d->fixes.items[k])) {
+			if (!helps(&d->fixes.items[k]) && !d->fixes.items[k].stated) {
 				lk_fix_release(&d->fixes.items[k]);
 				continue;
 			}

@@ -17,8 +17,11 @@
  *  - a file that is neither ELF, an archive, bitcode nor text ("file
  *    format not recognized"); an empty file is none of these: ld takes it
  *    as an empty linker script.
- * Inputs a linker other than GNU ld reads, and LTO through a plugin, are
- * not modelled: the outcome is unknown, with the reason.
+ * Inputs a linker other than GNU ld reads, and LTO through a plugin (LLVM
+ * bitcode through LLVMgold.so, a gcc -flto object through gcc's
+ * liblto_plugin), are not modelled: the outcome is unknown, with the
+ * reason. A gcc LTO object with no plugin gives ld nothing but its ELF
+ * symbols ("plugin needed to handle lto object"), as the replay reads it.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -65,8 +68,8 @@ static void unknown(struct lk_line *line, const char *fmt, ...)
 	lk_strvec_push_owned(&line->unknown, lk_buf_detach(&b));
 }
 
-/* The -plugin of the line that reads LLVM bitcode (LLVMgold.so), or NULL. */
-static const char *llvm_plugin(const struct lk_line *line)
+/* The -plugin of the line whose name has `what` ("LLVMgold", "lto_plugin"), or NULL. */
+static const char *plugin_named(const struct lk_line *line, const char *what)
 {
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
@@ -75,7 +78,7 @@ static const char *llvm_plugin(const struct lk_line *line)
 				!strncmp(it->word, "-plugin=", 8) ? it->word + 8 :
 				!strncmp(it->word, "--plugin=", 9) ? it->word + 9 : NULL;
 
-		if (v && strstr(v, "LLVMgold"))
+		if (v && strstr(v, what))
 			return v;
 	}
 	return NULL;
@@ -88,7 +91,7 @@ static const char *shown(const struct lk_line_item *it)
 
 static void judge_bitcode(struct lk_line *line, struct lk_line_item *it)
 {
-	const char *plugin = llvm_plugin(line);
+	const char *plugin = plugin_named(line, "LLVMgold");
 	char *producer;
 
 	if (plugin || strcmp(line->flavor ? line->flavor : "bfd", "bfd")) {
@@ -130,6 +133,10 @@ static void judge_script(struct lk_line *line, struct lk_line_item *it)
 
 static void judge(struct lk_line *line, struct lk_line_item *it)
 {
+	/* gcc's plugin reads the LTO sections: the symbols it gives the link are not the ELF table's. */
+	if (it->info.kind == LK_FILE_OBJECT && it->info.gcc_lto && plugin_named(line, "lto_plugin"))
+		unknown(line, "'%s' is a gcc LTO object read by gcc's LTO plugin: link-time optimisation is not modelled, so its symbols are unknown",
+			shown(it));
 	switch (it->info.kind) {
 	case LK_FILE_OBJECT:
 	case LK_FILE_SHARED:

@@ -264,6 +264,21 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 					      "alternatives", strvec(&d->alternatives)) : json_null());
 		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
 	}
+	if (d->item >= 0 && (size_t)d->item < line->items.nr) {
+		/* The input ld stops at: cannot find, or cannot use. */
+		const struct lk_line_item *it = &line->items.items[d->item];
+
+		json_object_set_new(o, "input", json_pack("{s:o, s:o, s:o, s:o}", "word", lk_json_str(it->word),
+							  "path", lk_json_str(it->path), "member", lk_json_str(d->member),
+							  "position", it->position >= 0 ? json_integer(it->position) : json_null()));
+		json_object_set_new(o, "problem", lk_json_str(d->problem));
+	}
+	if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE) {
+		json_object_set_new(o, "not_found_cause", lk_json_str(d->not_found_cause));
+		json_object_set_new(o, "not_found_file", lk_json_str(d->not_found_file));
+		json_object_set_new(o, "skipped", d->item >= 0 && (size_t)d->item < line->items.nr ?
+				    strvec(&line->items.items[d->item].skipped) : json_array());
+	}
 	return o;
 }
 
