@@ -26,9 +26,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "bitcode.h"
 #include "script.h"
 #include "usable.h"
@@ -131,6 +133,18 @@ static void judge_script(struct lk_line *line, struct lk_line_item *it)
 	lk_buf_release(&text);
 }
 
+static int elf_magic(const char *path)
+{
+	char magic[4];
+	int fd = lk_file_open_regular(path, NULL), elf;
+
+	if (fd < 0)
+		return 0;
+	elf = pread(fd, magic, 4, 0) == 4 && !memcmp(magic, "\x7f" "ELF", 4);
+	close(fd);
+	return elf;
+}
+
 static void judge(struct lk_line *line, struct lk_line_item *it)
 {
 	/* gcc's plugin reads the LTO sections: the symbols it gives the link are not the ELF table's. */
@@ -155,7 +169,8 @@ static void judge(struct lk_line *line, struct lk_line_item *it)
 		judge_script(line, it);
 		break;
 	case LK_FILE_CORRUPT:
-		if (it->info.problem && !strncmp(it->info.problem, "truncated", 9))
+		/* An ELF file libelf cannot read is one ld cannot either; a broken archive, ld may still take. */
+		if ((it->info.problem && !strncmp(it->info.problem, "truncated", 9)) || elf_magic(it->path))
 			set_unusable(it, LK_UNUSABLE_TRUNCATED, "'%s' is cut short (%s): \"file too short\"",
 				     shown(it), it->info.problem);
 		else
