@@ -2,7 +2,8 @@
 # its own kind naming the file and what is wrong, with the real ld as the
 # oracle: an object, shared object or pulled archive member of another
 # machine (an archive of another machine that nothing pulls from links);
-# LLVM bitcode with no LLVM plugin (the producer named); a linker script
+# LLVM bitcode with no LLVM plugin (the producer named), a gcc -flto object
+# (unknown through gcc's plugin, ELF symbols only without); a linker script
 # with a syntax error (its line and token), where scripts ld accepts are
 # no false alarm and one using a command the model does not read is
 # unknown; an ELF file cut short, a file of no format ld knows; an empty
@@ -54,6 +55,18 @@ predicts bitcode-without-plugin "'$T/f-bc.o' is LLVM bitcode (made by clang, pro
 check_contains "... the fixes: lld" "$(rep '[f["description"] for f in r["diagnostics"][0]["fixes"]]')" "-fuse-ld=lld"
 check_contains "... or that object without LTO" "$(rep '[f["description"] for f in r["diagnostics"][0]["fixes"]]')" "rebuild '$T/f-bc.o' without link-time optimisation"
 check "... lld does link it" cc -fuse-ld=lld main.o f-bc.o -o p5lld
+
+# gcc's LTO objects: through gcc's plugin (the default) LTO is not modelled, so the outcome is
+# unknown, never a false failure; with no plugin ld reads only their ELF symbols, as the replay does.
+cc -flto -c f.c -o f-lto.o
+link "a gcc -flto object through gcc's LTO plugin" cc -flto main.o f-lto.o -o p5gcc
+check_eq "$what: ld links" success "$ld_outcome"
+check_eq "... LTO is not modelled: unknown" unknown "$(rep 'r["predicted"]["outcome"]')"
+check_contains "... saying why" "$(rep 'r["predicted"]["unknown_because"]')" "'$T/f-lto.o' is a gcc LTO object read by gcc's LTO plugin"
+link "a gcc -flto object with no plugin" cc -fno-use-linker-plugin main.o f-lto.o -o p5nop
+check_eq "$what: ld fails" failure "$ld_outcome"
+check_eq "... predicted: f is undefined, as ld says" "failure ['f']" \
+	"$(rep 'r["predicted"]["outcome"] + " " + str([d["symbol"] for d in r["diagnostics"]])')"
 
 # Linker scripts: ld is the oracle of what is a syntax error.
 printf 'GROUP ( f.o )\nFOO BAR\n' >bad-words.ld
