@@ -141,7 +141,7 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(rec, line, out, d);
 		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
-			lk_notfound_fixes(rec, line, out, d);
+			lk_notfound_fixes(rec, line, d);
 		else if (lk_unusable_kind(d->kind))
 			lk_unusable_fixes(line, d);
 	}

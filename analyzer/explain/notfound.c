@@ -286,12 +286,23 @@ static void missing_dirs(const struct lk_line *line, struct lk_diag *d)
 	}
 }
 
-/* "libz" of ".../libz.so.1": the name a -l word would give for a library file. */
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* "-lz" for ".../libz.so" or ".../libz.a": the -l word that finds a library file (malloc'd). */
+static char *l_word(const char *path)
+{
+	const char *base = base_name(path);
+	size_t len = strlen(base);
+	struct lk_buf b = LK_BUF_INIT;
+
+	len -= len > 3 && !strcmp(base + len - 3, ".so") ? 3 : 2;
+	lk_buf_addf(&b, "-l%.*s", (int)(len - 3), base + 3);
+	return lk_buf_detach(&b);
 }
 
 static void explain_lib(const struct lk_line *line, const struct lk_line_item *it, struct lk_diag *d)
@@ -319,11 +330,11 @@ static void explain_lib(const struct lk_line *line, const struct lk_line_item *i
 		free(pkg);
 		free(cache);
 	} else if (near_name(line, it, &dirs, d)) {
-		lk_buf_addf(&b, "%s is in a dir searched: did you mean -l%.*s?", d->not_found_file,
-			    (int)(strlen(base_name(d->not_found_file)) - 3 -
-				  (strstr(base_name(d->not_found_file), ".so") ? 3 : 2)),
-			    base_name(d->not_found_file) + 3);
+		char *word = l_word(d->not_found_file);
+
+		lk_buf_addf(&b, "%s is in a dir searched: did you mean %s?", d->not_found_file, word);
 		say(d, &b);
+		free(word);
 	}
 	missing_dirs(line, d);
 	lk_strvec_release(&dirs);
@@ -386,17 +397,16 @@ static void stated_fix(struct lk_diag *d, const char *description)
 	f->stated = 1;
 }
 
-void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-		       struct lk_diag *d)
+void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_diag *d)
 {
 	const struct lk_line_item *it = d->item >= 0 ? &line->items.items[d->item] : NULL;
 	const char *cause = d->not_found_cause, *file = d->not_found_file;
 	struct lk_buf word = LK_BUF_INIT, desc = LK_BUF_INIT;
+	char *l = NULL;
 	/* A word replaced in place: the driver's own word, not one a script or the driver added. */
 	int replaceable = it && it->parent < 0 && it->position >= 0 && (size_t)it->position < rec->args.nr &&
 			  !strcmp(rec->args.items[it->position].text, it->word);
 
-	(void)out;
 	if (!cause || !file)
 		return;
 	if (!strcmp(cause, "static-only-shared")) {
@@ -410,7 +420,7 @@ void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, 
 		if (!strcmp(cause, "runtime-only"))
 			lk_buf_addf(&word, "-l:%s", base);
 		else if (!strcmp(cause, "near-name"))
-			lk_buf_addf(&word, "-l%.*s", (int)(strlen(base) - 3 - (strstr(base, ".so") ? 3 : 2)), base + 3);
+			lk_buf_addstr(&word, (l = l_word(file)));
 		else
 			lk_buf_addstr(&word, file);
 		lk_buf_addf(&desc, "replace %s (at %ld) with %s", it->word, it->position, word.buf);
@@ -423,6 +433,7 @@ void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, 
 		else
 			stated_fix(d, desc.buf);
 	}
+	free(l);
 	lk_buf_release(&word);
 	lk_buf_release(&desc);
 }
