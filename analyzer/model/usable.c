@@ -154,9 +154,14 @@ static void judge(struct lk_line *line, struct lk_line_item *it)
 	switch (it->info.kind) {
 	case LK_FILE_OBJECT:
 	case LK_FILE_SHARED:
-		/* -l search skips these (libsearch.c); a script's members are the script's business. */
-		if (it->kind == LK_ITEM_FILE && it->parent < 0 && line->machine && it->info.machine &&
-		    it->info.machine != line->machine)
+		/* -l search skips these (libsearch.c). */
+		if (it->kind != LK_ITEM_FILE || !line->machine || !it->info.machine || it->info.machine == line->machine)
+			break;
+		if (it->parent >= 0)
+			unknown(line, "'%s', named by the linker script '%s', is for %s, and the link is for %s: whether ld skips it or stops is not modelled",
+				shown(it), line->items.items[it->parent].path, lk_elf_machine_name(it->info.machine),
+				lk_elf_machine_name(line->machine));
+		else
 			set_unusable(it, LK_UNUSABLE_WRONG_MACHINE, "'%s' is %s for %s (e_machine %d), and the link is for %s: \"file in wrong format\"",
 				     shown(it), it->info.kind == LK_FILE_OBJECT ? "an object" : "a shared object",
 				     lk_elf_machine_name(it->info.machine), it->info.machine,

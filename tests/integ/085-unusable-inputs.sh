@@ -48,6 +48,11 @@ link "an AArch64 archive member pulled" cc main.o libarm.a -o p3
 predicts wrong-machine "'$T/libarm.a(f-arm.o)', pulled in, is an object for AArch64"
 link "an AArch64 archive nothing pulls from" cc main.o f.o libarm.a -o p4
 succeeds
+printf 'INPUT(%s)\n' "$T/f-arm.o" >arm.ld
+link "an AArch64 object a linker script names" cc main.o arm.ld -o p4s
+check_eq "$what: ld fails" failure "$ld_outcome"
+check_eq "... ld's search of a script's member is not modelled: unknown, not a success" unknown "$(rep 'r["predicted"]["outcome"]')"
+check_contains "... saying why" "$(rep 'r["predicted"]["unknown_because"]')" "named by the linker script '$T/arm.ld', is for AArch64"
 
 clang -flto -c f.c -o f-bc.o
 link "LLVM bitcode given to GNU ld" cc main.o f-bc.o -o p5
