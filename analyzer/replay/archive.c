@@ -81,7 +81,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 		free(name);
 		return 0;
 	}
-	if (rp_member_unusable(r, a->item, name, &syms)) {
+	if (rp_member_unusable(r, a->item, name, why, &syms)) {
 		lk_elf_syms_release(&syms);
 		if (r->gc)
 			lk_elf_gc_release(&sections);

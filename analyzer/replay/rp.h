@@ -107,7 +107,8 @@ int rp_linker_defined(const char *name);
  * does not join), a member that cannot be read.
  */
 void rp_unusable_items(struct rp *r);
-int rp_member_unusable(struct rp *r, long item, const char *member, const struct lk_elf_syms *syms);
+int rp_member_unusable(struct rp *r, long item, const char *member, const char *pulled_for,
+		       const struct lk_elf_syms *syms);
 void rp_member_unreadable(struct rp *r, long item, const struct lk_err *err);
 /* unusable.c: the items of the edit's skipped position are not read (LK_EDIT_IN_PLACE: its words are). */
 int rp_skipped(const struct rp *r, const struct lk_line_item *it);

@@ -96,16 +96,17 @@ void rp_unusable_items(struct rp *r)
 		stop_there(r);
 }
 
-int rp_member_unusable(struct rp *r, long item, const char *member, const struct lk_elf_syms *syms)
+int rp_member_unusable(struct rp *r, long item, const char *member, const char *pulled_for,
+		       const struct lk_elf_syms *syms)
 {
 	const struct lk_line_item *it = item_at(r, item);
 	struct lk_buf why = LK_BUF_INIT;
 
 	if (!r->line->machine || !syms->machine || syms->machine == r->line->machine)
 		return 0;
-	lk_buf_addf(&why, "'%s(%s)', pulled in, is an object for %s (e_machine %d), and the link is for %s: \"file in wrong format\"",
-		    it->path, member, lk_elf_machine_name(syms->machine), syms->machine,
-		    lk_elf_machine_name(r->line->machine));
+	lk_buf_addf(&why, "'%s(%s)', pulled in%s%s, is an object for %s (e_machine %d), and the link is for %s: \"file in wrong format\"",
+		    it->path, member, pulled_for ? " for " : "", pulled_for ? pulled_for : "",
+		    lk_elf_machine_name(syms->machine), syms->machine, lk_elf_machine_name(r->line->machine));
 	new_diag(r, LK_DIAG_WRONG_MACHINE, item, member, why.buf);
 	lk_buf_release(&why);
 	return 1;

@@ -45,7 +45,7 @@ check_contains "... a fix said, not verified" "$(rep 'r["diagnostics"][0]["fixes
 link "an AArch64 shared object by path" cc main.o f.o ./libf-arm.so -o p2
 predicts wrong-machine "a shared object for AArch64"
 link "an AArch64 archive member pulled" cc main.o libarm.a -o p3
-predicts wrong-machine "'$T/libarm.a(f-arm.o)', pulled in, is an object for AArch64"
+predicts wrong-machine "'$T/libarm.a(f-arm.o)', pulled in for f, is an object for AArch64"
 link "an AArch64 archive nothing pulls from" cc main.o f.o libarm.a -o p4
 succeeds
 printf 'INPUT(%s)\n' "$T/f-arm.o" >arm.ld
