@@ -626,7 +626,7 @@ static void whole_fix(const struct lk_record *rec, const struct lk_line *line, s
 
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			if (d->fixes.items[k].verified)
-				return;	/* one edit already links */
+				goto out;	/* one edit already links */
 			if (!best && d->fixes.items[k].partial && !d->fixes.items[k].driver)
 				best = &d->fixes.items[k];
 		}
@@ -645,6 +645,7 @@ static void whole_fix(const struct lk_record *rec, const struct lk_line *line, s
 		out->whole_fix->position = (long)rec->args.nr;
 		out->whole_fix->verified = 1;
 	}
+out:
 	lk_strvec_release(&words);
 	lk_strvec_release(&left);
 	lk_buf_release(&desc);
@@ -659,7 +660,7 @@ void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, str
 			provider_fixes(rec, line, out, d);
 	}
 	whole_fix(rec, line, out);
-	/* Never offered: an edit that neither links nor defines its diagnostic's symbols. */
+	/* Never offered: an edit that neither links nor defines its diagnostic's symbols (a fix only said is kept). */
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		size_t w = 0;

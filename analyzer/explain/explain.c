@@ -12,6 +12,8 @@
 #include "explain.h"
 #include "reloc_explain.h"
 #include "fix.h"
+#include "notfound.h"
+#include "unusable.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -181,28 +183,6 @@ static void explain_multiple(const struct lk_replay *out, const struct lk_line *
 	lk_buf_release(&b);
 }
 
-/* ld stops at the input it cannot open: the item of the line the diagnostic names. */
-static void explain_not_found(const struct lk_line *line, struct lk_diag *d)
-{
-	const struct lk_line_item *it = NULL;
-	struct lk_buf b = LK_BUF_INIT;
-
-	for (size_t i = 0; i < line->items.nr && !it; i++) {
-		const struct lk_line_item *x = &line->items.items[i];
-
-		if ((x->kind == LK_ITEM_LIB || x->kind == LK_ITEM_FILE) && x->info.kind == LK_FILE_MISSING &&
-		    !strcmp(x->word, d->symbol))
-			it = x;
-	}
-	if (!it)
-		LK_BUG("an input-not-found diagnostic names no missing input of the line");
-	if (it->kind == LK_ITEM_LIB)
-		lk_buf_addf(&b, "ld: \"cannot find %s\": %zu files tried in the -L and default dirs", it->word, it->tried.nr);
-	else
-		lk_buf_addf(&b, "ld: \"cannot find %s\": no such file", it->word);
-	say(d, &b);
-}
-
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
@@ -216,8 +196,10 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			explain_multiple(out, line, d);
 		else if (lk_explain_reloc_kind(d->kind))
 			lk_explain_reloc(out, line, d);
+		else if (lk_unusable_kind(d->kind))
+			lk_unusable_explain(line, d);
 		else
-			explain_not_found(line, d);
+			lk_notfound_explain(line, d);
 	}
 	explain_old_versions(out);
 }
@@ -312,6 +294,9 @@ void lk_explain_diag_release(struct lk_diag *d)
 	d->provider_package = NULL;
 	lk_strvec_release(&d->alternatives);
 	lk_strvec_release(&d->looked_in);
+	free(d->not_found_file);
+	d->not_found_file = NULL;
+	d->not_found_cause = NULL;
 }
 
 void lk_explain_release(struct lk_replay *r)

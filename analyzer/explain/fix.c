@@ -11,6 +11,8 @@
 #include "cause.h"
 #include "fix.h"
 #include "reloc_explain.h"
+#include "notfound.h"
+#include "unusable.h"
 #include "trial.h"
 
 int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
@@ -139,6 +141,10 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 			fix_dso_missing(rec, line, out, d);
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(rec, line, out, d);
+		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
+			lk_notfound_fixes(rec, line, d);
+		else if (lk_unusable_kind(d->kind))
+			lk_unusable_fixes(line, d);
 	}
 	lk_fix_reloc(rec, line, out);
 }

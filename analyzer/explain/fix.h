@@ -17,6 +17,8 @@ struct lk_fix {
 	char *description;
 	struct lk_strvec args;	/* what to insert */
 	long position;		/* driver argv index they go before; argc = append */
+	int replaces;		/* `args` replace the word at `position` instead (a name corrected) */
+	int stated;		/* said, not tried by the replay (a rebuild, another linker): never verified */
 	int verified;		/* the replay with this edit succeeds */
 	int linker_checked;	/* --verify-with-linker ran the real driver with it */
 	int linker_ok;		/* ... and it linked */
@@ -25,7 +27,6 @@ struct lk_fix {
 	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
 	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
 	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
-	int stated;		/* a change of the build no replay can try (rebuild an object with -fPIC): said, never verified */
 };
 
 /*

@@ -68,6 +68,8 @@ static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, co
 			}
 		if (i == rec->args.nr)
 			break;
+		if (fix->replaces && (long)i == fix->position)
+			continue;	/* the word the fix's words replace */
 		LK_GROW(args.items, args.nr + 1, args.alloc);
 		args.items[args.nr++] = rec->args.items[i];
 	}

@@ -139,6 +139,24 @@ const char *elfr_truncated(Elf *e, uint64_t size)
 	return NULL;
 }
 
+/* Does the object `e` carry gcc's LTO sections (".gnu.lto_*")? */
+static int has_gcc_lto(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx) < 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name = gelf_getshdr(scn, &shdr) ? elf_strptr(e, shstrndx, shdr.sh_name) : NULL;
+
+		if (name && !strncmp(name, ".gnu.lto_", 9))
+			return 1;
+	}
+	return 0;
+}
+
 static void read_elf(Elf *e, off_t size, struct lk_elf_info *info)
 {
 	GElf_Ehdr ehdr;
@@ -158,6 +176,7 @@ static void read_elf(Elf *e, off_t size, struct lk_elf_info *info)
 	switch (ehdr.e_type) {
 	case ET_REL:
 		info->kind = LK_FILE_OBJECT;
+		info->gcc_lto = has_gcc_lto(e);
 		break;
 	case ET_DYN:
 		info->kind = LK_FILE_SHARED;
@@ -210,7 +229,7 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 		return;
 	}
 	if (n >= 8 && !memcmp(magic, "!<thin>\n", 8)) {
-		info->kind = LK_FILE_THIN_ARCHIVE;
+		elfr_read_thin(fd, path, info);
 	} else if (n >= 4 && (!memcmp(magic, "BC\xc0\xde", 4) || !memcmp(magic, "\xde\xc0\x17\x0b", 4))) {
 		info->kind = LK_FILE_BITCODE;
 	} else if ((n >= 4 && !memcmp(magic, "\x7f" "ELF", 4)) || (n >= 8 && !memcmp(magic, "!<arch>\n", 8))) {

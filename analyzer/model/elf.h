@@ -39,6 +39,7 @@ struct lk_elf_info {
 	char *rpath;		/* DT_RPATH */
 	int has_armap;		/* archives: a symbol index is present */
 	size_t members;		/* archives: member count */
+	int gcc_lto;		/* an object with .gnu.lto_ sections (gcc -flto): code for gcc's LTO plugin */
 	char *problem;		/* why MISSING/UNREADABLE/CORRUPT, one line */
 };
 
@@ -78,6 +79,7 @@ struct lk_elf_syms {
 	size_t nr, alloc;
 	/* An object's sections named like C identifiers: ld defines __start_NAME and __stop_NAME for them. */
 	struct lk_strvec start_stop;
+	int machine;		/* the file's e_machine */
 };
 
 void lk_elf_syms_release(struct lk_elf_syms *syms);
@@ -103,6 +105,9 @@ struct lk_elf_archive {
 	struct { struct lk_elf_armap_entry *items; size_t nr, alloc; } armap;
 	char *armap_names;	/* the index's string table, NUL-terminated: armap names point here */
 	struct { size_t *items; size_t nr, alloc; } members;	/* every member's offset, in order */
+	int thin;		/* a thin archive (elf_thin.c): members are files beside it */
+	char *long_names;	/* a thin archive's "//" table, NUL-terminated */
+	size_t long_names_size;
 };
 
 int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err);

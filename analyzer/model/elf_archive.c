@@ -40,7 +40,7 @@ static uint64_t index_word(const unsigned char *p, size_t w)
  * dropped. Returns 1 with an index (entries appended when `ar` is given),
  * 0 without one.
  */
-static int read_index(int fd, struct lk_elf_archive *ar)
+int elfr_read_index(int fd, struct lk_elf_archive *ar)
 {
 	unsigned char head[68];
 	char sizetext[11], *end;
@@ -99,7 +99,7 @@ void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 	if (size == 8)
 		return;	/* just "!<arch>\n": an empty archive, as glibc's libdl.a */
 	/* An index with no symbols is still an index (rlibs of metadata only have one). */
-	info->has_armap = read_index(fd, NULL);
+	info->has_armap = elfr_read_index(fd, NULL);
 	while ((m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
@@ -128,12 +128,19 @@ void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err)
 {
 	Elf_Cmd cmd = ELF_C_READ;
+	char magic[8];
 	Elf *m, *e;
 
 	memset(ar, 0, sizeof(*ar));
 	ar->fd = lk_file_open_regular(path, NULL);
 	if (ar->fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
+	if (pread(ar->fd, magic, 8, 0) == 8 && !memcmp(magic, "!<thin>\n", 8)) {
+		if (elfr_thin_open(path, ar, err) == 0)
+			return 0;
+		lk_elf_archive_close(ar);
+		return -1;
+	}
 	elf_version(EV_CURRENT);
 	e = elf_begin(ar->fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_AR) {
@@ -144,7 +151,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 	}
 	ar->elf = e;
 	ar->path = lk_xstrdup(path);
-	ar->has_index = read_index(ar->fd, ar);
+	ar->has_index = elfr_read_index(ar->fd, ar);
 	while ((m = elf_begin(ar->fd, cmd, e))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
@@ -172,6 +179,8 @@ int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **na
 	Elf_Arhdr *h;
 	int rc = 0;
 
+	if (ar->thin)
+		return elfr_thin_member(ar, offset, name, out, gc, err);
 	*name = NULL;
 	if (gc) {
 		struct lk_elf_gc keep = *gc;
@@ -210,6 +219,7 @@ void lk_elf_archive_close(struct lk_elf_archive *ar)
 	free(ar->armap.items);
 	free(ar->armap_names);
 	free(ar->members.items);
+	free(ar->long_names);
 	if (ar->elf)
 		elf_end(ar->elf);
 	if (ar->fd >= 0)

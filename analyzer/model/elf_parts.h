@@ -21,6 +21,19 @@ const char *elfr_truncated(Elf *e, uint64_t size);
 /* elf_archive.c: the archive `ar` (open on `fd`, `size` bytes) identified into `info`, its index read. */
 void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info);
 
+/* elf_archive.c: the symbol index of the archive open on `fd` (into `ar` when given); 1 if it has one. */
+int elfr_read_index(int fd, struct lk_elf_archive *ar);
+
+/*
+ * elf_thin.c: a thin archive identified into `info` (its first member's
+ * machine); `ar` (fd set) read as an archive, the caller closing it when
+ * this fails; a member's symbols, read from its file.
+ */
+void elfr_read_thin(int fd, const char *path, struct lk_elf_info *info);
+int elfr_thin_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err);
+int elfr_thin_member(struct lk_elf_archive *ar, size_t offset, char **name, struct lk_elf_syms *out,
+		     struct lk_elf_gc *gc, struct lk_err *err);
+
 /* elf_syms.c: the symbols of `e` into `out` and, when `gc` is not NULL, its sections (from `fd`). */
 int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *out,
 			  struct lk_elf_gc *gc, struct lk_err *err);

@@ -204,6 +204,10 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 {
 	int rc = read_elf_syms(e, path, out, err);
 	struct lk_elf_gc keep;
+	GElf_Ehdr ehdr;
+
+	if (gelf_getehdr(e, &ehdr))
+		out->machine = ehdr.e_machine;
 
 	if (!gc) {
 		elf_end(e);

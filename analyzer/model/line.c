@@ -790,7 +790,9 @@ void lk_line_truncate(struct lk_line *line, size_t nr)
 		free(it->value);
 		free(it->path);
 		free(it->note);
+		free(it->unusable_why);
 		lk_strvec_release(&it->tried);
+		lk_strvec_release(&it->skipped);
 		lk_elf_info_release(&it->info);
 	}
 	line->items.nr = nr;

@@ -63,6 +63,16 @@ enum lk_ld_option {
 	LK_LD_VERSION_SCRIPT,	/* --version-script=V */
 };
 
+/* Why ld stops at an input it found (usable.c). */
+enum lk_unusable {
+	LK_USABLE = 0,
+	LK_UNUSABLE_WRONG_MACHINE,	/* an object or shared object of another machine, given by path */
+	LK_UNUSABLE_BITCODE,		/* LLVM bitcode and no LLVM plugin */
+	LK_UNUSABLE_SCRIPT,		/* text ld reads as a linker script, with a syntax error */
+	LK_UNUSABLE_TRUNCATED,		/* an ELF file cut short */
+	LK_UNUSABLE_UNRECOGNIZED,	/* not empty, and neither ELF, an archive, bitcode nor text */
+};
+
 struct lk_line_item {
 	enum lk_item_kind kind;
 	enum lk_ld_option ld_option;	/* for LK_ITEM_OPTION */
@@ -82,6 +92,10 @@ struct lk_line_item {
 	struct lk_strvec tried;	/* for a library: every file tried, in order */
 	struct lk_elf_info info;
 	char *note;		/* one line: why unresolved, or what is special */
+	struct lk_strvec skipped;	/* a library: the incompatible files ld skipped, in order (libsearch.c) */
+	/* Found, but ld cannot use it (usable.c): the class, and one line naming the file and the cause. */
+	enum lk_unusable unusable;
+	char *unusable_why;
 };
 
 /*

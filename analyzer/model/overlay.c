@@ -30,8 +30,7 @@ static void copy_strvec(struct lk_strvec *to, const struct lk_strvec *from)
 		lk_strvec_push(to, from->items[i]);
 }
 
-void lk_overlay_open(struct lk_overlay *o, const struct lk_record *rec, const struct lk_line *base,
-		     const struct lk_strvec *words)
+static void open_view(struct lk_overlay *o, const struct lk_line *base)
 {
 	struct lk_line *v = &o->view;
 
@@ -44,8 +43,31 @@ void lk_overlay_open(struct lk_overlay *o, const struct lk_record *rec, const st
 	copy_strvec(&v->default_dirs, &base->default_dirs);
 	copy_strvec(&v->unknown, &base->unknown);
 	copy_strvec(&v->notes, &base->notes);
+}
+
+void lk_overlay_open(struct lk_overlay *o, const struct lk_record *rec, const struct lk_line *base,
+		     const struct lk_strvec *words)
+{
+	open_view(o, base);
 	for (size_t i = 0; words && i < words->nr; i++)
-		lk_resolve_append(rec, v, words->items[i], (long)rec->args.nr, lk_line_state_at_end(v));
+		lk_resolve_append(rec, &o->view, words->items[i], (long)rec->args.nr,
+				  lk_line_state_at_end(&o->view));
+}
+
+void lk_overlay_open_in_place(struct lk_overlay *o, const struct lk_record *rec, const struct lk_line *base,
+			      const struct lk_strvec *words, long position)
+{
+	unsigned state = lk_line_state_at_end(base);
+
+	for (size_t i = 0; i < base->items.nr; i++) {
+		if (base->items.items[i].position == position && base->items.items[i].parent < 0) {
+			state = base->items.items[i].state;
+			break;
+		}
+	}
+	open_view(o, base);
+	for (size_t i = 0; words && i < words->nr; i++)
+		lk_resolve_append(rec, &o->view, words->items[i], position, state);
 }
 
 void lk_overlay_close(struct lk_overlay *o)

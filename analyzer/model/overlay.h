@@ -24,6 +24,13 @@ struct lk_overlay {
  */
 void lk_overlay_open(struct lk_overlay *o, const struct lk_record *rec, const struct lk_line *base,
 		     const struct lk_strvec *words);
+/*
+ * `base` with `words` in place of the items of driver position `position`
+ * (a word replaced): resolved with that position and the input state in
+ * force there; the replay reads them there (LK_EDIT_IN_PLACE).
+ */
+void lk_overlay_open_in_place(struct lk_overlay *o, const struct lk_record *rec, const struct lk_line *base,
+			      const struct lk_strvec *words, long position);
 void lk_overlay_close(struct lk_overlay *o);
 
 #endif

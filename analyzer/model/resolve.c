@@ -1,10 +1,8 @@
 /*
  * Line model -> inputs: every item resolved to the file GNU ld opens.
  *
- * Models ld/ldfile.c (ldfile_open_file_search: the -L dirs, all of them
- * for every -l, then the linker script's SEARCH_DIRs; lib<name>.so before
- * lib<name>.a in each dir unless -Bstatic; -l:file literally; incompatible
- * files skipped), ld/ldlang.c (a linker script given as an input adds its
+ * Models ld/ldfile.c (the -l search is libsearch.c's; which inputs ld
+ * cannot use, usable.c's), ld/ldlang.c (a linker script given as an input adds its
  * GROUP/INPUT files at its place; AS_NEEDED inside it), and ld/ldelf.c
  * (ldelf_after_open: a shared object's DT_NEEDED is looked for in
  * -rpath-link, -rpath, LD_RUN_PATH and LD_LIBRARY_PATH for a native
@@ -34,6 +32,7 @@
 #include "resolve.h"
 #include "sandbox.h"
 #include "trust.h"
+#include "usable.h"
 
 /* ---- running the linker for its defaults ---- */
 
@@ -313,62 +312,6 @@ static void set_note(struct lk_line_item *it, const char *fmt, ...)
 	va_end(ap);
 	free(it->note);
 	it->note = lk_buf_detach(&n);
-}
-
-int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
-{
-	const char *name = it->word + 2;
-	const struct lk_strvec *lists[2] = { &line->libdirs, &line->default_dirs };
-	int verbatim = name[0] == ':';
-
-	for (int l = 0; l < ((line->facts & LK_LINE_NOSTDLIB) ? 1 : 2); l++) {
-		for (size_t d = 0; d < lists[l]->nr; d++) {
-			const char *dir = lists[l]->items[d];
-			struct lk_buf file = LK_BUF_INIT;
-
-			for (int pass = 0; pass < 2; pass++) {
-				struct lk_elf_info info;
-				char *path;
-
-				lk_buf_reset(&file);
-				if (verbatim && pass)
-					break;
-				if (verbatim)
-					lk_buf_addstr(&file, name + 1);
-				else if (pass == 0 && (it->state & LK_ST_STATIC))
-					continue;
-				else
-					lk_buf_addf(&file, "lib%s.%s", name, pass == 0 ? "so" : "a");
-				path = join(dir, file.buf);
-				lk_strvec_push(&it->tried, path);
-				lk_elf_identify(path, &info);
-				if (!is_found(&info)) {
-					lk_elf_info_release(&info);
-					free(path);
-					continue;
-				}
-				if (line->machine && info.machine && info.machine != line->machine) {
-					/* ld: "skipping incompatible X when searching for -lY" */
-					struct lk_buf t = LK_BUF_INIT;
-
-					lk_buf_addf(&t, "%s (skipped: %s, the link is %s)", path,
-						    lk_elf_machine_name(info.machine),
-						    lk_elf_machine_name(line->machine));
-					free(it->tried.items[it->tried.nr - 1]);
-					it->tried.items[it->tried.nr - 1] = lk_buf_detach(&t);
-					lk_elf_info_release(&info);
-					free(path);
-					continue;
-				}
-				it->path = path;
-				it->info = info;
-				lk_buf_release(&file);
-				return 0;
-			}
-			lk_buf_release(&file);
-		}
-	}
-	return -1;
 }
 
 static void read_script(struct ctx *c, size_t index, int depth);
@@ -857,6 +800,7 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 	top = line->items.nr;
 	for (size_t i = 0; i < top; i++)
 		resolve_item(&c, i, 0);
+	lk_usable_classify(line, 0);
 	needed_closure(&c);
 }
 
@@ -892,6 +836,7 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	if (it->kind == LK_ITEM_OPTION)
 		return index;
 	resolve_item(&c, index, 0);
+	lk_usable_classify(line, index);
 	/* Its DT_NEEDED (and its script's shared objects'), for the replay's end-of-line loading. */
 	for (size_t i = index; i < line->items.nr; i++) {
 		const struct lk_line_item *x = &line->items.items[i];

@@ -24,7 +24,38 @@ struct lexer {
 	const char *path;
 	struct lk_buf tok;
 	int quoted;
+	struct lk_script *s;	/* where a failure's line and token, or the command not modelled, go */
 };
+
+/*
+ * ld's own script commands (ld/ldlex.l) that this parser does not read:
+ * a script using one is not modelled, which is no syntax error.
+ */
+static const char *const ld_keywords[] = { "INCLUDE", "INSERT", "STARTUP", "OUTPUT", "TARGET",
+	"OUTPUT_FORMAT", "OUTPUT_ARCH", "ENTRY", "EXTERN", "NOCROSSREFS", "NOCROSSREFS_TO",
+	"REGION_ALIAS", "LD_FEATURE", "ASSERT", "PROVIDE", "PROVIDE_HIDDEN", "HIDDEN", "CREATE_OBJECT_SYMBOLS",
+	"CONSTRUCTORS", "SORT", "KEEP", "MAP", "NOLOAD", "OVERLAY", NULL };
+
+/* The commands that read no inputs and take no arguments: nothing to model. */
+static const char *const no_argument_commands[] = { "FORCE_COMMON_ALLOCATION",
+	"INHIBIT_COMMON_ALLOCATION", "FORCE_GROUP_ALLOCATION", NULL };
+
+static int in_list(const char *const *list, const char *word)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, word))
+			return 1;
+	return 0;
+}
+
+/* The failure is ld's "syntax error" at the current token (at the end of the file when there is none). */
+static void syntax_error_here(struct lexer *lx)
+{
+	if (lx->s->error_line)
+		return;
+	lx->s->error_line = lx->line;
+	lx->s->error_token = lx->tok.len || lx->quoted ? lk_xstrdup(lx->tok.buf) : NULL;
+}
 
 /* Next token into lx->tok: a name, or one of ( ) { } ; , = ; "" at the end. */
 static int next_token(struct lexer *lx, struct lk_err *err)
@@ -40,9 +71,11 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 		if (lx->p[0] == '/' && lx->p[1] == '*') {
 			const char *end = strstr(lx->p + 2, "*/");
 
-			if (!end)
+			if (!end) {
+				syntax_error_here(lx);
 				return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unterminated comment",
 						  lx->path, lx->line);
+			}
 			for (const char *q = lx->p; q < end; q++)
 				lx->line += *q == '\n';
 			lx->p = end + 2;
@@ -59,9 +92,11 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 	if (*lx->p == '"') {
 		const char *end = strchr(lx->p + 1, '"');
 
-		if (!end)
+		if (!end) {
+			syntax_error_here(lx);
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unterminated string",
 					  lx->path, lx->line);
+		}
 		lk_buf_add(&lx->tok, lx->p + 1, (size_t)(end - lx->p - 1));
 		lx->p = end + 1;
 		lx->quoted = 1;
@@ -113,6 +148,7 @@ static int expect(struct lexer *lx, const char *what, struct lk_err *err)
 	if (!is(lx, what)) {
 		char shown[sizeof(err->msg)];
 
+		syntax_error_here(lx);
 		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected '%s', found '%s'",
 				  lx->path, lx->line, what,
 				  lx->tok.len ? one_line(lx->tok.buf, shown, sizeof(shown)) : "end of file");
@@ -138,9 +174,11 @@ static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 	for (;;) {
 		if (next_token(lx, err) < 0)
 			return -1;
-		if (!lx->tok.len && !lx->quoted)
+		if (!lx->tok.len && !lx->quoted) {
+			syntax_error_here(lx);
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected ')' before end of file",
 					  lx->path, lx->line);
+		}
 		if (is(lx, ")"))
 			return 0;
 		if (is(lx, ","))
@@ -150,7 +188,7 @@ static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 				return -1;
 			continue;
 		}
-		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]))
+		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]) && (syntax_error_here(lx), 1))
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unexpected '%s' in a file list",
 					  lx->path, lx->line, lx->tok.buf);
 		add_input(s, lx->tok.buf, as_needed, in_group);
@@ -165,15 +203,28 @@ static int skip_block(struct lexer *lx, char open, char close, struct lk_err *er
 	while (depth) {
 		if (next_token(lx, err) < 0)
 			return -1;
-		if (!lx->tok.len && !lx->quoted)
+		if (!lx->tok.len && !lx->quoted) {
+			syntax_error_here(lx);
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected '%c' before end of file",
 					  lx->path, lx->line, close);
+		}
 		if (!lx->quoted && lx->tok.buf[0] == open && lx->tok.len == 1)
 			depth++;
 		else if (!lx->quoted && lx->tok.buf[0] == close && lx->tok.len == 1)
 			depth--;
 	}
 	return 0;
+}
+
+/* A plain name: what ld's lexer reads as one NAME token, with no operator in it. */
+static int word_like(const char *w)
+{
+	if (!isalpha((unsigned char)w[0]) && w[0] != '_')
+		return 0;
+	for (; *w; w++)
+		if (!isalnum((unsigned char)*w) && !strchr("_.-/$", *w))
+			return 0;
+	return 1;
 }
 
 static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *err)
@@ -201,29 +252,51 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 			return expect(lx, "{", err) < 0 ? -1 : skip_block(lx, '{', '}', err);
 		}
 	}
+	if (in_list(no_argument_commands, name))
+		return 0;
+	if (!strcmp(name, ")") || !strcmp(name, "}")) {
+		syntax_error_here(lx);
+		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' closes nothing", lx->path, lx->line, name);
+	}
+	if (in_list(ld_keywords, name) && strcmp(name, "INCLUDE") && strcmp(name, "INSERT") &&
+	    strcmp(name, "STARTUP")) {
+		/* Commands of one parenthesized argument list that add no input: skipped. */
+		if (expect(lx, "(", err) < 0)
+			return -1;
+		return skip_block(lx, '(', ')', err);
+	}
 	if (next_token(lx, err) < 0)
 		return -1;
-	if (is(lx, "("))
-		return skip_block(lx, '(', ')', err);
 	if (is(lx, "=")) {
 		/* A symbol assignment: skip to its ';'. */
 		while (!is(lx, ";")) {
 			if (next_token(lx, err) < 0)
 				return -1;
-			if (!lx->tok.len)
+			if (!lx->tok.len) {
+				syntax_error_here(lx);
 				return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected ';' after assignment to '%s'",
 						  lx->path, lx->line, name);
+			}
 		}
 		return 0;
 	}
-	return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' is not a linker script command",
+	if (!in_list(ld_keywords, name) && word_like(name) && !lx->quoted && lx->tok.len &&
+	    word_like(lx->tok.buf)) {
+		/* Two names in a row where ld's grammar wants a command: "syntax error" at the second. */
+		syntax_error_here(lx);
+		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' is not a linker script command",
+				  lx->path, lx->line, name);
+	}
+	/* Anything else (an expression, a command ld knows and this parser does not read): not modelled. */
+	lx->s->unmodelled = lk_xstrdup(name);
+	return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' is not modelled here",
 			  lx->path, lx->line, name);
 }
 
 int lk_script_parse(const char *text, const char *path, struct lk_script *out,
 		    struct lk_err *err)
 {
-	struct lexer lx = { text, 1, path, LK_BUF_INIT, 0 };
+	struct lexer lx = { text, 1, path, LK_BUF_INIT, 0, out };
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -249,5 +322,7 @@ void lk_script_release(struct lk_script *s)
 		free(s->inputs.items[i].name);
 	free(s->inputs.items);
 	lk_strvec_release(&s->search_dirs);
+	free(s->error_token);
+	free(s->unmodelled);
 	memset(s, 0, sizeof(*s));
 }

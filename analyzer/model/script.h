@@ -20,11 +20,18 @@ struct lk_script {
 	struct { struct lk_script_input *items; size_t nr, alloc; } inputs;
 	struct lk_strvec search_dirs;	/* SEARCH_DIR ( ... ), in order */
 	int has_sections;	/* SECTIONS/MEMORY/...: a full script, not only inputs */
+	/* When parsing fails: ld's "syntax error" is sure at this line (0 if not), at this token (NULL: the end) ... */
+	int error_line;
+	char *error_token;
+	/* ... or the script uses this command or expression, which is not modelled (no verdict). */
+	char *unmodelled;
 };
 
 /*
  * Parse `text`. Returns 0, or -1 with `err` naming `path`, the line and
- * what was expected. Release with lk_script_release() in both cases.
+ * what was expected, and either error_line (ld rejects it there) or
+ * unmodelled (ld may accept it) set. Release with lk_script_release() in
+ * both cases.
  */
 int lk_script_parse(const char *text, const char *path, struct lk_script *out,
 		    struct lk_err *err);

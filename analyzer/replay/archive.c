@@ -77,7 +77,13 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	a->pulled[m] = 1;
 	rp_relocs_reader(r, &sections);
 	if (lk_elf_archive_member_gc(&a->ar, a->ar.members.items[m], &name, &syms, &sections, &err) < 0) {
-		rp_note(r, "%s", err.msg);
+		rp_member_unreadable(r, a->item, &err);
+		free(name);
+		return 0;
+	}
+	if (rp_member_unusable(r, a->item, name, why, &syms)) {
+		lk_elf_syms_release(&syms);
+		lk_elf_gc_release(&sections);
 		free(name);
 		return 0;
 	}

@@ -18,10 +18,14 @@
  *  - the driver's own additions (crt files, -lc) are unknown: the record
  *    has no -### expansion and the driver was not run, or its expansion
  *    passes the inputs through gcc's temporary response files (atfile.c).
+ * A thin archive's member the replay could not tell (gone, or changed
+ * since the archive was made) is one more such reason.
  * A predicted success needs no such check: what is missing can only take
  * definitions away, and with them the success. Nor does a failure when
- * the record proves an input missing when ld ran: ld fails at an input it
- * cannot open, whatever the others would have given.
+ * the record proves an input missing when ld ran, or ld cannot use an input
+ * unchanged since the link (usable.c: another machine, bitcode, a broken
+ * script, a file cut short): ld fails at it, whatever the others would
+ * have given.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +131,13 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 
 	if (rp->success && rp->lld_success)
 		return NULL;
-	for (size_t i = 0; i < line->items.nr; i++)
-		if (cannot_read(&line->items.items[i]) && fingerprint_says_missing(rec, &line->items.items[i]))
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if ((cannot_read(it) && fingerprint_says_missing(rec, it)) ||
+		    (it->unusable && !lk_fingerprint_changed(rec, it)))
 			return NULL;
+	}
 	if (line->driver_part == LK_DRIVER_FROM_RECORD && lk_atfile_count(&rec->linker_argv))
 		lk_buf_addstr(&why, "the record's -### expansion passes the inputs through gcc's own temporary response files, gone now: what the driver itself added among them (g++'s -lstdc++, -lm) is unknown");
 	if (line->driver_part == LK_DRIVER_UNKNOWN)
@@ -141,6 +149,8 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 		if (cannot_read(it) ? !missing_at_link_time(rec, it) : lk_fingerprint_changed(rec, it))
 			because_of_item(rec, it, &why);
 	}
+	for (size_t i = 0; i < rp->untold.nr; i++)
+		lk_buf_addf(&why, "%s%s", why.len ? "; " : "", rp->untold.items[i]);
 	for (size_t i = 0; i < line->needed.nr; i++) {
 		const struct lk_needed *n = &line->needed.items[i];
 

@@ -100,7 +100,11 @@ void rp_final_checks(struct rp *r)
 	}
 }
 
-/* ld stops at an input it cannot open, a script's member too; so does the prediction. */
+/*
+ * ld stops at an input it cannot open, a script's member too; so does the
+ * prediction. A -l that found only files of another machine is ld's
+ * "skipping incompatible ..." then "cannot find -lNAME".
+ */
 void rp_inputs_not_found(struct rp *r)
 {
 	const struct lk_line *line = r->line;
@@ -109,15 +113,17 @@ void rp_inputs_not_found(struct rp *r)
 		const struct lk_line_item *it = &line->items.items[i];
 		struct lk_diag *d;
 
-		if ((it->kind != LK_ITEM_LIB && it->kind != LK_ITEM_FILE) || it->info.kind != LK_FILE_MISSING)
+		if ((it->kind != LK_ITEM_LIB && it->kind != LK_ITEM_FILE) || it->info.kind != LK_FILE_MISSING ||
+		    rp_skipped(r, it))
 			continue;
 		r->out->success = 0;
 		LK_GROW(r->out->diags.items, r->out->diags.nr + 1, r->out->diags.alloc);
 		d = &r->out->diags.items[r->out->diags.nr++];
 		memset(d, 0, sizeof(*d));
-		d->kind = LK_DIAG_NOT_FOUND;
+		d->kind = it->skipped.nr ? LK_DIAG_INCOMPATIBLE : LK_DIAG_NOT_FOUND;
 		d->symbol = lk_xstrdup(it->word);
 		d->ref_input = d->def_input = -1;
+		d->item = (long)i;
 		if (it->kind == LK_ITEM_FILE && !it->note)
 			rp_note(r, "'%s' cannot be read now (gone, or the record comes from another machine): the replay treats it as ld would, as missing",
 			     it->word);

@@ -101,6 +101,7 @@ static void read_item(struct rp *r, long item)
 		read_object(r, item);
 		break;
 	case LK_FILE_ARCHIVE:
+	case LK_FILE_THIN_ARCHIVE:
 	case LK_FILE_RLIB:
 		rp_scan_archive(r, item);
 		break;
@@ -114,8 +115,10 @@ static void read_item(struct rp *r, long item)
 		/* The line model reports these; ld stops at them. */
 		break;
 	default:
-		rp_note(r, "'%s' (%s) is not replayed", it->path ? it->path : it->word,
-		     lk_file_kind_name(it->info.kind));
+		/* What ld cannot use is a diagnostic (unusable.c); an empty file is an empty script to ld. */
+		if (!it->unusable && !(it->info.problem && !strcmp(it->info.problem, "empty file")))
+			rp_note(r, "'%s' (%s) is not replayed", it->path ? it->path : it->word,
+				lk_file_kind_name(it->info.kind));
 	}
 }
 
@@ -131,7 +134,8 @@ static int rescan_item(struct rp *r, long item)
 	const struct lk_line_item *it = item_at(r, item);
 	int pulled = 0;
 
-	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_RLIB)
+	if (it->info.kind == LK_FILE_ARCHIVE || it->info.kind == LK_FILE_THIN_ARCHIVE ||
+	    it->info.kind == LK_FILE_RLIB)
 		return rp_scan_archive(r, item);
 	if (it->info.kind == LK_FILE_SHARED && (it->state & LK_ST_AS_NEEDED))
 		return rp_read_dso_item(r, item, DSO_RELOAD);
@@ -223,7 +227,7 @@ void rp_read_line(struct rp *r)
 	const struct lk_line *line = r->line;
 	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
 	long last_user = -1;
-	int in_group = 0;
+	int in_group = 0, in_place_read = 0;
 	size_t nr = line->items.nr;	/* a fix trial worker's overlay adds items: they are read at the snapshot */
 
 	for (size_t i = 0; i < nr; i++)
@@ -232,9 +236,16 @@ void rp_read_line(struct rp *r)
 	for (size_t i = 0; i < nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->parent >= 0 || is_extra(r, i) ||
-		    (r->edit->skip_position >= 0 && it->position == r->edit->skip_position))
+		if (it->parent >= 0 || is_extra(r, i))
 			continue;
+		if (rp_skipped(r, it)) {
+			/* A word replaced: its replacement is read where it stood, once. */
+			if ((r->edit->flags & LK_EDIT_IN_PLACE) && !in_place_read) {
+				in_place_read = 1;
+				read_extras(r);
+			}
+			continue;
+		}
 		if ((it->kind == LK_ITEM_GROUP_START || it->kind == LK_ITEM_GROUP_END) &&
 		    (r->edit->flags & LK_EDIT_NO_GROUPS)) {
 			continue;
@@ -252,7 +263,8 @@ void rp_read_line(struct rp *r)
 			}
 		}
 		if ((long)i == last_user) {
-			read_extras(r);
+			if (!(r->edit->flags & LK_EDIT_IN_PLACE))
+				read_extras(r);
 			if (r->mode & RP_SNAPSHOT)
 				take_checkpoint(r);
 		}

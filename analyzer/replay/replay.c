@@ -38,7 +38,7 @@
  *   are reported, and a shared object's strong reference fails it when
  *   those in shared libraries are (policy.c: output kind, -z defs,
  *   --unresolved-symbols, --[no-]allow-shlib-undefined, in ld's order).
- * Not modelled (notes say so when met): LTO, thin archive members, -r,
+ * Not modelled (notes say so when met): LTO, -r,
  * version scripts' local: under --gc-sections.
  */
 #include <stdarg.h>
@@ -66,6 +66,12 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_RELOC_NOT_ALLOWED: return "relocation-not-allowed";
 	case LK_DIAG_RELOC_OVERFLOW: return "relocation-overflow";
 	case LK_DIAG_TLS_MISMATCH: return "tls-mismatch";
+	case LK_DIAG_INCOMPATIBLE: return "incompatible-skipped";
+	case LK_DIAG_WRONG_MACHINE: return "wrong-machine";
+	case LK_DIAG_BITCODE: return "bitcode-without-plugin";
+	case LK_DIAG_SCRIPT_SYNTAX: return "script-syntax-error";
+	case LK_DIAG_TRUNCATED: return "truncated-input";
+	case LK_DIAG_UNRECOGNIZED: return "unrecognized-input";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -116,6 +122,7 @@ struct lk_diag *rp_new_diag(struct rp *r, enum lk_diag_kind kind, const struct l
 	d->symbol = lk_xstrdup(s->name);
 	d->ref_input = s->first_ref >= 0 ? s->first_ref : s->first_dyn_ref;
 	d->def_input = -1;
+	d->item = -1;
 	for (const struct lk_symref *ref = s->refs; ref; ref = ref->next) {
 		LK_GROW(d->refs.items, d->refs.nr + 1, d->refs.alloc);
 		d->refs.items[d->refs.nr++] = ref->input;
@@ -207,6 +214,7 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	rp_relocs_finish(&r);
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);
+	rp_unusable_items(&r);
 	if (r.mode & RP_WORKER) {
 		/* A fix trial: its outcome is all the parent needs. */
 		struct lk_strvec left = LK_STRVEC_INIT;
@@ -247,7 +255,10 @@ void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
 		rp_replay_core(rec, line, line->items.nr, 0, edit, out);
 		return;
 	}
-	lk_overlay_open(&ov, rec, line, edit->append);
+	if (edit->flags & LK_EDIT_IN_PLACE)
+		lk_overlay_open_in_place(&ov, rec, line, edit->append, edit->skip_position);
+	else
+		lk_overlay_open(&ov, rec, line, edit->append);
 	rp_replay_core(rec, &ov.view, line->items.nr, 0, edit, out);
 	lk_overlay_close(&ov);
 }
@@ -314,6 +325,8 @@ void lk_diag_release(struct lk_diag *d)
 	free(d->symbol);
 	free(d->version);
 	free(d->defined_path);
+	free(d->member);
+	free(d->problem);
 	free(d->refs.items);
 	lk_strvec_release(&d->via);
 	if (d->reloc) {
@@ -348,6 +361,7 @@ void lk_replay_release(struct lk_replay *r)
 		free(r->trials);
 	}
 	lk_strvec_release(&r->notes);
+	lk_strvec_release(&r->untold);
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));
 }

@@ -47,6 +47,13 @@ enum lk_diag_kind {
 	LK_DIAG_UNDEFINED,
 	LK_DIAG_MULTIPLE,	/* "multiple-definition": two regular strong definitions */
 	LK_DIAG_NOT_FOUND,	/* "input-not-found": ld cannot open an input; `symbol` is the argument */
+	/* ld stops at an input it found but cannot use (unusable.c): `symbol` is the argument, `problem` says why */
+	LK_DIAG_INCOMPATIBLE,	/* "incompatible-skipped": a -l found only files of another machine */
+	LK_DIAG_WRONG_MACHINE,	/* "wrong-machine": an input (or pulled member) of another machine */
+	LK_DIAG_BITCODE,	/* "bitcode-without-plugin": LLVM bitcode, and no LLVM plugin */
+	LK_DIAG_SCRIPT_SYNTAX,	/* "script-syntax-error": a linker script ld rejects */
+	LK_DIAG_TRUNCATED,	/* "truncated-input": an ELF file (or member) cut short */
+	LK_DIAG_UNRECOGNIZED,	/* "unrecognized-input": neither ELF, an archive, bitcode nor text */
 	/* The relocation room (reloc.c); `reloc` says what. `symbol` is the target (symbol or section). */
 	LK_DIAG_RELOC_NOT_ALLOWED,	/* "relocation-not-allowed": the output kind cannot take it */
 	LK_DIAG_RELOC_OVERFLOW,	/* "relocation-overflow": "relocation truncated to fit", by the estimated layout */
@@ -92,6 +99,9 @@ struct lk_diag {
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
 	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
 	struct lk_diag_reloc *reloc;	/* relocation-not-allowed, relocation-overflow, tls-mismatch; else NULL */
+	long item;		/* input-not-found and the unusable kinds: the line item ld stops at, else -1 */
+	char *member;		/* ... the archive member it stops at, or NULL */
+	char *problem;		/* the unusable kinds: what is wrong, one line naming the file */
 	/*
 	 * The rest is the explain stage's (explain.h): empty after the
 	 * replay, filled by the explanations, causes and fixes, and released
@@ -105,6 +115,9 @@ struct lk_diag {
 	char *provider_package;	/* the Debian package that ships it, or NULL */
 	struct lk_strvec alternatives;	/* other libraries that define them all, best first */
 	struct lk_strvec looked_in;	/* no provider found: the dirs searched */
+	/* input-not-found, incompatible-skipped (notfound.c): why, a static string, or NULL; the file it names */
+	const char *not_found_cause;	/* "near-name", "runtime-only", "static-only-shared", "incompatible-skipped", "missing-dir" */
+	char *not_found_file;
 };
 
 struct lk_replay {
@@ -115,6 +128,7 @@ struct lk_replay {
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
 	char *unknown;			/* why a failure is no prediction (analyzer/replay/certainty.c), or NULL */
 	char *unmodelled;		/* what the replay met and does not model (a relocation type), or NULL: a success is then unknown */
+	struct lk_strvec untold;	/* inputs the replay could not tell (a thin archive's member gone or changed) */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
 	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */
@@ -154,6 +168,8 @@ void lk_replay_remaining(const struct lk_replay *r, struct lk_strvec *out);
 enum lk_edit_flags {
 	LK_EDIT_NO_GROUPS = 1 << 0,		/* --start-group/--end-group of the line read as nothing */
 	LK_EDIT_NO_COPY_DT_NEEDED = 1 << 1,	/* --copy-dt-needed-entries read as nothing */
+	/* The appended words replace skip_position's items: read there, with the state in force there. */
+	LK_EDIT_IN_PLACE = 1 << 2,
 };
 struct lk_replay_edit {
 	long skip_position;		/* top-level items from this driver position are not read, or -1 */

@@ -105,6 +105,18 @@ void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
 
+/*
+ * unusable.c: inputs ld found and cannot use: the line's (usable.c judged
+ * them), an archive member pulled (1 when it is of another machine: it
+ * does not join), a member that cannot be read.
+ */
+void rp_unusable_items(struct rp *r);
+int rp_member_unusable(struct rp *r, long item, const char *member, const char *pulled_for,
+		       const struct lk_elf_syms *syms);
+void rp_member_unreadable(struct rp *r, long item, const struct lk_err *err);
+/* unusable.c: the items of the edit's skipped position are not read (LK_EDIT_IN_PLACE: its words are). */
+int rp_skipped(const struct rp *r, const struct lk_line_item *it);
+
 /* gc_host.c: --gc-sections seen from the replay: the collector, a regular input's sections, the collection. */
 struct lk_gc *rp_gc_new(struct rp *r);
 void rp_gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,

@@ -173,8 +173,9 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				symbol_list(out, &f->remaining, 1);
 				fprintf(out, "): %s\n", f->description);
 			} else {
-				fprintf(out, "  fix %s: %s\n", f->stated ? "(stated, not verified)" :
-					f->verified ? "(verified by replay)" : "(does not fix it)", f->description);
+				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" :
+					f->stated ? "(stated, not tried by the replay)" : "(does not fix it)",
+					f->description);
 			}
 			if (f->linker_checked)
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
@@ -212,16 +213,13 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 
 static json_t *fix_json(const struct lk_fix *f)
 {
-	json_t *o = json_pack("{s:o, s:o, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
-			      "args", strvec(&f->args), "position", (json_int_t)f->position,
-			      "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
-			      "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
-			      "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
-			      "linker_said", lk_json_str(f->linker_said));
-
-	if (f->stated)
-		json_object_set_new(o, "stated", json_true());
-	return o;
+	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+			 "args", strvec(&f->args), "position", (json_int_t)f->position,
+			 "replaces", f->replaces, "stated", f->stated,
+			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
+			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
+			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+			 "linker_said", lk_json_str(f->linker_said));
 }
 
 /* relocation-not-allowed, relocation-overflow, tls-mismatch: what the relocation room names. */
@@ -292,6 +290,21 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 				    json_pack("{s:o, s:o, s:o}", "path", lk_json_str(d->provider), "package", lk_json_str(d->provider_package),
 					      "alternatives", strvec(&d->alternatives)) : json_null());
 		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
+	}
+	if (d->item >= 0 && (size_t)d->item < line->items.nr) {
+		/* The input ld stops at: cannot find, or cannot use. */
+		const struct lk_line_item *it = &line->items.items[d->item];
+
+		json_object_set_new(o, "input", json_pack("{s:o, s:o, s:o, s:o}", "word", lk_json_str(it->word),
+							  "path", lk_json_str(it->path), "member", lk_json_str(d->member),
+							  "position", it->position >= 0 ? json_integer(it->position) : json_null()));
+		json_object_set_new(o, "problem", lk_json_str(d->problem));
+	}
+	if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE) {
+		json_object_set_new(o, "not_found_cause", lk_json_str(d->not_found_cause));
+		json_object_set_new(o, "not_found_file", lk_json_str(d->not_found_file));
+		json_object_set_new(o, "skipped", d->item >= 0 && (size_t)d->item < line->items.nr ?
+				    strvec(&line->items.items[d->item].skipped) : json_array());
 	}
 	return o;
 }
@@ -391,8 +404,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 			const struct lk_fix *f = &d->fixes.items[k];
 
 			fprintf(out, "| %s | %s | %s |\n", f->description,
-				f->stated ? "stated (a rebuild: not replayed)" : f->verified ? "yes" :
-				f->partial ? "its symbols: yes; other diagnostics remain" : "no",
+				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
+				f->stated ? "stated, not tried" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
 		}
 		fprintf(out, "\n");

@@ -38,6 +38,7 @@ struct link_ref {
 struct sfix {
 	char *description;
 	int verified;
+	int stated;	/* said, not tried by the replay */
 };
 
 struct cause {
@@ -128,6 +129,7 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			LK_GROW(c->fixes.items, c->fixes.nr + 1, c->fixes.alloc);
 			c->fixes.items[c->fixes.nr].description = lk_xstrdup(d->fixes.items[k].description);
+			c->fixes.items[c->fixes.nr].stated = d->fixes.items[k].stated;
 			c->fixes.items[c->fixes.nr++].verified = d->fixes.items[k].verified;
 		}
 	}
@@ -219,7 +221,8 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 		for (size_t k = 0; k < c->explanation.nr; k++)
 			fprintf(out, "   - %s\n", c->explanation.items[k]);
 		for (size_t k = 0; k < c->fixes.nr; k++)
-			fprintf(out, "   fix %s: %s\n", c->fixes.items[k].verified ? "(verified by replay)" : "(does not fix it)",
+			fprintf(out, "   fix %s: %s\n", c->fixes.items[k].verified ? "(verified by replay)" :
+				c->fixes.items[k].stated ? "(stated, not tried by the replay)" : "(does not fix it)",
 				c->fixes.items[k].description);
 		for (size_t k = 0; k < c->links.nr; k++) {
 			const struct link_ref *l = &c->links.items[k];

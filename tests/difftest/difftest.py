@@ -38,7 +38,11 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
   deleted    inputs deleted after the link (objects, kept by the shim or
              not: more than 4, over 64 KiB, LINKSCOPE_KEEP=0; an archive, a
              shared object), after links that succeed or fail, sometimes
-             with an input missing when ld ran.
+             with an input missing when ld ran;
+  unusable   inputs ld cannot use or find, and thin archives
+             (gen_unusable.py): thin archives, inputs of another machine,
+             "skipping incompatible", LLVM bitcode, linker scripts with a
+             syntax error or not, objects cut short or empty, -l near names.
 
 -z defs, --no-undefined and --unresolved-symbols= are in shared and
 undef-policy.
@@ -88,6 +92,7 @@ import sys
 import tempfile
 
 from gen_reloc import gen_reloc
+from gen_unusable import gen_unusable
 
 
 def sh(cmd, cwd, env=None):
@@ -686,6 +691,7 @@ CLASSES = {
     "compile": gen_compile,
     "deleted": gen_deleted,
     "reloc": lambda rng, case, d: gen_reloc(rng, case, d, write, run),
+    "unusable": gen_unusable,
 }
 CLASS_NAMES = list(CLASSES)
 

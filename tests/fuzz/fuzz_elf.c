@@ -1,10 +1,11 @@
-/* libFuzzer target: ELF and archive readers (identification, symbols, armap, members). */
+/* libFuzzer target: ELF and archive readers (identification, symbols, armap, members; thin archives), bitcode's producer. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bitcode.h"
 #include "elf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, fp);
 	fclose(fp);
 	lk_elf_identify(path, &info);
+	free(lk_bitcode_producer(path));
 	if (lk_elf_read_syms(path, &syms, &err) < 0 && !err.msg[0])
 		abort();
 	lk_elf_syms_release(&syms);

@@ -19,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A failure always says why, on one line, naming the file. */
 	if (rc < 0 && (!strstr(err.msg, "'fuzz.ld'") || strchr(err.msg, '\n')))
 		abort();
+	/* ... and is either ld's sure syntax error or what the model does not read, never both or neither. */
+	if (rc < 0 && !s.error_line == !s.unmodelled)
+		abort();
 	/* Names and dirs come from the text: never more bytes than it has. */
 	for (size_t i = 0; i < s.inputs.nr; i++)
 		total += strlen(s.inputs.items[i].name);

@@ -95,6 +95,13 @@ static void search(const char *word, unsigned st, int nostdlib, const char *want
 	}
 	if (strcmp(got, tried))
 		fail_msg("%s tried [%s], want [%s]", word, got, tried);
+	/* The files skipped as incompatible are kept, for "cannot find" explained (explain/notfound.c). */
+	for (size_t i = 0, k = 0; i < it.tried.nr; i++)
+		if (strstr(it.tried.items[i], " (skipped: ")) {
+			assert_true(k < it.skipped.nr);
+			assert_memory_equal(it.tried.items[i], it.skipped.items[k], strlen(it.skipped.items[k]));
+			k++;
+		}
 	if (want) {
 		assert_int_equal(rc, 0);
 		assert_non_null(it.path);
@@ -108,6 +115,7 @@ static void search(const char *word, unsigned st, int nostdlib, const char *want
 	}
 	free(it.path);
 	lk_strvec_release(&it.tried);
+	lk_strvec_release(&it.skipped);
 	lk_elf_info_release(&it.info);
 	lk_line_release(&line);
 }

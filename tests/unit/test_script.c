@@ -176,7 +176,7 @@ static void test_script_bad_syntax(void **state)
 	expect_parse_error("INPUT(\"a.o)", "'bad.ld' line 1: unterminated string");
 	expect_parse_error("GROUP(a.o AS_NEEDED(b.so)", "expected ')' before end of file");
 	expect_parse_error("GROUP(a.o AS_NEEDED b.so)", "expected '(', found 'b.so'");
-	expect_parse_error("GROUP(a.o) )", "')' is not a linker script command");
+	expect_parse_error("GROUP(a.o) )", "')' closes nothing");
 	expect_parse_error("INPUT(a.o { b.o })", "unexpected '{' in a file list");
 	expect_parse_error("foo = 1", "expected ';' after assignment to 'foo'");
 	expect_parse_error("SECTIONS { .text : { *(.text) }", "expected '}' before end of file");
@@ -186,7 +186,45 @@ static void test_script_bad_syntax(void **state)
 	expect_parse_error("\n\n\nINPUT", "line 4: expected '(', found 'end of file'");
 	/* A quoted name holding a newline or a control byte is shown on one line (found by fuzz_script). */
 	expect_parse_error("SEARCH_DIR(\"a\" \"b\nc\x01\")", "expected ')', found 'b\\nc\\x01'");
-	expect_parse_error("\"x\ny\" 1", "'x\\ny' is not a linker script command");
+	expect_parse_error("\"x\ny\" 1", "'x\\ny' is not modelled here");
+}
+
+/* A failure says whether ld's "syntax error" is sure (its line and token) or the script is only not modelled. */
+static void expect_verdict(const char *text, int line, const char *token, const char *unmodelled)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_script s;
+
+	assert_int_equal(lk_script_parse(text, "v.ld", &s, &err), -1);
+	assert_int_equal(s.error_line, line);
+	if (token)
+		assert_string_equal(s.error_token, token);
+	else
+		assert_null(s.error_token);
+	if (unmodelled)
+		assert_string_equal(s.unmodelled, unmodelled);
+	else
+		assert_null(s.unmodelled);
+	lk_script_release(&s);
+}
+
+static void test_script_error_verdicts(void **state)
+{
+	struct lk_script s;
+
+	(void)state;
+	expect_verdict("GROUP ( f.o )\nFOO BAR\n", 2, "BAR", NULL);
+	expect_verdict("/* x */\nINPUT(f.o) )\n", 2, ")", NULL);
+	expect_verdict("GROUP ( f.o \n", 2, NULL, NULL);
+	expect_verdict("GROUP f.o", 1, "f.o", NULL);
+	expect_verdict("INCLUDE other.ld\n", 0, NULL, "INCLUDE");
+	expect_verdict("STARTUP(crt0.o)\n", 0, NULL, "STARTUP");
+	expect_verdict("foo += 4;\n", 0, NULL, "foo");
+	expect_verdict("MYSTERY(x)\n", 0, NULL, "MYSTERY");
+	/* What ld accepts parses: commands of no arguments too. */
+	parse_ok("FORCE_COMMON_ALLOCATION\nINHIBIT_COMMON_ALLOCATION INPUT(a.o)", &s);
+	assert_int_equal(s.inputs.nr, 1);
+	lk_script_release(&s);
 }
 
 int main(void)
@@ -200,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_script_quoted_names),
 		cmocka_unit_test(test_script_skipped_commands),
 		cmocka_unit_test(test_script_bad_syntax),
+		cmocka_unit_test(test_script_error_verdicts),
 	};
 	return cmocka_run_group_tests_name("script", tests, NULL, NULL);
 }
