@@ -113,7 +113,8 @@ void lk_record_file_stat(struct lk_record_file *f, const char *path);
 /*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
  * temporary file in `dir`, then rename(2), so readers and parallel writers
- * never see a partial record. Returns 0 and the final path in *path_out
+ * never see a partial record; then its line in the directory's index
+ * (recindex.h), appended in one write. Returns 0 and the final path in *path_out
  * (malloc'd), or -1 with `err` filled.
  */
 int lk_record_write(const struct lk_record_draft *rec, const char *dir,
@@ -191,6 +192,13 @@ int lk_record_load(const char *path, struct lk_record *out, struct lk_err *err);
 void lk_record_release(struct lk_record *rec);
 /* The value of an environment variable as recorded, or NULL. */
 const char *lk_record_env(const struct lk_record *rec, const char *name);
+
+/*
+ * A record's line in the directory's index, but for its name, mtime, size
+ * and blobs (the caller's: it knows the file): list's fields, owned by `e`.
+ */
+struct lk_index_entry;
+void lk_record_index_entry(const struct lk_record *rec, struct lk_index_entry *e);
 
 /* Copy of `s` as valid UTF-8, invalid bytes replaced by U+FFFD. Exposed for tests. */
 char *lk_record_utf8_lossy(const char *s, size_t len);
