@@ -43,7 +43,7 @@
 /* A file being written (a record's, a copy's, a view's, the index's) this old: its writer died. */
 #define STALE_WRITE 600
 /* The shim's look at the index for the last checkpoint: this much of its tail at most. */
-#define TAIL_CHUNK ((size_t)64 << 10)
+#define TAIL_CHUNK ((size_t)8 << 10)
 #define TAIL_MAX ((size_t)1 << 20)
 /* Records larger than this are not scanned for blobs (and keep every blob). */
 #define SCAN_LIMIT ((size_t)64 << 20)
@@ -492,6 +492,23 @@ static void remove_marked(struct state *s, int64_t now, const struct lk_prune_li
 		remove_blobs(s, now, lim, res);
 }
 
+/* Where the last checkpoint line of `buf` starts (`whole`: buf starts a line), else `len`. */
+static size_t last_checkpoint(const char *buf, size_t len, int whole)
+{
+	size_t end = len;
+
+	for (;;) {
+		const char *nl = end ? memrchr(buf, '\n', end) : NULL;
+		size_t start = nl ? (size_t)(nl - buf) + 1 : 0;
+
+		if ((nl || whole) && len - start >= 3 && !memcmp(buf + start, "c1\t", 3))
+			return start;
+		if (!nl)
+			return len;
+		end = (size_t)(nl - buf);
+	}
+}
+
 /*
  * The shim's question (lim->amortized): is a prune due? Read from the
  * index's tail back to its last checkpoint (at most TAIL_MAX), the bytes
@@ -519,19 +536,18 @@ static int prune_due(int dfd, const struct lk_prune_limits *lim, int64_t now)
 	do {
 		ssize_t got;
 
-		back = back + TAIL_CHUNK > (size_t)st.st_size ? (size_t)st.st_size : back + TAIL_CHUNK;
+		back = back ? back * 4 : TAIL_CHUNK;
+		if (back > (size_t)st.st_size)
+			back = (size_t)st.st_size;
 		lk_buf_reset(&buf);
 		lk_buf_grow(&buf, back);
 		got = pread(fd, buf.buf, back, st.st_size - (off_t)back);
 		if (got != (ssize_t)back)
 			goto out;
-		/* From the first whole line. */
-		skip = 0;
-		if (back < (size_t)st.st_size) {
-			const char *nl = memchr(buf.buf, '\n', back);
-
-			skip = nl ? (size_t)(nl - buf.buf) + 1 : back;
-		}
+		/* From the last checkpoint line on: only what came after it is read. */
+		skip = last_checkpoint(buf.buf, back, back == (size_t)st.st_size);
+		if (skip == back)
+			continue;
 		lk_index_release(&tail);
 		if (lk_index_parse(buf.buf + skip, back - skip, LK_INDEX_NAME, &tail, &ignored) < 0)
 			goto out;
@@ -550,12 +566,15 @@ static int prune_due(int dfd, const struct lk_prune_limits *lim, int64_t now)
 		goto out;
 	if (lim->max_age_s > 0) {
 		struct lk_buf name = LK_BUF_INIT;
+		const char *nl;
 		ssize_t got;
 
 		lk_buf_reset(&buf);
 		lk_buf_grow(&buf, LK_INDEX_LINE_MAX);
 		got = pread(fd, buf.buf, LK_INDEX_LINE_MAX, 0);
-		if (got <= 0 || lk_index_parse(buf.buf, (size_t)got, LK_INDEX_NAME, &head, &ignored) < 0)
+		/* Its first line only. */
+		nl = got > 0 ? memchr(buf.buf, '\n', (size_t)got) : NULL;
+		if (!nl || lk_index_parse(buf.buf, (size_t)(nl - buf.buf) + 1, LK_INDEX_NAME, &head, &ignored) < 0)
 			goto out;
 		if (head.entries.nr) {
 			lk_buf_addf(&name, "%s.json", head.entries.items[0].name);

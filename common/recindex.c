@@ -3,8 +3,9 @@
  * the format in docs/record-format.md, "The index").
  *
  * A line is tab-separated fields; bytes a field cannot hold as they are
- * (controls, space, '%', DEL) are %XX, a field that is NULL is "-" and
- * one not known is "?" (a value that is "-" or "?" itself is %2D, %3F).
+ * (controls, space, '%', DEL) are %XX, a field that is NULL is "-", one
+ * not known "?", an id that is the record's name "=" (a value that is one
+ * of these itself is %2D, %3F, %3D).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,7 @@ static void add_field(struct lk_buf *out, const char *s)
 		lk_buf_addch(out, '-');
 		return;
 	}
-	if (!strcmp(s, "-") || !strcmp(s, "?")) {
+	if (!strcmp(s, "-") || !strcmp(s, "?") || !strcmp(s, "=")) {
 		lk_buf_addf(out, "%%%02X", (unsigned char)*s);
 		return;
 	}

@@ -76,7 +76,7 @@ static void file_facts(int dfd, const char *name, const struct lk_record *rec, s
 	lk_buf_release(&path);
 }
 
-/* The record file `name` read into its line; 0, or -1 after saying why. */
+/* The record file `name` read into its line; 0, or after saying why 1 (no regular file: skipped) or -1 (bad). */
 static int read_record(const char *dir, int dfd, const char *name, struct lk_index_entry *e)
 {
 	struct lk_buf path = LK_BUF_INIT;
@@ -89,6 +89,7 @@ static int read_record(const char *dir, int dfd, const char *name, struct lk_ind
 	if ((kind = lk_file_not_regular(path.buf))) {
 		/* A record dir unpacked from a CI artifact may keep FIFOs: no record, no wait. */
 		fprintf(stderr, "linkscope: skipped '%s': not a regular file (%s)\n", path.buf, kind);
+		rc = 1;
 	} else if (lk_record_load(path.buf, &rec, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 	} else {
@@ -199,8 +200,8 @@ int lk_recdir_read(const char *dir, struct lk_recdir *rd, int *bad)
 			fresh = *e;
 			memset(e, 0, sizeof(*e));
 			e->name = lk_xstrdup(fresh.name);	/* still findable */
-		} else if (read_record(dir, dfd, names.items[i], &fresh) < 0) {
-			(*bad)++;
+		} else if ((rc = read_record(dir, dfd, names.items[i], &fresh)) != 0) {
+			*bad += rc < 0;
 			continue;
 		} else if (!whole) {
 			lk_index_append(dfd, &fresh);	/* not in a directory of others, nor read-only */
