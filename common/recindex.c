@@ -412,12 +412,12 @@ out:
 	return rc;
 }
 
-int lk_index_append(int dfd, const struct lk_index_entry *e)
+int lk_index_append(int dfd, const char *path, const struct lk_index_entry *e)
 {
 	struct lk_buf line = LK_BUF_INIT;
 	struct stat st;
 	ssize_t wrote = -1;
-	int fd = openat(dfd, LK_INDEX_NAME, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+	int fd = openat(dfd, path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 			0600);
 
 	if (fd < 0)

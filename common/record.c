@@ -561,12 +561,10 @@ static void index_entry_of(json_t *root, const struct lk_record_draft *rec, size
 /* After the rename: the record's line in the index, in one write (recindex.h). */
 static void index_record(json_t *root, const struct lk_record_draft *rec, const char *dir, size_t bytes)
 {
+	struct lk_buf path = LK_BUF_INIT;
 	struct lk_index_entry e;
 	struct stat st;
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (dfd < 0)
-		return;
 	index_entry_of(root, rec, bytes, &e);
 	/* lld's reproducer, written beside the record during the link. */
 	if (rec->reproducer && !strncmp(rec->reproducer, dir, strlen(dir)) &&
@@ -574,10 +572,11 @@ static void index_record(json_t *root, const struct lk_record_draft *rec, const 
 		e.bytes += st.st_size;
 	if (!e.driver)
 		e.summary = 0;
-	lk_index_append(dfd, &e);
+	lk_buf_addf(&path, "%s/%s", dir, LK_INDEX_NAME);
+	lk_index_append(AT_FDCWD, path.buf, &e);
+	lk_buf_release(&path);
 	e.name = NULL;
 	lk_index_entry_release(&e);
-	close(dfd);
 }
 
 int lk_record_write(const struct lk_record_draft *rec, const char *dir,

@@ -204,7 +204,7 @@ int lk_recdir_read(const char *dir, struct lk_recdir *rd, int *bad)
 			*bad += rc < 0;
 			continue;
 		} else if (!whole) {
-			lk_index_append(dfd, &fresh);	/* not in a directory of others, nor read-only */
+			lk_index_append(dfd, LK_INDEX_NAME, &fresh);	/* not in a directory of others, nor read-only */
 		}
 		LK_GROW(rd->entries.items, rd->entries.nr + 1, rd->entries.alloc);
 		rd->entries.items[rd->entries.nr++] = fresh;

@@ -87,11 +87,12 @@ int lk_index_parse(const char *text, size_t len, const char *path, struct lk_ind
 int lk_index_read(int dfd, const char *dir, struct lk_index *out, int *fd_out, struct lk_err *err);
 
 /*
- * Append `e`'s line to DIR's index in one write(2), creating it 0600:
- * only a regular file of ours is written to (never a FIFO, nor through a
- * symbolic link). 0, or -1 with errno.
+ * Append `e`'s line to the index at `path` (relative to `dfd`: the record
+ * directory and LK_INDEX_NAME, or AT_FDCWD and DIR/LK_INDEX_NAME) in one
+ * write(2), creating it 0600: only a regular file of ours is written to
+ * (never a FIFO, nor through a symbolic link). 0, or -1 with errno.
  */
-int lk_index_append(int dfd, const struct lk_index_entry *e);
+int lk_index_append(int dfd, const char *path, const struct lk_index_entry *e);
 
 /*
  * Replace DIR's index with `text` atomically (a temporary file beside it,
