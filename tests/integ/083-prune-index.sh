@@ -17,10 +17,13 @@ run_capture dflt "$LINKSCOPE" prune --dry-run
 check_eq "prune, no bound given: exit 0" 0 "$(cat "$T/dflt.rc")"
 check_contains "prune, no bound given: the default bound (30d) would remove the 2 old records" \
 	"$(cat "$T/dflt.out")" "would remove 2 of 4 records"
+# The variables are read by the binary itself (not through LK_ELSEWHERE's clean environment).
 check_eq "LINKSCOPE_MAX_AGE=0, LINKSCOPE_MAX_SIZE=0: no bound, a usage error" 2 \
-	"$(LINKSCOPE_MAX_AGE=0 LINKSCOPE_MAX_SIZE=0 "$LINKSCOPE" prune >/dev/null 2>&1; echo $?)"
+	"$(LINKSCOPE_MAX_AGE=0 LINKSCOPE_MAX_SIZE=0 "$LK_BUILD/bin/linkscope" prune >/dev/null 2>&1; echo $?)"
+check_eq "--max-size 0 --max-age 0: no bound, a usage error" 2 \
+	"$("$LINKSCOPE" prune --max-size 0 --max-age 0 >/dev/null 2>&1; echo $?)"
 check_contains "LINKSCOPE_MAX_AGE=50d: raised, nothing goes" \
-	"$(LINKSCOPE_MAX_AGE=50d "$LINKSCOPE" prune)" "removed 0 of 4 records"
+	"$(LINKSCOPE_MAX_AGE=50d "$LK_BUILD/bin/linkscope" prune)" "removed 0 of 4 records"
 check_eq "and the index is rewritten with a checkpoint" 1 "$(grep -c '^c1	' "$idx")"
 
 # Stale files of a crashed link (10 minutes), views past the age bound.
