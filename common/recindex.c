@@ -189,7 +189,8 @@ static int number(const char *s, size_t len, int64_t *v)
 	if (i == len || len - i > 19)
 		return -1;
 	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || n > (INT64_MAX - (s[i] - '0')) / 10)
+		/* Only a 19th digit can overflow. */
+		if (s[i] < '0' || s[i] > '9' || (i + 1 == len && len - neg == 19 && n > (INT64_MAX - (s[i] - '0')) / 10))
 			return -1;
 		n = n * 10 + (s[i] - '0');
 	}

@@ -167,6 +167,7 @@ static int list_names(const char *dir, struct lk_strvec *names)
 int lk_recdir_read(const char *dir, struct lk_recdir *rd, int *bad)
 {
 	struct lk_strvec names = LK_STRVEC_INIT;
+	struct { struct lk_index_entry **items; size_t nr, alloc; } moved = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_index idx;
 	size_t known = 0;
@@ -190,16 +191,24 @@ int lk_recdir_read(const char *dir, struct lk_recdir *rd, int *bad)
 	}
 	lk_index_sort_by_name(&idx);
 	for (size_t i = 0; i < names.nr; i++) {
-		char *id = lk_xstrndup(names.items[i], strlen(names.items[i]) - 5);
-		struct lk_index_entry *e = (struct lk_index_entry *)lk_index_find(&idx, id), fresh;
+		size_t len = strlen(names.items[i]) - 5;
+		struct lk_index_entry *e = NULL, fresh;
+		char id[256];
 
-		free(id);
+		if (len < sizeof(id)) {
+			memcpy(id, names.items[i], len);
+			id[len] = '\0';
+			e = (struct lk_index_entry *)lk_index_find(&idx, id);
+		}
 		if (e)
 			known++;
 		if (e && e->summary) {
+			/* Taken; its name stays shared until the lookups are done (names are unique). */
 			fresh = *e;
 			memset(e, 0, sizeof(*e));
-			e->name = lk_xstrdup(fresh.name);	/* still findable */
+			e->name = fresh.name;
+			LK_GROW(moved.items, moved.nr + 1, moved.alloc);
+			moved.items[moved.nr++] = e;
 		} else if ((rc = read_record(dir, dfd, names.items[i], &fresh)) != 0) {
 			*bad += rc < 0;
 			continue;
@@ -209,6 +218,9 @@ int lk_recdir_read(const char *dir, struct lk_recdir *rd, int *bad)
 		LK_GROW(rd->entries.items, rd->entries.nr + 1, rd->entries.alloc);
 		rd->entries.items[rd->entries.nr++] = fresh;
 	}
+	for (size_t i = 0; i < moved.nr; i++)
+		moved.items[i]->name = NULL;	/* owned by rd now */
+	free(moved.items);
 	/* Lines of records gone: the index anew, so that prunes and links read what is. */
 	if (whole || known < idx.entries.nr)
 		rewrite(dfd, rd);
