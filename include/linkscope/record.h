@@ -132,6 +132,15 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 struct json_t;
 void lk_record_redact(struct json_t *root);
 
+/*
+ * After lk_record_write's rename: the line of the record `root` (as
+ * written, `bytes` long) appended to DIR's index in one write (recindex.h).
+ * Nothing is said when it cannot be: the record is the truth, and readers
+ * add a line the index lacks.
+ */
+void lk_record_index_append(struct json_t *root, const struct lk_record_draft *rec, const char *dir,
+			    size_t bytes);
+
 /* A record read back in full, for the analyzer. Everything is owned. */
 struct lk_record_kept {
 	char *path;
