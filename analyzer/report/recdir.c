@@ -123,9 +123,13 @@ static int newest_first(const void *a, const void *b)
 {
 	const struct lk_index_entry *x = a, *y = b;
 
+	int c;
+
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? 1 : -1;
-	return strcmp(id_of(y), id_of(x));
+	/* A record copied under another name keeps its id: then its name decides, not the order read. */
+	c = strcmp(id_of(y), id_of(x));
+	return c ? c : strcmp(y->name, x->name);
 }
 
 /*
