@@ -4,9 +4,12 @@
  * blobs no remaining record names.
  *
  * Shared by the analyzer (`linkscope prune`) and the shim (LINKSCOPE_MAX_SIZE,
- * LINKSCOPE_MAX_AGE), so it uses no jansson: a record's blobs are found by
- * scanning its text for "blobs/<64 hex>", which can only over-count (a blob
- * kept too long), never under-count (a blob removed while named).
+ * LINKSCOPE_MAX_AGE), so it uses no jansson: a record's blobs are those its
+ * line in the index lists (recindex.h), else found by scanning its text for
+ * "blobs/<64 hex>", which can only over-count (a blob kept too long), never
+ * under-count (a blob removed while named). A prune counts the directory
+ * itself (the index only tells a link whether to prune: prune_due) and
+ * rewrites the index with what remains.
  *
  * Safety: every file is reached relative to the directory's descriptor
  * (openat, fstatat and unlinkat with AT_SYMLINK_NOFOLLOW semantics), only
