@@ -8,7 +8,6 @@
  * in their own files. The commands are a table, as in git.c: one row per
  * form, and the usage text is made from it.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,7 @@
 #include "warn.h"
 #include "show.h"
 #include "summary.h"
+#include "recdir.h"
 #include "check.h"
 #include "fragility.h"
 #include "linkscope/prune.h"
@@ -227,126 +227,55 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	return 0;
 }
 
-struct summaries {
-	struct lk_record *items;
-	size_t nr, alloc;
-};
-
-static int newest_first(const void *a, const void *b)
+static void outcome(const struct lk_index_entry *e, char *buf, size_t size)
 {
-	const struct lk_record *x = a, *y = b;
-
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? 1 : -1;
-	return strcmp(y->id, x->id);
-}
-
-static int is_record_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".json") &&
-	       !(len > 12 && !strcmp(name + len - 12, ".report.json"));
-}
-
-/* Read every record in `dir`; unreadable ones are reported and counted. */
-static int load_records(const char *dir, struct summaries *out, int *bad)
-{
-	struct lk_buf path = LK_BUF_INIT;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d) {
-		struct lk_err err = LK_ERR_INIT;
-
-		lk_err_errno(&err, "cannot open record directory '%s'", dir);
-		fprintf(stderr, "linkscope: %s\n", err.msg);
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		struct lk_err err = LK_ERR_INIT;
-		const char *kind;
-
-		if (!is_record_name(de->d_name))
-			continue;
-		lk_buf_reset(&path);
-		lk_buf_addf(&path, "%s/%s", dir, de->d_name);
-		if ((kind = lk_file_not_regular(path.buf))) {
-			/* A record dir unpacked from a CI artifact may keep FIFOs: no record, no wait. */
-			fprintf(stderr, "linkscope: skipped '%s': not a regular file (%s)\n", path.buf, kind);
-			continue;
-		}
-		LK_GROW(out->items, out->nr + 1, out->alloc);
-		if (lk_record_load(path.buf, &out->items[out->nr], &err) < 0) {
-			fprintf(stderr, "linkscope: %s\n", err.msg);
-			(*bad)++;
-			continue;
-		}
-		out->nr++;
-	}
-	closedir(d);
-	lk_buf_release(&path);
-	if (out->nr)
-		qsort(out->items, out->nr, sizeof(*out->items), newest_first);
-	return 0;
-}
-
-static void outcome(const struct lk_record *s, char *buf, size_t size)
-{
-	if (s->signal)
-		snprintf(buf, size, "signal:%d", s->signal);
-	else if (!s->has_exit)
+	if (e->signal)
+		snprintf(buf, size, "signal:%d", e->signal);
+	else if (!e->has_exit)
 		snprintf(buf, size, "not-run");
-	else if (s->exit_status == 0)
+	else if (e->exit_status == 0)
 		snprintf(buf, size, "ok");
 	else
-		snprintf(buf, size, "exit:%d", s->exit_status);
+		snprintf(buf, size, "exit:%d", e->exit_status);
 }
 
+/* list: every record, newest first, from the directory's index (recdir.c). */
 static int cmd_list(const struct lk_options *opt)
 {
-	struct summaries recs = { NULL, 0, 0 };
+	struct lk_recdir rd;
 	int bad = 0;
 
-	if (load_records(opt->dir, &recs, &bad) < 0)
+	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return 1;
-	for (size_t i = 0; i < recs.nr; i++) {
-		const struct lk_record *s = &recs.items[i];
+	for (size_t i = 0; i < rd.entries.nr; i++) {
+		const struct lk_index_entry *e = &rd.entries.items[i];
 		char result[32];
 
-		outcome(s, result, sizeof(result));
-		printf("%-27s  %-9s  %-6s  %-12s  %s  %s\n", s->start ? s->start : "?",
-		       result, s->caller_name ? s->caller_name : "-",
-		       s->args.items[0].text, s->output ? s->output : "a.out", s->path);
-		lk_record_release(&recs.items[i]);
+		outcome(e, result, sizeof(result));
+		printf("%-27s  %-9s  %-6s  %-12s  %s  %s/%s.json\n", e->start ? e->start : "?",
+		       result, e->caller ? e->caller : "-", e->driver,
+		       e->output ? e->output : "a.out", rd.dir, e->name);
 	}
-	free(recs.items);
+	lk_recdir_release(&rd);
 	return bad ? 1 : 0;
-}
-
-static int failed(const struct lk_record *r)
-{
-	return r->signal || !r->has_exit || r->exit_status != 0;
 }
 
 /* RECORD as a path: itself, or the newest (failed) record of the directory. */
 static char *record_path(const struct lk_options *opt)
 {
-	struct summaries recs = { NULL, 0, 0 };
+	struct lk_recdir rd;
 	char *path = NULL;
 	int bad = 0, want_failed;
 
 	if (strcmp(opt->record, "last") && strcmp(opt->record, "last-failed"))
 		return lk_xstrdup(opt->record);
 	want_failed = !strcmp(opt->record, "last-failed");
-	if (load_records(opt->dir, &recs, &bad) < 0)
+	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return NULL;
-	for (size_t i = 0; i < recs.nr; i++) {
-		if (!path && (!want_failed || failed(&recs.items[i])))
-			path = lk_xstrdup(recs.items[i].path);
-		lk_record_release(&recs.items[i]);
-	}
-	free(recs.items);
+	for (size_t i = 0; !path && i < rd.entries.nr; i++)
+		if (!want_failed || lk_recdir_failed(&rd.entries.items[i]))
+			path = lk_recdir_path(&rd, &rd.entries.items[i]);
+	lk_recdir_release(&rd);
 	if (!path)
 		fprintf(stderr, "linkscope: no %srecord in '%s'\n", want_failed ? "failed " : "", opt->dir);
 	return path;
@@ -545,32 +474,42 @@ static int cmd_replay(const struct lk_options *opt)
 static int cmd_report_failed(const struct lk_options *opt)
 {
 	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
-	struct summaries recs = { NULL, 0, 0 };
+	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
 	struct lk_err err = LK_ERR_INIT;
+	struct lk_recdir rd;
 	int64_t since_ns = 0;
-	size_t nfailed = 0;
 	int bad = 0;
 
 	if (opt->since && lk_summary_parse_since(opt->since, (int64_t)time(NULL), &since_ns, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 2;
 	}
-	if (load_records(opt->dir, &recs, &bad) < 0)
+	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return 1;
-	/* The failed ones first, in place; the rest are released at once. */
-	for (size_t i = 0; i < recs.nr; i++) {
-		if (recs.items[i].start_ns < since_ns) {
-			lk_record_release(&recs.items[i]);
+	/* Only the failed records are read, newest first. */
+	for (size_t i = 0; i < rd.entries.nr; i++) {
+		const struct lk_index_entry *e = &rd.entries.items[i];
+		char *path;
+
+		if (e->start_ns < since_ns)
 			continue;
-		}
 		sopt.examined++;
-		if (failed(&recs.items[i]))
-			recs.items[nfailed++] = recs.items[i];
-		else
-			lk_record_release(&recs.items[i]);
+		if (!lk_recdir_failed(e))
+			continue;
+		path = lk_recdir_path(&rd, e);
+		LK_GROW(recs.items, recs.nr + 1, recs.alloc);
+		if (lk_record_load(path, &recs.items[recs.nr], &err) < 0) {
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			sopt.examined--;
+			bad++;
+		} else {
+			recs.nr++;
+		}
+		free(path);
 	}
-	lk_summary_print(stdout, recs.items, nfailed, &sopt);
-	for (size_t i = 0; i < nfailed; i++)
+	lk_recdir_release(&rd);
+	lk_summary_print(stdout, recs.items, recs.nr, &sopt);
+	for (size_t i = 0; i < recs.nr; i++)
 		lk_record_release(&recs.items[i]);
 	free(recs.items);
 	return bad ? 1 : 0;
@@ -633,21 +572,34 @@ static int cmd_check(const struct lk_options *opt)
 	return rc;
 }
 
+/* A bound as a link takes it: the variable when set, else the default (prune.h). */
+static const char *bound_of(const char *var, const char *dflt)
+{
+	const char *v = getenv(var);
+
+	return v && *v ? v : dflt;
+}
+
+/*
+ * prune: to the bounds given, else to those a link would prune to
+ * (LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE, else the defaults).
+ */
 static int cmd_prune(const struct lk_options *opt)
 {
-	const char *size = opt->max_size ? opt->max_size : getenv("LINKSCOPE_MAX_SIZE");
-	const char *age = opt->max_age ? opt->max_age : getenv("LINKSCOPE_MAX_AGE");
-	struct lk_prune_limits lim = { 0, 0, opt->dry_run };
+	int given = opt->max_size || opt->max_age;
+	const char *size = given ? opt->max_size : bound_of("LINKSCOPE_MAX_SIZE", LK_PRUNE_DEFAULT_MAX_SIZE);
+	const char *age = given ? opt->max_age : bound_of("LINKSCOPE_MAX_AGE", LK_PRUNE_DEFAULT_MAX_AGE);
+	struct lk_prune_limits lim = { 0, 0, opt->dry_run, 0 };
 	struct lk_prune_result res;
 	struct lk_err err = LK_ERR_INIT;
 
-	if ((!size || !*size) && (!age || !*age)) {
-		fprintf(stderr, "linkscope: 'prune' needs --max-size or --max-age (or LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE)\n");
+	if ((size && lk_prune_parse_size(size, &lim.max_size, &err) < 0) ||
+	    (age && lk_prune_parse_age(age, &lim.max_age_s, &err) < 0)) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 2;
 	}
-	if ((size && *size && lk_prune_parse_size(size, &lim.max_size, &err) < 0) ||
-	    (age && *age && lk_prune_parse_age(age, &lim.max_age_s, &err) < 0)) {
-		fprintf(stderr, "linkscope: %s\n", err.msg);
+	if (!lim.max_size && !lim.max_age_s) {
+		fprintf(stderr, "linkscope: 'prune' has no bound: LINKSCOPE_MAX_SIZE and LINKSCOPE_MAX_AGE are 0 (off); give --max-size or --max-age\n");
 		return 2;
 	}
 	if (lk_prune(opt->dir, &lim, (int64_t)time(NULL), &res, &err) < 0) {

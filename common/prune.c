@@ -4,9 +4,12 @@
  * blobs no remaining record names.
  *
  * Shared by the analyzer (`linkscope prune`) and the shim (LINKSCOPE_MAX_SIZE,
- * LINKSCOPE_MAX_AGE), so it uses no jansson: a record's blobs are found by
- * scanning its text for "blobs/<64 hex>", which can only over-count (a blob
- * kept too long), never under-count (a blob removed while named).
+ * LINKSCOPE_MAX_AGE), so it uses no jansson: a record's blobs are those its
+ * line in the index lists (recindex.h), else found by scanning its text for
+ * "blobs/<64 hex>", which can only over-count (a blob kept too long), never
+ * under-count (a blob removed while named). A prune counts the directory
+ * itself (the index only tells a link whether to prune: prune_due) and
+ * rewrites the index with what remains.
  *
  * Safety: every file is reached relative to the directory's descriptor
  * (openat, fstatat and unlinkat with AT_SYMLINK_NOFOLLOW semantics), only
@@ -25,18 +28,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/prune.h"
+#include "linkscope/recindex.h"
+#include "linkscope/strvec.h"
 #include "linkscope/vec.h"
 
 /* A blob this young may belong to a record being written now. */
 #define BLOB_GRACE 300
-/* A temporary file this old belongs to a link that died. */
+/* A held copy or a tombstone this old belongs to a link or a prune that died. */
 #define STALE_TMP 3600
+/* A file being written (a record's, a copy's, a view's, the index's) this old: its writer died. */
+#define STALE_WRITE 600
+/* The shim's look at the index for the last checkpoint: this much of its tail at most. */
+#define TAIL_CHUNK ((size_t)8 << 10)
+#define TAIL_MAX ((size_t)1 << 20)
 /* Records larger than this are not scanned for blobs (and keep every blob). */
 #define SCAN_LIMIT ((size_t)64 << 20)
 
@@ -48,6 +59,8 @@ struct prec {
 	int64_t size;		/* the record and its satellites */
 	struct { size_t *items; size_t nr, alloc; } blobs;
 	int removed;
+	int scanned;		/* blobs found (from its index line or its text) */
+	const struct lk_index_entry *entry;	/* its line in the index, or NULL */
 };
 
 struct pblob {
@@ -64,6 +77,8 @@ struct state {
 	struct { struct prec *items; size_t nr, alloc; } recs;
 	struct { struct pblob *items; size_t nr, alloc; } blobs;
 	int keep_all_blobs;	/* a record could not be scanned */
+	struct lk_index index;	/* the index as it was, sorted by name */
+	struct lk_strvec others;	/* names list and report take for records, prune does not (kept in the index) */
 };
 
 static int ends_with(const char *s, const char *suffix)
@@ -132,6 +147,19 @@ static struct prec *add_record(struct state *s, const char *name, const struct s
 	return r;
 }
 
+/* The index line of the record file `name`, if the index has one. */
+static const struct lk_index_entry *find_entry(const struct state *s, const char *name)
+{
+	char id[256];
+	size_t len = strlen(name) - 5;
+
+	if (len >= sizeof(id))
+		return NULL;
+	memcpy(id, name, len);
+	id[len] = '\0';
+	return lk_index_find(&s->index, id);
+}
+
 static void list_records(struct state *s, int64_t now, const struct lk_prune_limits *lim,
 			 struct lk_prune_result *res)
 {
@@ -144,13 +172,16 @@ static void list_records(struct state *s, int64_t now, const struct lk_prune_lim
 	while ((de = readdir(d))) {
 		struct stat st;
 
-		if (de->d_name[0] == '.' && ends_with(de->d_name, ".json.tmp")) {
-			if (regular(s->dfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_TMP)
+		if (de->d_name[0] == '.' && (ends_with(de->d_name, ".json.tmp") ||
+					      !strncmp(de->d_name, "." LK_INDEX_NAME ".", strlen(LK_INDEX_NAME) + 2))) {
+			if (regular(s->dfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_WRITE)
 				remove_file(s->dfd, de->d_name, lim, &res->other_removed);
 			continue;
 		}
 		if (is_record_name(de->d_name) && regular(s->dfd, de->d_name, &st) == 0)
-			add_record(s, de->d_name, &st, &name);
+			add_record(s, de->d_name, &st, &name)->entry = find_entry(s, de->d_name);
+		else if (lk_index_is_record_name(de->d_name))
+			lk_strvec_push(&s->others, de->d_name);
 	}
 	closedir(d);
 	lk_buf_release(&name);
@@ -217,7 +248,7 @@ static void list_blobs(struct state *s, int64_t now, const struct lk_prune_limit
 		struct pblob *b;
 
 		if (!strncmp(de->d_name, ".tmp-", 5)) {
-			if (regular(s->bfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_TMP)
+			if (regular(s->bfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_WRITE)
 				remove_file(s->bfd, de->d_name, lim, &res->other_removed);
 			continue;
 		}
@@ -241,12 +272,32 @@ static void list_blobs(struct state *s, int64_t now, const struct lk_prune_limit
 		qsort(s->blobs.items, s->blobs.nr, sizeof(*s->blobs.items), by_name);
 }
 
-/* Every "blobs/<sha256>" the record's text names. */
+static void add_ref(struct state *s, struct prec *r, const char *sha256)
+{
+	struct pblob key, *b;
+
+	memcpy(key.name, sha256, 64);
+	key.name[64] = '\0';
+	b = s->blobs.nr ? bsearch(&key, s->blobs.items, s->blobs.nr, sizeof(key), by_name) : NULL;
+	if (!b)
+		return;
+	LK_GROW(r->blobs.items, r->blobs.nr + 1, r->blobs.alloc);
+	r->blobs.items[r->blobs.nr++] = (size_t)(b - s->blobs.items);
+	b->refs++;
+}
+
+/* Every "blobs/<sha256>" the record names: as its index line lists them, else from its text. */
 static void scan_record(struct state *s, struct prec *r)
 {
 	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
 	int fd;
 
+	r->scanned = 1;
+	if (r->entry && r->entry->blobs_listed) {
+		for (size_t i = 0; i < r->entry->blobs.nr; i++)
+			add_ref(s, r, r->entry->blobs.items[i].sha256);
+		return;
+	}
 	lk_buf_addf(&path, "%s.json", r->id);
 	fd = openat(s->dfd, path.buf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	lk_buf_release(&path);
@@ -272,18 +323,9 @@ static void scan_record(struct state *s, struct prec *r)
 	}
 	close(fd);
 	for (const char *p = text.buf; (p = strstr(p, "blobs/")); p += 6) {
-		struct pblob key, *b;
-
 		if (strlen(p + 6) < 64)
 			break;
-		memcpy(key.name, p + 6, 64);
-		key.name[64] = '\0';
-		b = s->blobs.nr ? bsearch(&key, s->blobs.items, s->blobs.nr, sizeof(key), by_name) : NULL;
-		if (!b)
-			continue;
-		LK_GROW(r->blobs.items, r->blobs.nr + 1, r->blobs.alloc);
-		r->blobs.items[r->blobs.nr++] = (size_t)(b - s->blobs.items);
-		b->refs++;
+		add_ref(s, r, p + 6);
 	}
 	lk_buf_release(&text);
 }
@@ -453,12 +495,268 @@ static void remove_marked(struct state *s, int64_t now, const struct lk_prune_li
 		remove_blobs(s, now, lim, res);
 }
 
+/* Where the last checkpoint line of `buf` starts (`whole`: buf starts a line), else `len`. */
+static size_t last_checkpoint(const char *buf, size_t len, int whole)
+{
+	size_t end = len;
+
+	for (;;) {
+		const char *nl = end ? memrchr(buf, '\n', end) : NULL;
+		size_t start = nl ? (size_t)(nl - buf) + 1 : 0;
+
+		if ((nl || whole) && len - start >= 3 && !memcmp(buf + start, "c1\t", 3))
+			return start;
+		if (!nl)
+			return len;
+		end = (size_t)(nl - buf);
+	}
+}
+
+/*
+ * The shim's question (lim->amortized): is a prune due? Read from the
+ * index's tail back to its last checkpoint (at most TAIL_MAX), the bytes
+ * counted then plus those of every record line since, against the size
+ * bound; the oldest record (the index's first line: a prune writes it
+ * oldest first) against the age bound, by its file's mtime. Anything not
+ * as expected (no index, no checkpoint, a bad line, a count a day old, the
+ * first record gone) says yes: the prune counts again.
+ */
+static int prune_due(int dfd, const struct lk_prune_limits *lim, int64_t now)
+{
+	struct lk_index tail, head;
+	struct lk_err ignored = LK_ERR_INIT;
+	struct lk_buf buf = LK_BUF_INIT;
+	struct stat st;
+	size_t back = 0, skip = 0;
+	int64_t bytes;
+	int fd = openat(dfd, LK_INDEX_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int due = 1;
+
+	memset(&tail, 0, sizeof(tail));
+	memset(&head, 0, sizeof(head));
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+		goto out;
+	do {
+		ssize_t got;
+
+		back = back ? back * 4 : TAIL_CHUNK;
+		if (back > (size_t)st.st_size)
+			back = (size_t)st.st_size;
+		lk_buf_reset(&buf);
+		lk_buf_grow(&buf, back);
+		got = pread(fd, buf.buf, back, st.st_size - (off_t)back);
+		if (got != (ssize_t)back)
+			goto out;
+		/* From the last checkpoint line on: only what came after it is read. */
+		skip = last_checkpoint(buf.buf, back, back == (size_t)st.st_size);
+		if (skip == back)
+			continue;
+		lk_index_release(&tail);
+		if (lk_index_parse(buf.buf + skip, back - skip, LK_INDEX_NAME, &tail, &ignored) < 0)
+			goto out;
+	} while (!tail.has_checkpoint && back < (size_t)st.st_size && back < TAIL_MAX);
+	if (!tail.has_checkpoint || now - tail.cp_time > LK_PRUNE_RECOUNT_S || tail.cp_time > now)
+		goto out;
+	bytes = tail.cp_total;
+	for (size_t i = tail.cp_next; i < tail.entries.nr; i++) {
+		const struct lk_index_entry *e = &tail.entries.items[i];
+
+		bytes += e->bytes + e->blob_bytes;
+		for (size_t k = 0; e->blobs_listed && k < e->blobs.nr; k++)
+			bytes += e->blobs.items[k].size;
+	}
+	if (lim->max_size > 0 && bytes > lim->max_size)
+		goto out;
+	if (lim->max_age_s > 0) {
+		struct lk_buf name = LK_BUF_INIT;
+		const char *nl;
+		ssize_t got;
+
+		lk_buf_reset(&buf);
+		lk_buf_grow(&buf, LK_INDEX_LINE_MAX);
+		got = pread(fd, buf.buf, LK_INDEX_LINE_MAX, 0);
+		/* Its first line only. */
+		nl = got > 0 ? memchr(buf.buf, '\n', (size_t)got) : NULL;
+		if (!nl || lk_index_parse(buf.buf, (size_t)(nl - buf.buf) + 1, LK_INDEX_NAME, &head, &ignored) < 0)
+			goto out;
+		if (head.entries.nr) {
+			lk_buf_addf(&name, "%s.json", head.entries.items[0].name);
+			if (fstatat(dfd, name.buf, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    now - st.st_mtim.tv_sec > lim->max_age_s) {
+				lk_buf_release(&name);
+				goto out;
+			}
+		}
+		lk_buf_release(&name);
+	}
+	due = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	lk_index_release(&tail);
+	lk_index_release(&head);
+	lk_buf_release(&buf);
+	return due;
+}
+
+/* views/: the driver's views (shim/viewcache.c) past the age bound, and entries being written by a link that died. */
+static void prune_views(struct state *s, int64_t now, const struct lk_prune_limits *lim,
+			struct lk_prune_result *res)
+{
+	int vfd = openat(s->dfd, "views", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *de;
+	DIR *d;
+
+	if (vfd < 0)
+		return;
+	d = fdopendir(vfd);
+	if (!d) {
+		close(vfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int64_t age;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    regular(dirfd(d), de->d_name, &st) < 0)
+			continue;
+		age = now - st.st_mtim.tv_sec;
+		if (de->d_name[0] == '.' ? age > STALE_WRITE : lim->max_age_s > 0 && age > lim->max_age_s)
+			remove_file(dirfd(d), de->d_name, lim, &res->other_removed);
+	}
+	closedir(d);
+}
+
+/* A record's index line for the new index: its old line with what the listing saw, or one without list's fields. */
+static void entry_line(const struct state *s, const struct prec *r, struct lk_buf *out)
+{
+	struct lk_index_entry e;
+
+	if (r->entry)
+		e = *r->entry;
+	else
+		memset(&e, 0, sizeof(e));
+	e.name = r->id;
+	e.mtime_s = r->mtime;
+	e.bytes = r->size;
+	if (!r->entry) {
+		/* Its blobs as the prune found them, when it looked. */
+		e.blobs_listed = r->scanned;
+		e.blobs.nr = 0;
+		e.blobs.items = NULL;
+		e.blob_bytes = 0;
+		if (r->scanned) {
+			e.blobs.items = lk_xcalloc(r->blobs.nr + 1, sizeof(*e.blobs.items));
+			for (size_t k = 0; k < r->blobs.nr; k++) {
+				const struct pblob *b = &s->blobs.items[r->blobs.items[k]];
+
+				memcpy(e.blobs.items[k].sha256, b->name, 65);
+				e.blobs.items[k].size = b->size;
+			}
+			e.blobs.nr = r->blobs.nr;
+		}
+	}
+	lk_index_format(&e, out);
+	if (!r->entry)
+		free(e.blobs.items);
+}
+
+/*
+ * The index anew, oldest record first, then a checkpoint (the bytes that
+ * remain, by this prune's count), then what links appended since it was
+ * read (from `fd`, at old->end), then renamed over the old one. A line
+ * appended between that last read and the rename is lost from the index,
+ * not from the directory: readers find its record by name (and list it).
+ */
+static void rewrite_index(struct state *s, int fd, int64_t bytes_after, int64_t now)
+{
+	struct lk_buf text = LK_BUF_INIT;
+
+	for (size_t i = 0; i < s->recs.nr; i++)
+		if (!s->recs.items[i].removed)
+			entry_line(s, &s->recs.items[i], &text);
+	for (size_t i = 0; i < s->others.nr; i++) {
+		const char *name = s->others.items[i];
+		char id[256];
+		const struct lk_index_entry *e;
+
+		if (strlen(name) - 5 >= sizeof(id))
+			continue;
+		memcpy(id, name, strlen(name) - 5);
+		id[strlen(name) - 5] = '\0';
+		if ((e = lk_index_find(&s->index, id)))
+			lk_index_format(e, &text);
+	}
+	lk_index_format_checkpoint(bytes_after, now, &text);
+	if (fd >= 0) {
+		struct stat st;
+		size_t from = s->index.end;
+
+		if (fstat(fd, &st) == 0 && (size_t)st.st_size > from) {
+			size_t n = (size_t)st.st_size - from, start = text.len;
+			ssize_t got;
+
+			lk_buf_grow(&text, n);
+			got = pread(fd, text.buf + start, n, (off_t)from);
+			if (got > 0) {
+				/* Whole lines only. */
+				size_t len = (size_t)got;
+
+				while (len && text.buf[start + len - 1] != '\n')
+					len--;
+				text.len = start + len;
+				text.buf[text.len] = '\0';
+			}
+		}
+	}
+	lk_index_replace(s->dfd, text.buf, text.len);
+	lk_buf_release(&text);
+}
+
+/* Records past the age cut, then the oldest while over the size target; the newest always stays. */
+static int64_t choose(struct state *s, const struct lk_prune_limits *lim, int64_t now, int64_t total)
+{
+	int64_t size_target = lim->max_size, age_cut = lim->max_age_s;
+
+	if (lim->amortized) {
+		size_target = lim->max_size - lim->max_size / 10;
+		age_cut = lim->max_age_s - lim->max_age_s / 32;
+	}
+	for (size_t i = 0; i < s->recs.nr; i++)
+		scan_record(s, &s->recs.items[i]);
+	total = total_bytes(s, now);
+	for (size_t i = 0; i + 1 < s->recs.nr; i++) {
+		struct prec *r = &s->recs.items[i];
+
+		if ((age_cut > 0 && now - r->mtime > age_cut) || (lim->max_size > 0 && total > size_target))
+			total -= drop(s, r, now);
+	}
+	return total;
+}
+
+static void release_state(struct state *s)
+{
+	for (size_t i = 0; i < s->recs.nr; i++) {
+		free(s->recs.items[i].id);
+		free(s->recs.items[i].blobs.items);
+	}
+	free(s->recs.items);
+	free(s->blobs.items);
+	lk_index_release(&s->index);
+	lk_strvec_release(&s->others);
+	if (s->bfd >= 0)
+		close(s->bfd);
+	close(s->dfd);
+}
+
 int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
 	     struct lk_prune_result *res, struct lk_err *err)
 {
+	struct lk_err ignored = LK_ERR_INIT;
 	struct state s;
 	int64_t total = 0;
-	int over_age = 0;
+	int over_age, ifd = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
@@ -466,6 +764,16 @@ int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
 	s.dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s.dfd < 0)
 		return lk_err_errno(err, "cannot open record directory '%s'", dir);
+	/* Prunes take turns (the shim's skips when one runs); links never wait on this lock. */
+	if ((lim->amortized && !prune_due(s.dfd, lim, now)) ||
+	    (!lim->dry_run && flock(s.dfd, LOCK_EX | (lim->amortized ? LOCK_NB : 0)) < 0)) {
+		close(s.dfd);
+		return 0;
+	}
+	/* A bad index is no index: the records are read for their blobs instead. */
+	if (lk_index_read(s.dfd, dir, &s.index, &ifd, &ignored) < 0)
+		lk_index_release(&s.index);
+	lk_index_sort_by_name(&s.index);
 	list_records(&s, now, lim, res);
 	list_blobs(&s, now, lim, res);
 	if (s.recs.nr)
@@ -478,31 +786,17 @@ int lk_prune(const char *dir, const struct lk_prune_limits *lim, int64_t now,
 	res->blobs = s.blobs.nr;
 	res->bytes_before = res->bytes_after = total;
 	over_age = lim->max_age_s > 0 && s.recs.nr > 1 && now - s.recs.items[0].mtime > lim->max_age_s;
-	/* The usual case, in the shim too: within bounds, nothing is read. */
+	/* Within bounds, no record is read. */
 	if (over_age || (lim->max_size > 0 && total > lim->max_size)) {
-		for (size_t i = 0; i < s.recs.nr; i++)
-			scan_record(&s, &s.recs.items[i]);
-		total = total_bytes(&s, now);
-		/* The newest record (the last one) always stays. */
-		for (size_t i = 0; i + 1 < s.recs.nr; i++) {
-			struct prec *r = &s.recs.items[i];
-
-			if ((lim->max_age_s > 0 && now - r->mtime > lim->max_age_s) ||
-			    (lim->max_size > 0 && total > lim->max_size))
-				total -= drop(&s, r, now);
-		}
-		res->bytes_after = total;	/* and each blob that stays after all (remove_blobs) */
+		res->bytes_after = choose(&s, lim, now, total);	/* and each blob that stays after all (remove_blobs) */
 		remove_marked(&s, now, lim, res);
 	}
-	for (size_t i = 0; i < s.recs.nr; i++) {
-		free(s.recs.items[i].id);
-		free(s.recs.items[i].blobs.items);
-	}
-	free(s.recs.items);
-	free(s.blobs.items);
-	if (s.bfd >= 0)
-		close(s.bfd);
-	close(s.dfd);
+	prune_views(&s, now, lim, res);
+	if (!lim->dry_run)
+		rewrite_index(&s, ifd, res->bytes_after, now);
+	if (ifd >= 0)
+		close(ifd);
+	release_state(&s);
 	return 0;
 }
 

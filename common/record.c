@@ -507,9 +507,10 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT, data = LK_BUF_INIT;
 	int rc = -1;
 
-	json_decref(root);
-	if (!text)
+	if (!text) {
+		json_decref(root);
 		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
+	}
 	lk_buf_addstr(&data, text);
 	lk_buf_addch(&data, '\n');
 	free(text);
@@ -517,9 +518,11 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
 	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
 	if (lk_file_write_new(tmp.buf, final.buf, data.buf, data.len, err) == 0) {
+		lk_record_index_append(root, rec, dir, data.len);
 		*path_out = lk_buf_detach(&final);
 		rc = 0;
 	}
+	json_decref(root);
 	lk_buf_release(&data);
 	lk_buf_release(&tmp);
 	lk_buf_release(&final);

@@ -98,6 +98,7 @@ static void read_prune_options(struct lk_options *opt)
 	struct lk_err err = LK_ERR_INIT;
 
 	opt->prune_every = one_in("LINKSCOPE_PRUNE_EVERY", 32);
+	opt->prune.amortized = 1;	/* a link pays for its own share only */
 	/* Bounded by default; 0 turns a bound off. */
 	if (!size || !*size)
 		size = LK_PRUNE_DEFAULT_MAX_SIZE;

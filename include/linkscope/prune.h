@@ -34,7 +34,18 @@ struct lk_prune_limits {
 	int64_t max_size;	/* bytes in the directory (records, reports, blobs); 0: no bound */
 	int64_t max_age_s;	/* records older than this many seconds go; 0: no bound */
 	int dry_run;		/* say what would go, remove nothing */
+	/*
+	 * The shim's way (a link pays for its own share only): prune only when
+	 * the index says the directory is over a bound, or its last count is
+	 * LK_PRUNE_RECOUNT_S old, and then in one pass down to 9/10 of the size
+	 * bound and past 31/32 of the age bound, so the next pass is far off.
+	 * Never waits on another prune: skips when one runs.
+	 */
+	int amortized;
 };
+
+/* A prune's count in the index is trusted this long (seconds); then a link counts again. */
+#define LK_PRUNE_RECOUNT_S 86400
 
 struct lk_prune_result {
 	size_t records, records_removed;

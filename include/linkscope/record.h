@@ -113,7 +113,8 @@ void lk_record_file_stat(struct lk_record_file *f, const char *path);
 /*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
  * temporary file in `dir`, then rename(2), so readers and parallel writers
- * never see a partial record. Returns 0 and the final path in *path_out
+ * never see a partial record; then its line in the directory's index
+ * (recindex.h), appended in one write. Returns 0 and the final path in *path_out
  * (malloc'd), or -1 with `err` filled.
  */
 int lk_record_write(const struct lk_record_draft *rec, const char *dir,
@@ -130,6 +131,15 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
  */
 struct json_t;
 void lk_record_redact(struct json_t *root);
+
+/*
+ * After lk_record_write's rename: the line of the record `root` (as
+ * written, `bytes` long) appended to DIR's index in one write (recindex.h).
+ * Nothing is said when it cannot be: the record is the truth, and readers
+ * add a line the index lacks.
+ */
+void lk_record_index_append(struct json_t *root, const struct lk_record_draft *rec, const char *dir,
+			    size_t bytes);
 
 /* A record read back in full, for the analyzer. Everything is owned. */
 struct lk_record_kept {
@@ -191,6 +201,13 @@ int lk_record_load(const char *path, struct lk_record *out, struct lk_err *err);
 void lk_record_release(struct lk_record *rec);
 /* The value of an environment variable as recorded, or NULL. */
 const char *lk_record_env(const struct lk_record *rec, const char *name);
+
+/*
+ * A record's line in the directory's index, but for its name, mtime, size
+ * and blobs (the caller's: it knows the file): list's fields, owned by `e`.
+ */
+struct lk_index_entry;
+void lk_record_index_entry(const struct lk_record *rec, struct lk_index_entry *e);
 
 /* Copy of `s` as valid UTF-8, invalid bytes replaced by U+FFFD. Exposed for tests. */
 char *lk_record_utf8_lossy(const char *s, size_t len);

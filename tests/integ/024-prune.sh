@@ -58,7 +58,8 @@ out=$("$LINKSCOPE" prune --max-size 1 --dir "$LINKSCOPE_DIR")
 check_eq "--max-size 1: only the newest record stays" 1 "$(record_count)"
 check_contains "and says so" "$out" "removed $((n - 1)) of $n records"
 check_eq "bad sizes are usage errors" 2 "$("$LINKSCOPE" prune --max-size 12Q --dir "$LINKSCOPE_DIR" >/dev/null 2>&1; echo $?)"
-check_eq "a bound is needed" 2 "$("$LINKSCOPE" prune --dir "$LINKSCOPE_DIR" >/dev/null 2>&1; echo $?)"
+check_eq "both bounds turned off: a bound is needed" 2 \
+	"$("$LINKSCOPE" prune --max-size 0 --max-age 0 --dir "$LINKSCOPE_DIR" >/dev/null 2>&1; echo $?)"
 
 # The shim prunes on its own when a bound is set (here on every link).
 for i in 1 2 3; do "$SHIM" main.c -o "c$i"; done

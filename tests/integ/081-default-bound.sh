@@ -25,6 +25,9 @@ check_eq "no bound set: records older than 30 days go" 3 "$(record_count)"
 big=$LINKSCOPE_DIR/20000101T000000.000000Z-1-00000000.json
 truncate -s 1100M "$big"
 touch -d '2 days ago' "$big"
+# Put in by hand, it is in no index line: a link's prune counts what the
+# index says (recounting a day later); without an index it counts the dir.
+rm "$LINKSCOPE_DIR/records.index"
 LINKSCOPE_MAX_SIZE=0 link
 check "LINKSCOPE_MAX_SIZE=0: no size bound, 1.1G stays" test -e "$big"
 LINKSCOPE_MAX_SIZE=2G link

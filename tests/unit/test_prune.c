@@ -147,7 +147,7 @@ static void test_prune_stale_names(void **state)
 		LK_BLOB_HELD HEX_A "-99-0", LK_BLOB_DEAD HEX_B "-99", LK_BLOB_HELD "abc-99-0",
 	};
 	static const char *const left[] = { HEX_A, HEX_B, LK_BLOB_HELD "abc-99-0" };
-	struct lk_prune_limits dry = { 0, 0, 1 }, real = { 0, 0, 0 };
+	struct lk_prune_limits dry = { 0, 0, 1, 0 }, real = { 0, 0, 0, 0 };
 	struct lk_prune_result res;
 	struct lk_err err = LK_ERR_INIT;
 	char dir[] = "/tmp/lk-test-prune-XXXXXX", blobs[64];
@@ -177,6 +177,9 @@ static void test_prune_stale_names(void **state)
 		assert_int_equal(unlink(path), 0);
 	}
 	assert_int_equal(rmdir(blobs), 0);
+	/* The prune's index (records.index: no record, one checkpoint). */
+	snprintf(blobs, sizeof(blobs), "%s/records.index", dir);
+	assert_int_equal(unlink(blobs), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
