@@ -29,6 +29,7 @@
 #include "cause.h"
 #include "explain.h"
 #include "fix.h"
+#include "nearmiss.h"
 #include "resolve.h"
 
 #define LOOKED_IN_SHOWN 8	/* dirs named in a sentence; JSON keeps all */
@@ -164,6 +165,34 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 	lk_buf_release(&b);
 }
 
+/* The libraries that define the group's first symbol but are no fix (provider_rank.c), and why. */
+static void explain_set_aside(const struct lk_provider_index *ix, struct lk_diag *d, const long *aside)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	size_t n = 0;
+
+	for (; aside[n] >= 0; n++)
+		;
+	if (!n)
+		return;
+	if (lk_provider_entry_symbol(d->symbol))
+		lk_buf_addf(&b, "%s is the program's own entry point, which no library should give it; the %s that define%s it (",
+			    d->symbol, n == 1 ? "library" : "libraries", n == 1 ? "s" : "");
+	else
+		lk_buf_addf(&b, "only libraries that are no fix define %s (", d->symbols.nr == 1 ? "it" : "some of them");
+	for (size_t i = 0; i < n && i < 3; i++) {
+		const char *why = lk_provider_no_fix_reason(ix, aside[i]);
+
+		lk_buf_addf(&b, "%s%s/%s%s%s", i ? ", " : "", ix->dirs.items[ix->files.items[aside[i]].dir].path,
+			    ix->files.items[aside[i]].name, why ? ": " : "", why ? why : "");
+	}
+	if (n > 3)
+		lk_buf_addf(&b, " and %zu more", n - 3);
+	lk_buf_addf(&b, ") %s no fix: linking %s is not offered", n == 1 ? "is" : "are", n == 1 ? "it" : "one of them");
+	say(d, &b);
+	lk_buf_release(&b);
+}
+
 static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -255,7 +284,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 	struct lk_provider_index ix;
 	struct { struct group *items; size_t nr, alloc; } groups = { NULL, 0, 0 };
 	const char **names;
-	long **hits;
+	long **hits, **aside;
 	size_t n = 0, *group_of;
 	char *cache;
 
@@ -264,6 +293,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			n++;
 	names = lk_xcalloc(n + 1, sizeof(*names));
 	hits = lk_xcalloc(n + 1, sizeof(*hits));
+	aside = lk_xcalloc(n + 1, sizeof(*aside));
 	n = 0;
 	for (size_t i = 0; i < out->diags.nr; i++)
 		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED && !out->diags.items[i].defined_path)
@@ -275,6 +305,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		free(cache);
 		ix.static_only = (lk_line_state_at_end(line) & LK_ST_STATIC) != 0;
 		lk_provider_lookup(&ix, names, n, hits);
+		lk_provider_rank_filter(&ix, names, n, hits, aside);
 		for (size_t i = 0; i < ix.notes.nr; i++)
 			lk_strvec_push(&out->notes, ix.notes.items[i]);
 	}
@@ -344,6 +375,9 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			}
 			explain_provider(&ix, d, groups.items[g].provider, hits[first_hit][1]);
 		} else {
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(names[i], d->symbol))
+					explain_set_aside(&ix, d, aside[i]);
 			explain_nothing(&ix, d);
 		}
 	}
@@ -362,12 +396,16 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		}
 		out->diags.nr = w;
 	}
+	lk_nearmiss_find(rec, line, out, &ix);
 	for (size_t g = 0; g < groups.nr; g++)
 		free(groups.items[g].key);
 	free(groups.items);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(hits[i]);
+		free(aside[i]);
+	}
 	free(hits);
+	free(aside);
 	free(names);
 	free(group_of);
 	lk_provider_index_release(&ix);
@@ -607,9 +645,40 @@ static void provider_fixes(const struct lk_record *rec, const struct lk_line *li
 	free(arg);
 }
 
-static int helps(const struct lk_fix *f)
+/* Did the link fail on `sym` ("kind symbol") before any fix? */
+static int failed_before(const struct lk_replay *out, const char *sym)
 {
-	return f->verified || f->partial;
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		const struct lk_diag *d = &out->diags.items[i];
+
+		if (!strcmp(d->symbol, sym))
+			return 1;
+		for (size_t k = 0; k < d->symbols.nr; k++)
+			if (!strcmp(d->symbols.items[k], sym))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A partial fix that brings more new failures than the symbols it
+ * defines (libncurses++.a for `main`: 1 defined, 53 new) is worse than
+ * none: saying nothing is better than an edit that leaves dozens of errors.
+ */
+static int helps(const struct lk_replay *out, const struct lk_diag *d, const struct lk_fix *f)
+{
+	size_t added = 0;
+
+	if (f->verified)
+		return 1;
+	if (!f->partial)
+		return 0;
+	for (size_t i = 0; i < f->remaining.nr; i++) {
+		const char *sym = strchr(f->remaining.items[i], ' ');
+
+		added += !failed_before(out, sym ? sym + 1 : f->remaining.items[i]);
+	}
+	return added <= (d->symbols.nr ? d->symbols.nr : 1);
 }
 
 /* When no single fix links, the best fix of each diagnostic together. */
@@ -665,7 +734,7 @@ void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, str
 		size_t w = 0;
 
 		for (size_t k = 0; k < d->fixes.nr; k++) {
-			if (!helps(&d->fixes.items[k])) {
+			if (!helps(out, d, &d->fixes.items[k])) {
 				lk_fix_release(&d->fixes.items[k]);
 				continue;
 			}

@@ -309,6 +309,25 @@ void lk_explain_diag_release(struct lk_diag *d)
 	d->provider_package = NULL;
 	lk_strvec_release(&d->alternatives);
 	lk_strvec_release(&d->looked_in);
+	for (size_t k = 0; k < d->near_misses.nr; k++)
+		lk_finding_release(&d->near_misses.items[k]);
+	free(d->near_misses.items);
+	memset(&d->near_misses, 0, sizeof(d->near_misses));
+	if (d->cause) {
+		lk_finding_release(d->cause);
+		free(d->cause);
+		d->cause = NULL;
+	}
+}
+
+void lk_finding_release(struct lk_finding *f)
+{
+	free(f->kind);
+	free(f->found);
+	free(f->in);
+	free(f->detail);
+	free(f->fix);
+	memset(f, 0, sizeof(*f));
 }
 
 void lk_explain_release(struct lk_replay *r)

@@ -12,6 +12,7 @@
 #include "linkscope/record.h"
 
 struct lk_fix;
+struct lk_finding;
 struct lk_symtab;
 struct lk_trial_server;
 
@@ -79,6 +80,9 @@ struct lk_diag {
 	char *provider_package;	/* the Debian package that ships it, or NULL */
 	struct lk_strvec alternatives;	/* other libraries that define them all, best first */
 	struct lk_strvec looked_in;	/* no provider found: the dirs searched */
+	/* explain.h's struct lk_finding: names that nearly match (nearmiss.c), the cause of a multiple definition (multidef.c) */
+	struct { struct lk_finding *items; size_t nr, alloc; } near_misses;
+	struct lk_finding *cause;	/* multiple-definition: why the two definitions, or NULL */
 };
 
 struct lk_replay {

@@ -1,0 +1,124 @@
+/*
+ * Diagnostics -> providers: which of the libraries found is a fix a person
+ * would make (issue #17, point 8).
+ *
+ * Takes the provider index and each symbol's hits (provider.c, best
+ * first) and gives the hits a fix may come from, with the others set
+ * aside and the reason each is no fix. The index finds every library that
+ * exports a name; many export names they only use themselves. A program's
+ * entry symbols (`main`) are the program's own: libncurses++.a and
+ * libgtest_main.a define `main` for their users' convenience, and
+ * "append -lncurses++" for a library linked as a program is no fix. A
+ * library that a package keeps for its own programs (gettext's
+ * libgettextlib-0.21.so, with no -l name and no runtime name beside it; a
+ * private dir under a system dir such as /usr/lib/x86_64-linux-gnu/libfakeroot)
+ * and a test or tool library (gtest, gmock, a *_main, gcc's libcc1 plugin)
+ * define helpers (xmalloc, hash_insert) that a project's own missing code
+ * is named like: the project forgot its own library, not theirs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "provider.h"
+
+int lk_provider_entry_symbol(const char *name)
+{
+	static const char *const entries[] = { "main", "_start", "wmain", "WinMain", "wWinMain" };
+
+	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (!strcmp(name, entries[i]))
+			return 1;
+	return 0;
+}
+
+/* "libgettextlib-0.21.so": lib, a stem, '-', a version of digits and dots, then .so or .a. */
+static int version_in_name(const char *name)
+{
+	const char *dash = strrchr(name, '-'), *p;
+
+	if (!dash || strncmp(name, "lib", 3) || !(dash[1] >= '0' && dash[1] <= '9'))
+		return 0;
+	for (p = dash + 1; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+		if (!strcmp(p, ".so") || !strcmp(p, ".a"))
+			return 1;
+	return 0;
+}
+
+/* Another name of the same file in its dir (libdw.so.1 for libdw-0.188.so): the library has a public name. */
+static int has_other_name(const struct lk_provider_index *ix, long file)
+{
+	const struct lk_provider_file *f = &ix->files.items[file];
+
+	if (f->alias_of >= 0)
+		return 1;
+	for (size_t i = 0; i < ix->files.nr; i++)
+		if (ix->files.items[i].alias_of == file)
+			return 1;
+	return 0;
+}
+
+/* A system dir that is a subdir of another searched system dir: a package's own libraries. */
+static int private_dir(const struct lk_provider_index *ix, size_t dir)
+{
+	const struct lk_provider_dir *d = &ix->dirs.items[dir];
+
+	if (d->rank != LK_RANK_SYSTEM || !strncmp(d->why, "the toolchain", 13))
+		return 0;
+	for (size_t i = 0; i < ix->dirs.nr; i++) {
+		const char *o = ix->dirs.items[i].path;
+		size_t n = strlen(o);
+
+		if (i != dir && ix->dirs.items[i].rank == LK_RANK_SYSTEM && !strncmp(d->path, o, n) &&
+		    d->path[n] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+static int tool_library(const char *name)
+{
+	static const char *const tools[] = { "libcc1.", "liblto_plugin.", "libgtest", "libgmock", "libcheck." };
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strncmp(name, tools[i], strlen(tools[i])))
+			return 1;
+	return strstr(name, "_main.") != NULL || strstr(name, "test") != NULL;
+}
+
+const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file)
+{
+	const struct lk_provider_file *f = &ix->files.items[file];
+
+	if (tool_library(f->name))
+		return "a test or tool library";
+	if (private_dir(ix, f->dir))
+		return "in a package's private dir";
+	if (f->shared && version_in_name(f->name) && !has_other_name(ix, file))
+		return "a package's private library (a version in its name, no -l or runtime name beside it)";
+	return NULL;
+}
+
+void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *const *names, size_t n,
+			     long **hits, long **set_aside)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = 0, w = 0, a = 0;
+		int entry = lk_provider_entry_symbol(names[i]);
+
+		while (hits[i][len] >= 0)
+			len++;
+		set_aside[i] = lk_xcalloc(len + 1, sizeof(long));
+		for (size_t k = 0; k < len; k++) {
+			long f = hits[i][k];
+
+			if (entry || lk_provider_no_fix_reason(ix, f))
+				set_aside[i][a++] = f;
+			else
+				hits[i][w++] = f;
+		}
+		hits[i][w] = -1;
+		set_aside[i][a] = -1;
+	}
+}
