@@ -42,7 +42,7 @@
 #define FINDINGS_MAX 6		/* per diagnostic */
 
 struct src {
-	char *where;		/* "PATH" or "PATH(MEMBER)" */
+	char *where;		/* for a sentence: "PATH" or "PATH(MEMBER)", and "(in the build tree, ...)" */
 	char *path;
 	int on_line;
 	const struct lk_elf_every_file *f;
@@ -92,9 +92,11 @@ static void corpus_index(struct corpus *c, size_t on_line_files)
 				lk_buf_addf(&w, "(%s)", f->member);
 			LK_GROW(c->srcs.items, c->srcs.nr + 1, c->srcs.alloc);
 			s = &c->srcs.items[c->srcs.nr++];
+			s->on_line = e < on_line_files;
+			if (!s->on_line)
+				lk_buf_addstr(&w, " (in the build tree, not on the line)");
 			s->where = lk_buf_detach(&w);
 			s->path = c->read.items[e];
-			s->on_line = e < on_line_files;
 			s->f = f;
 		}
 }
@@ -238,10 +240,15 @@ static int cxx_parse(const char *mangled, struct cxx *x)
 	return 1;
 }
 
-/* `s` without "__cxx11::" and "[abi:cxx11]" (malloc'd). */
+/*
+ * `s` as either std::string ABI names it (malloc'd): without "__cxx11::"
+ * and "[abi:cxx11]", and with the old ABI's abbreviation (Ss demangles
+ * as "std::string") for the new one's full name.
+ */
 static char *without_abi_tag(const char *s)
 {
-	struct lk_buf b = LK_BUF_INIT;
+	static const char full[] = "std::basic_string<char, std::char_traits<char>, std::allocator<char> >";
+	struct lk_buf b = LK_BUF_INIT, c = LK_BUF_INIT;
 
 	while (*s) {
 		if (!strncmp(s, "__cxx11::", 9))
@@ -251,7 +258,14 @@ static char *without_abi_tag(const char *s)
 		else
 			lk_buf_addf(&b, "%c", *s++);
 	}
-	return lk_buf_detach(&b);
+	for (const char *p = b.buf; *p;) {
+		if (!strncmp(p, full, sizeof(full) - 1))
+			p += sizeof(full) - 1, lk_buf_addstr(&c, "std::string");
+		else
+			lk_buf_addf(&c, "%c", *p++);
+	}
+	lk_buf_release(&b);
+	return lk_buf_detach(&c);
 }
 
 /* "ns::add<int>" -> "ns::add" (malloc'd). */
@@ -358,8 +372,8 @@ static void exact_matches(const struct corpus *c, struct lk_diag *d, const char 
 				add_finding(d, "not-exported", u, src->where, b.buf,
 					    "export it from the library: default visibility (__attribute__((visibility(\"default\"))) under -fvisibility=hidden) and a version script that lists it as global");
 			} else if (!src->on_line && defined_global(y)) {
-				lk_buf_addf(&b, "%s in the build tree defines %s, and is not on the line", src->where, u);
-				add_finding(d, "not-on-line", u, src->where, b.buf, NULL);
+				lk_buf_addf(&b, "%s defines %s", src->where, u);
+				add_finding(d, "not-on-line", u, src->path, b.buf, NULL);
 			}
 			break;
 		}
@@ -673,10 +687,13 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 	if (library_name(rec->output)) {
 		lk_buf_addf(&b, "the line links a program (no -shared), whose start file references main, but its output %s is named like a shared library: a library linked as a program",
 			    rec->output);
-		add_finding(d, "main", NULL, NULL, b.buf, NULL);
-		lk_buf_reset(&b);
-		lk_buf_addf(&b, "add -shared: %s is a shared library, which needs no main", rec->output);
-		try_edit(rec, line, out, d, "-shared", b.buf);
+		/*
+		 * NEEDSWORK(#17): -shared is an edit of the line, but the replay
+		 * cannot try it: the driver's start files (Scrt1.o, which
+		 * references main) come from its -### view of the line as it was.
+		 */
+		add_finding(d, "main", NULL, NULL, b.buf,
+			    "add -shared to the link (the driver then makes a shared library, without the start file that references main)");
 		lk_buf_reset(&b);
 	}
 	for (size_t s = 0; s < c->srcs.nr && offered < 3; s++) {
@@ -689,8 +706,8 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 
 			if (!defined_global(y) || strcmp(y->name, "main"))
 				continue;
-			lk_buf_addf(&b, "%s in the build tree defines main, and is not on the line", src->where);
-			add_finding(d, "main", "main", src->where, b.buf, NULL);
+			lk_buf_addf(&b, "%s defines main", src->where);
+			add_finding(d, "main", "main", src->path, b.buf, NULL);
 			lk_buf_reset(&b);
 			lk_buf_addf(&b, "append %s, the object that defines main", src->path);
 			try_edit(rec, line, out, d, src->path, b.buf);
