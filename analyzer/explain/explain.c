@@ -11,6 +11,7 @@
 #include "linkscope/vec.h"
 #include "explain.h"
 #include "fix.h"
+#include "multidef.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -217,6 +218,7 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			explain_not_found(line, d);
 	}
 	explain_old_versions(out);
+	lk_multidef_causes(out);
 }
 
 /* A dropped shared object kept aside a definition of `symbol`. */
