@@ -166,7 +166,7 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 }
 
 /* The libraries that define the group's first symbol but are no fix (provider_rank.c), and why. */
-static void explain_set_aside(const struct lk_provider_index *ix, struct lk_diag *d, const long *aside)
+static int explain_set_aside(const struct lk_provider_index *ix, struct lk_diag *d, const char *sym, const long *aside)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	size_t n = 0;
@@ -174,23 +174,28 @@ static void explain_set_aside(const struct lk_provider_index *ix, struct lk_diag
 	for (; aside[n] >= 0; n++)
 		;
 	if (!n)
-		return;
-	if (lk_provider_entry_symbol(d->symbol))
+		return 0;
+	if (lk_provider_entry_symbol(sym))
 		lk_buf_addf(&b, "%s is the program's own entry point, which no library should give it; the %s that define%s it (",
-			    d->symbol, n == 1 ? "library" : "libraries", n == 1 ? "s" : "");
+			    sym, n == 1 ? "library" : "libraries", n == 1 ? "s" : "");
 	else
-		lk_buf_addf(&b, "only libraries that are no fix define %s (", d->symbols.nr == 1 ? "it" : "some of them");
+		lk_buf_addf(&b, "%s is defined only by %s that %s no fix (", sym, n == 1 ? "a library" : "libraries", n == 1 ? "is" : "are");
 	for (size_t i = 0; i < n && i < 3; i++) {
-		const char *why = lk_provider_no_fix_reason(ix, aside[i]);
+		const char *why = lk_provider_no_fix_reason(ix, aside[i], sym);
 
 		lk_buf_addf(&b, "%s%s/%s%s%s", i ? ", " : "", ix->dirs.items[ix->files.items[aside[i]].dir].path,
 			    ix->files.items[aside[i]].name, why ? ": " : "", why ? why : "");
 	}
 	if (n > 3)
 		lk_buf_addf(&b, " and %zu more", n - 3);
-	lk_buf_addf(&b, ") %s no fix: linking %s is not offered", n == 1 ? "is" : "are", n == 1 ? "it" : "one of them");
+	if (lk_provider_entry_symbol(sym))
+		lk_buf_addf(&b, ") %s no fix", n == 1 ? "is" : "are");
+	else
+		lk_buf_addstr(&b, ")");
+	lk_buf_addf(&b, ": linking %s is not offered", n == 1 ? "it" : "one of them");
 	say(d, &b);
 	lk_buf_release(&b);
+	return 1;
 }
 
 static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
@@ -375,9 +380,14 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			}
 			explain_provider(&ix, d, groups.items[g].provider, hits[first_hit][1]);
 		} else {
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(names[i], d->symbol))
-					explain_set_aside(&ix, d, aside[i]);
+			size_t said = 0;
+
+			for (size_t k = 0; k < d->symbols.nr && said < 3; k++)
+				for (size_t i = 0; i < n; i++)
+					if (!strcmp(names[i], d->symbols.items[k])) {
+						said += explain_set_aside(&ix, d, names[i], aside[i]);
+						break;
+					}
 			explain_nothing(&ix, d);
 		}
 	}

@@ -574,7 +574,7 @@ static void index_matches(const struct lk_provider_index *ix, struct lk_diag *d,
 	for (size_t f = 0; ix && f < ix->files.nr; f++) {
 		const struct lk_provider_file *file = &ix->files.items[f];
 
-		if (file->alias_of >= 0 || (ix->machine && file->machine != ix->machine) || lk_provider_no_fix_reason(ix, (long)f))
+		if (file->alias_of >= 0 || (ix->machine && file->machine != ix->machine) || lk_provider_no_fix_reason(ix, (long)f, NULL))
 			continue;
 		for (const char *p = file->names, *end = file->names + file->names_len; p < end; p += strlen(p) + 1) {
 			char *path;

@@ -113,7 +113,7 @@ void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *con
 			     long **hits, long **set_aside);
 /* Is `name` a program's entry symbol (main, _start, ...)? */
 int lk_provider_entry_symbol(const char *name);
-/* Why file `file` of the index is no fix ("a test or tool library", ...; static), or NULL. */
-const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file);
+/* Why file `file` of the index is no fix for `symbol` (NULL: for any) ("a test or tool library", ...; static), or NULL. */
+const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file, const char *symbol);
 
 #endif

@@ -18,8 +18,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "provider.h"
 
@@ -87,7 +89,56 @@ static int tool_library(const char *name)
 	return strstr(name, "_main.") != NULL || strstr(name, "test") != NULL;
 }
 
-const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file)
+/*
+ * libsource-highlight.so.4 alone in a system dir (/usr, /lib), without the libX.so that
+ * its -dev package would add: a runtime library nothing is meant to link
+ * by name, whose exports (gnulib's set_program_name) a project's own
+ * missing code is named like.
+ */
+static int runtime_only(const struct lk_provider_index *ix, const struct lk_provider_file *f)
+{
+	const char *so = strstr(f->name, ".so.");
+	struct lk_buf dev = LK_BUF_INIT;
+	struct stat st;
+	int found;
+
+	const char *dir = ix->dirs.items[f->dir].path;
+
+	/* The system's dirs, however the line reaches them (gcc gives them as -L). */
+	if (!f->shared || !so || strncmp(f->name, "lib", 3) || ix->dirs.items[f->dir].rank == LK_RANK_BESIDE_INPUTS ||
+	    (strncmp(dir, "/usr/", 5) && strncmp(dir, "/lib", 4)))
+		return 0;
+	lk_buf_addf(&dev, "%s/%.*s.so", dir, (int)(so - f->name), f->name);
+	found = stat(dev.buf, &st) == 0;
+	lk_buf_release(&dev);
+	return !found;
+}
+
+/*
+ * libidn2.a defines gnulib's set_program_name, which libidn2.so beside it
+ * does not export: a function internal to the library (hidden in its
+ * shared object), not its interface.
+ */
+static int internal_to_archive(const struct lk_provider_index *ix, const struct lk_provider_file *f, const char *symbol)
+{
+	size_t n = strlen(f->name);
+
+	if (f->shared || n < 3 || strcmp(f->name + n - 2, ".a"))
+		return 0;
+	for (size_t i = 0; i < ix->files.nr; i++) {
+		const struct lk_provider_file *g = &ix->files.items[i];
+
+		if (g->dir != f->dir || !g->shared || strncmp(g->name, f->name, n - 2) || strcmp(g->name + n - 2, ".so"))
+			continue;
+		for (const char *p = g->names, *end = g->names + g->names_len; p < end; p += strlen(p) + 1)
+			if (!strcmp(p, symbol))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file, const char *symbol)
 {
 	const struct lk_provider_file *f = &ix->files.items[file];
 
@@ -97,6 +148,10 @@ const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long f
 		return "in a package's private dir";
 	if (f->shared && version_in_name(f->name) && !has_other_name(ix, file))
 		return "a package's private library (a version in its name, no -l or runtime name beside it)";
+	if (runtime_only(ix, f))
+		return "a runtime library without its development link (no -l name: its -dev package is not installed)";
+	if (symbol && internal_to_archive(ix, f, symbol))
+		return "an internal function of that library: its shared object beside it does not export it";
 	return NULL;
 }
 
@@ -113,7 +168,7 @@ void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *con
 		for (size_t k = 0; k < len; k++) {
 			long f = hits[i][k];
 
-			if (entry || lk_provider_no_fix_reason(ix, f))
+			if (entry || lk_provider_no_fix_reason(ix, f, names[i]))
 				set_aside[i][a++] = f;
 			else
 				hits[i][w++] = f;
