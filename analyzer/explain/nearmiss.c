@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -38,6 +39,7 @@
 #include "nearmiss.h"
 
 #define TREE_FILES_MAX 256	/* objects read from the build tree */
+#define BYTES_MAX (512ll << 20)	/* of all files read: a line of 174 archives is read only in part */
 #define SYMBOLS_LOOKED_AT 16	/* of a group's symbols */
 #define FINDINGS_MAX 6		/* per diagnostic */
 
@@ -53,6 +55,7 @@ struct corpus {
 	struct { struct src *items; size_t nr, alloc; } srcs;
 	struct lk_strvec read;	/* the path of each of evs */
 	struct lk_strvec tried;	/* every path tried */
+	long long bytes;	/* read so far */
 };
 
 static int was_read(const struct corpus *c, const char *path)
@@ -68,9 +71,13 @@ static void corpus_add(struct corpus *c, const char *path)
 	struct lk_elf_every ev;
 	struct lk_err err = LK_ERR_INIT;
 
+	struct stat st;
+
 	if (!path || was_read(c, path))
 		return;
 	lk_strvec_push(&c->tried, path);
+	if (stat(path, &st) < 0 || (c->bytes += st.st_size) > BYTES_MAX)
+		return;
 	if (lk_elf_read_every(path, &ev, &err) < 0)
 		return;	/* the replay has said what it could not read */
 	lk_strvec_push(&c->read, path);
