@@ -165,39 +165,6 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 	lk_buf_release(&b);
 }
 
-/* The libraries that define the group's first symbol but are no fix (provider_rank.c), and why. */
-static int explain_set_aside(const struct lk_provider_index *ix, struct lk_diag *d, const char *sym, const long *aside)
-{
-	struct lk_buf b = LK_BUF_INIT;
-	size_t n = 0;
-
-	for (; aside[n] >= 0; n++)
-		;
-	if (!n)
-		return 0;
-	if (lk_provider_entry_symbol(sym))
-		lk_buf_addf(&b, "%s is the program's own entry point, which no library should give it; the %s that define%s it (",
-			    sym, n == 1 ? "library" : "libraries", n == 1 ? "s" : "");
-	else
-		lk_buf_addf(&b, "%s is defined only by %s that %s no fix (", sym, n == 1 ? "a library" : "libraries", n == 1 ? "is" : "are");
-	for (size_t i = 0; i < n && i < 3; i++) {
-		const char *why = lk_provider_no_fix_reason(ix, aside[i], sym);
-
-		lk_buf_addf(&b, "%s%s/%s%s%s", i ? ", " : "", ix->dirs.items[ix->files.items[aside[i]].dir].path,
-			    ix->files.items[aside[i]].name, why ? ": " : "", why ? why : "");
-	}
-	if (n > 3)
-		lk_buf_addf(&b, " and %zu more", n - 3);
-	if (lk_provider_entry_symbol(sym))
-		lk_buf_addf(&b, ") %s no fix", n == 1 ? "is" : "are");
-	else
-		lk_buf_addstr(&b, ")");
-	lk_buf_addf(&b, ": linking %s is not offered", n == 1 ? "it" : "one of them");
-	say(d, &b);
-	lk_buf_release(&b);
-	return 1;
-}
-
 static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -385,7 +352,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			for (size_t k = 0; k < d->symbols.nr && said < 3; k++)
 				for (size_t i = 0; i < n; i++)
 					if (!strcmp(names[i], d->symbols.items[k])) {
-						said += explain_set_aside(&ix, d, names[i], aside[i]);
+						said += lk_provider_say_set_aside(&ix, &d->explanation, names[i], aside[i]);
 						break;
 					}
 			explain_nothing(&ix, d);

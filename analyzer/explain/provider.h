@@ -111,6 +111,12 @@ char *lk_provider_arg(const struct lk_line *line, const char *path, unsigned sta
  */
 void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *const *names, size_t n,
 			     long **hits, long **set_aside);
+/*
+ * One sentence into `out`: why the libraries of `aside` (ending with -1),
+ * which define `sym`, are not offered. Returns 1, or 0 when `aside` is empty.
+ */
+int lk_provider_say_set_aside(const struct lk_provider_index *ix, struct lk_strvec *out, const char *sym,
+			      const long *aside);
 /* Is `name` a program's entry symbol (main, _start, ...)? */
 int lk_provider_entry_symbol(const char *name);
 /* Why file `file` of the index is no fix for `symbol` (NULL: for any) ("a test or tool library", ...; static), or NULL. */

@@ -177,3 +177,34 @@ void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *con
 		set_aside[i][a] = -1;
 	}
 }
+
+int lk_provider_say_set_aside(const struct lk_provider_index *ix, struct lk_strvec *out, const char *sym, const long *aside)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	size_t n = 0;
+
+	for (; aside[n] >= 0; n++)
+		;
+	if (!n)
+		return 0;
+	if (lk_provider_entry_symbol(sym))
+		lk_buf_addf(&b, "%s is the program's own entry point, which no library should give it; the %s that define%s it (",
+			    sym, n == 1 ? "library" : "libraries", n == 1 ? "s" : "");
+	else
+		lk_buf_addf(&b, "%s is defined only by %s that %s no fix (", sym, n == 1 ? "a library" : "libraries", n == 1 ? "is" : "are");
+	for (size_t i = 0; i < n && i < 3; i++) {
+		const char *why = lk_provider_no_fix_reason(ix, aside[i], sym);
+
+		lk_buf_addf(&b, "%s%s/%s%s%s", i ? ", " : "", ix->dirs.items[ix->files.items[aside[i]].dir].path,
+			    ix->files.items[aside[i]].name, why ? ": " : "", why ? why : "");
+	}
+	if (n > 3)
+		lk_buf_addf(&b, " and %zu more", n - 3);
+	if (lk_provider_entry_symbol(sym))
+		lk_buf_addf(&b, ") %s no fix", n == 1 ? "is" : "are");
+	else
+		lk_buf_addstr(&b, ")");
+	lk_buf_addf(&b, ": linking %s is not offered", n == 1 ? "it" : "one of them");
+	lk_strvec_push_owned(out, lk_buf_detach(&b));
+	return 1;
+}
