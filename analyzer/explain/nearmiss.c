@@ -689,7 +689,7 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 			 struct lk_replay *out, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
-	size_t offered = 0;
+	struct { const struct src **items; size_t nr, alloc; } mains = { NULL, 0, 0 };
 
 	if (library_name(rec->output)) {
 		lk_buf_addf(&b, "the line links a program (no -shared), whose start file references main, but its output %s is named like a shared library: a library linked as a program",
@@ -703,30 +703,41 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 			    "add -shared to the link (the driver then makes a shared library, without the start file that references main)");
 		lk_buf_reset(&b);
 	}
-	for (size_t s = 0; s < c->srcs.nr && offered < 3; s++) {
+	for (size_t s = 0; s < c->srcs.nr; s++) {
 		const struct src *src = &c->srcs.items[s];
 
 		if (src->on_line || src->f->member)
 			continue;
-		for (size_t k = 0; k < src->f->syms.nr; k++) {
-			const struct lk_elf_every_sym *y = &src->f->syms.items[k];
-
-			if (!defined_global(y) || strcmp(y->name, "main"))
-				continue;
-			lk_buf_addf(&b, "%s defines main", src->where);
-			add_finding(d, "main", "main", src->path, b.buf, NULL);
-			lk_buf_reset(&b);
-			lk_buf_addf(&b, "append %s, the object that defines main", src->path);
-			try_edit(rec, line, out, d, src->path, b.buf);
-			lk_buf_reset(&b);
-			offered++;
-			break;
-		}
+		for (size_t k = 0; k < src->f->syms.nr; k++)
+			if (defined_global(&src->f->syms.items[k]) && !strcmp(src->f->syms.items[k].name, "main")) {
+				LK_GROW(mains.items, mains.nr + 1, mains.alloc);
+				mains.items[mains.nr++] = src;
+				break;
+			}
+	}
+	if (mains.nr == 1) {
+		lk_buf_addf(&b, "%s defines main", mains.items[0]->where);
+		add_finding(d, "main", "main", mains.items[0]->path, b.buf, NULL);
+		lk_buf_reset(&b);
+		lk_buf_addf(&b, "append %s, the object that defines main", mains.items[0]->path);
+		try_edit(rec, line, out, d, mains.items[0]->path, b.buf);
+		lk_buf_reset(&b);
+	} else if (mains.nr > 1) {
+		/* Several programs' objects: which one is this program's the inputs do not say, so no edit is offered. */
+		lk_buf_addf(&b, "%zu objects of the build tree define main, and none is on the line: ", mains.nr);
+		for (size_t i = 0; i < mains.nr && i < 4; i++)
+			lk_buf_addf(&b, "%s%s", i ? ", " : "", mains.items[i]->path);
+		if (mains.nr > 4)
+			lk_buf_addf(&b, " and %zu more", mains.nr - 4);
+		lk_buf_addstr(&b, "; which one is this program's the inputs do not say");
+		add_finding(d, "main", "main", NULL, b.buf, NULL);
+		lk_buf_reset(&b);
 	}
 	if (!d->near_misses.nr) {
 		lk_buf_addstr(&b, "no input on the line and no object in the build tree defines main: the object with the program's main is missing, or the line should make a shared library (-shared)");
 		add_finding(d, "main", NULL, NULL, b.buf, NULL);
 	}
+	free(mains.items);
 	lk_buf_release(&b);
 }
 

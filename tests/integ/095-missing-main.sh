@@ -33,4 +33,13 @@ json=$("$LINKSCOPE" report --format json --replay-only last)
 check_eq "main's object off the line: the object named" "main $T/prog.o" "$(q "$json" '[n["kind"] + " " + n["in"] for n in d[0]["near_misses"] if n["in"]][0]')"
 check_eq "main's object off the line: appended, verified by replay" "[(['$T/prog.o'], True)]" "$(q "$json" '[(f["args"], f["verified"]) for f in d[0]["fixes"]]')"
 check "main's object off the line: the fix links with the real linker" cc l.o -o prog "$T/prog.o"
+
+# Two programs' objects define main: which one is this program's the inputs do not say, and nothing is appended.
+echo 'int main(void) { return 1; }' >other.c
+cc -c other.c
+run_capture two "$SHIM" l.o -o two
+json=$("$LINKSCOPE" report --format json --replay-only last)
+check_eq "two objects with main: no fix" "[]" "$(q "$json" '[f["args"] for f in d[0]["fixes"]]')"
+check_contains "two objects with main: both named" "$json" "2 objects of the build tree define main, and none is on the line: "
+check_contains "two objects with main: no guess" "$json" "which one is this program's the inputs do not say"
 finish
