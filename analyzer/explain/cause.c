@@ -345,7 +345,11 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 
 				lk_strvec_push_owned(&d->alternatives, path);
 			}
-			explain_provider(&ix, d, groups.items[g].provider, hits[first_hit][1]);
+			/* Those set aside (provider_rank.c) come last: no fix, but they define them too. */
+			for (long *p = aside[first_hit]; *p >= 0; p++)
+				lk_strvec_push_owned(&d->alternatives, lk_provider_path(&ix, *p));
+			explain_provider(&ix, d, groups.items[g].provider,
+					 hits[first_hit][1] >= 0 ? hits[first_hit][1] : aside[first_hit][0]);
 		} else {
 			size_t said = 0;
 
