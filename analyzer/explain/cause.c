@@ -165,14 +165,15 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 	lk_buf_release(&b);
 }
 
-static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
+/* `set_aside`: libraries that are no fix define some of them (said before). */
+static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d, int set_aside)
 {
 	struct lk_buf b = LK_BUF_INIT;
 
 	for (size_t i = 0; i < ix->dirs.nr; i++)
 		lk_strvec_push(&d->looked_in, ix->dirs.items[i].path);
-	lk_buf_addf(&b, "no library defines %s in the %zu dirs searched (", d->symbols.nr == 1 ? "it" : "them",
-		    ix->dirs.nr);
+	lk_buf_addf(&b, "no library %sdefines %s in the %zu dirs searched (", set_aside ? "that is a fix " : "",
+		    d->symbols.nr == 1 ? "it" : "them", ix->dirs.nr);
 	for (size_t i = 0; i < ix->dirs.nr && i < LOOKED_IN_SHOWN; i++)
 		lk_buf_addf(&b, "%s%s", i ? ", " : "", ix->dirs.items[i].path);
 	if (ix->dirs.nr > LOOKED_IN_SHOWN)
@@ -359,7 +360,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 						said += lk_provider_say_set_aside(&ix, &d->explanation, names[i], aside[i]);
 						break;
 					}
-			explain_nothing(&ix, d);
+			explain_nothing(&ix, d, said > 0);
 		}
 	}
 	{
