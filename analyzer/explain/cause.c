@@ -29,6 +29,7 @@
 #include "cause.h"
 #include "explain.h"
 #include "fix.h"
+#include "nearmiss.h"
 #include "resolve.h"
 
 #define LOOKED_IN_SHOWN 8	/* dirs named in a sentence; JSON keeps all */
@@ -164,14 +165,15 @@ static void explain_provider(const struct lk_provider_index *ix, struct lk_diag 
 	lk_buf_release(&b);
 }
 
-static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d)
+/* `set_aside`: libraries that are no fix define some of them (said before). */
+static void explain_nothing(const struct lk_provider_index *ix, struct lk_diag *d, int set_aside)
 {
 	struct lk_buf b = LK_BUF_INIT;
 
 	for (size_t i = 0; i < ix->dirs.nr; i++)
 		lk_strvec_push(&d->looked_in, ix->dirs.items[i].path);
-	lk_buf_addf(&b, "no library defines %s in the %zu dirs searched (", d->symbols.nr == 1 ? "it" : "them",
-		    ix->dirs.nr);
+	lk_buf_addf(&b, "no library %sdefines %s in the %zu dirs searched (", set_aside ? "that is a fix " : "",
+		    d->symbols.nr == 1 ? "it" : "them", ix->dirs.nr);
 	for (size_t i = 0; i < ix->dirs.nr && i < LOOKED_IN_SHOWN; i++)
 		lk_buf_addf(&b, "%s%s", i ? ", " : "", ix->dirs.items[i].path);
 	if (ix->dirs.nr > LOOKED_IN_SHOWN)
@@ -255,7 +257,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 	struct lk_provider_index ix;
 	struct { struct group *items; size_t nr, alloc; } groups = { NULL, 0, 0 };
 	const char **names;
-	long **hits;
+	long **hits, **aside;
 	size_t n = 0, *group_of;
 	char *cache;
 
@@ -264,6 +266,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			n++;
 	names = lk_xcalloc(n + 1, sizeof(*names));
 	hits = lk_xcalloc(n + 1, sizeof(*hits));
+	aside = lk_xcalloc(n + 1, sizeof(*aside));
 	n = 0;
 	for (size_t i = 0; i < out->diags.nr; i++)
 		if (out->diags.items[i].kind == LK_DIAG_UNDEFINED && !out->diags.items[i].defined_path)
@@ -275,6 +278,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		free(cache);
 		ix.static_only = (lk_line_state_at_end(line) & LK_ST_STATIC) != 0;
 		lk_provider_lookup(&ix, names, n, hits);
+		lk_provider_rank_filter(&ix, names, n, hits, aside);
 		for (size_t i = 0; i < ix.notes.nr; i++)
 			lk_strvec_push(&out->notes, ix.notes.items[i]);
 	}
@@ -342,9 +346,21 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 
 				lk_strvec_push_owned(&d->alternatives, path);
 			}
-			explain_provider(&ix, d, groups.items[g].provider, hits[first_hit][1]);
+			/* Those set aside (provider_rank.c) come last: no fix, but they define them too. */
+			for (long *p = aside[first_hit]; *p >= 0; p++)
+				lk_strvec_push_owned(&d->alternatives, lk_provider_path(&ix, *p));
+			explain_provider(&ix, d, groups.items[g].provider,
+					 hits[first_hit][1] >= 0 ? hits[first_hit][1] : aside[first_hit][0]);
 		} else {
-			explain_nothing(&ix, d);
+			size_t said = 0;
+
+			for (size_t k = 0; k < d->symbols.nr && said < 3; k++)
+				for (size_t i = 0; i < n; i++)
+					if (!strcmp(names[i], d->symbols.items[k])) {
+						said += lk_provider_say_set_aside(&ix, &d->explanation, names[i], aside[i]);
+						break;
+					}
+			explain_nothing(&ix, d, said > 0);
 		}
 	}
 	{
@@ -362,12 +378,16 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		}
 		out->diags.nr = w;
 	}
+	lk_nearmiss_find(rec, line, out, &ix);
 	for (size_t g = 0; g < groups.nr; g++)
 		free(groups.items[g].key);
 	free(groups.items);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(hits[i]);
+		free(aside[i]);
+	}
 	free(hits);
+	free(aside);
 	free(names);
 	free(group_of);
 	lk_provider_index_release(&ix);
@@ -607,9 +627,40 @@ static void provider_fixes(const struct lk_record *rec, const struct lk_line *li
 	free(arg);
 }
 
-static int helps(const struct lk_fix *f)
+/* Did the link fail on `sym` ("kind symbol") before any fix? */
+static int failed_before(const struct lk_replay *out, const char *sym)
 {
-	return f->verified || f->partial || f->stated;	/* a stated rebuild is said, never tried */
+	for (size_t i = 0; i < out->diags.nr; i++) {
+		const struct lk_diag *d = &out->diags.items[i];
+
+		if (!strcmp(d->symbol, sym))
+			return 1;
+		for (size_t k = 0; k < d->symbols.nr; k++)
+			if (!strcmp(d->symbols.items[k], sym))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A partial fix that brings more new failures than the symbols it
+ * defines (libncurses++.a for `main`: 1 defined, 53 new) is worse than
+ * none: saying nothing is better than an edit that leaves dozens of errors.
+ */
+static int helps(const struct lk_replay *out, const struct lk_diag *d, const struct lk_fix *f)
+{
+	size_t added = 0;
+
+	if (f->verified || f->stated)
+		return 1;	/* a stated rebuild is said, never tried */
+	if (!f->partial)
+		return 0;
+	for (size_t i = 0; i < f->remaining.nr; i++) {
+		const char *sym = strchr(f->remaining.items[i], ' ');
+
+		added += !failed_before(out, sym ? sym + 1 : f->remaining.items[i]);
+	}
+	return added <= (d->symbols.nr ? d->symbols.nr : 1);
 }
 
 /* When no single fix links, the best fix of each diagnostic together. */
@@ -666,7 +717,7 @@ void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, str
 		size_t w = 0;
 
 		for (size_t k = 0; k < d->fixes.nr; k++) {
-			if (!helps(&d->fixes.items[k])) {
+			if (!helps(out, d, &d->fixes.items[k])) {
 				lk_fix_release(&d->fixes.items[k]);
 				continue;
 			}

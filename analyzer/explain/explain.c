@@ -14,6 +14,7 @@
 #include "fix.h"
 #include "notfound.h"
 #include "unusable.h"
+#include "multidef.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -202,6 +203,7 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			lk_notfound_explain(line, d);
 	}
 	explain_old_versions(out);
+	lk_multidef_causes(out);
 }
 
 /* A dropped shared object kept aside a definition of `symbol`. */
@@ -297,6 +299,25 @@ void lk_explain_diag_release(struct lk_diag *d)
 	free(d->not_found_file);
 	d->not_found_file = NULL;
 	d->not_found_cause = NULL;
+	for (size_t k = 0; k < d->near_misses.nr; k++)
+		lk_finding_release(&d->near_misses.items[k]);
+	free(d->near_misses.items);
+	memset(&d->near_misses, 0, sizeof(d->near_misses));
+	if (d->cause) {
+		lk_finding_release(d->cause);
+		free(d->cause);
+		d->cause = NULL;
+	}
+}
+
+void lk_finding_release(struct lk_finding *f)
+{
+	free(f->kind);
+	free(f->found);
+	free(f->in);
+	free(f->detail);
+	free(f->fix);
+	memset(f, 0, sizeof(*f));
 }
 
 void lk_explain_release(struct lk_replay *r)

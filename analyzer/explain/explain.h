@@ -10,6 +10,22 @@
 #include "line.h"
 #include "replay.h"
 
+/*
+ * What the inputs show about a diagnostic beyond the replay: a name that
+ * nearly matches an undefined one (nearmiss.c), or the cause of a
+ * multiple definition (multidef.c). `fix` is stated, never verified: it
+ * is an edit outside the line (a header, a recompile); an edit of the line
+ * is a struct lk_fix of the diagnostic, tried like the others.
+ */
+struct lk_finding {
+	char *kind;		/* "extern-c", "signature", ...; "tentative-definition", ... (docs/report-format.md) */
+	char *found;		/* the name found (near misses), or NULL */
+	char *in;		/* where: "PATH", "PATH(MEMBER)", or NULL */
+	char *detail;		/* one sentence */
+	char *fix;		/* the stated fix, or NULL */
+};
+void lk_finding_release(struct lk_finding *f);
+
 /* The explanation stage: fill the `explanation` of every diagnostic of `out`, the replay of `line`. */
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line);
 

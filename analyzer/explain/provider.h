@@ -101,4 +101,25 @@ char *lk_provider_package(const char *path, const char *cache_dir);
  */
 char *lk_provider_arg(const struct lk_line *line, const char *path, unsigned state);
 
+/*
+ * The ranking of what a fix may be (provider_rank.c). A program's entry
+ * symbol (`main`, `_start`) never gets a provider; a library that is no
+ * fix (a test or tool library, a package's private library or dir) is set
+ * aside. For each of `names[0..n)`, the hits of lk_provider_lookup() that
+ * may be offered stay in hits[i] (best first, ending with -1); the others
+ * go to set_aside[i], malloc'd, likewise ending with -1.
+ */
+void lk_provider_rank_filter(const struct lk_provider_index *ix, const char *const *names, size_t n,
+			     long **hits, long **set_aside);
+/*
+ * One sentence into `out`: why the libraries of `aside` (ending with -1),
+ * which define `sym`, are not offered. Returns 1, or 0 when `aside` is empty.
+ */
+int lk_provider_say_set_aside(const struct lk_provider_index *ix, struct lk_strvec *out, const char *sym,
+			      const long *aside);
+/* Is `name` a program's entry symbol (main, _start, ...)? */
+int lk_provider_entry_symbol(const char *name);
+/* Why file `file` of the index is no fix for `symbol` (NULL: for any) ("a test or tool library", ...; static), or NULL. */
+const char *lk_provider_no_fix_reason(const struct lk_provider_index *ix, long file, const char *symbol);
+
 #endif

@@ -237,4 +237,46 @@ int lk_elf_exports(const char *path, struct lk_elf_info *info, struct lk_strvec 
  */
 int lk_elf_start_stop_name(const char *section);
 
+/* ---- every symbol, for the explanations (elf_every.c) ---- */
+
+/* One symbol of any binding: local, hidden, a shared object's .symtab and .dynsym alike. */
+struct lk_elf_every_sym {
+	char *name;		/* owned */
+	char *version;		/* .dynsym: the version name (defined or needed), or NULL */
+	unsigned defined : 1;	/* not SHN_UNDEF */
+	unsigned local : 1;	/* STB_LOCAL: `static` in C */
+	unsigned weak : 1;
+	unsigned hidden : 1;	/* STV_HIDDEN or STV_INTERNAL */
+	unsigned dynamic : 1;	/* from .dynsym (else .symtab) */
+	unsigned hidden_version : 1;	/* "sym@VER", not the default */
+	unsigned func : 1;	/* STT_FUNC or STT_GNU_IFUNC */
+	unsigned common : 1;	/* SHN_COMMON: a tentative definition under -fcommon */
+	unsigned bss : 1;	/* defined in a SHT_NOBITS section */
+	unsigned comdat : 1;	/* defined in a section of a group */
+	unsigned text : 1;	/* defined in a .text* section */
+	uint64_t size;
+	uint64_t hash;		/* an object's function: a hash of its bytes, 0 when not read */
+};
+
+/* An object, an archive member or a shared object. */
+struct lk_elf_every_file {
+	char *member;		/* archive member name, or NULL */
+	char *source;		/* the first STT_FILE symbol ("foo.c"), or NULL */
+	char *comment;		/* the first line of .comment ("GCC: (Debian 12.2.0-14) 12.2.0"), or NULL */
+	struct { struct lk_elf_every_sym *items; size_t nr, alloc; } syms;
+};
+
+struct lk_elf_every {
+	struct lk_elf_every_file *items;
+	size_t nr, alloc;
+};
+
+/*
+ * Every symbol of `path`: an ELF file's .symtab and .dynsym, or those of
+ * each ELF member of an archive (bounded). Returns 0, or -1 with `err` for
+ * a file that cannot be read as a whole; release with lk_elf_every_release().
+ */
+int lk_elf_read_every(const char *path, struct lk_elf_every *out, struct lk_err *err);
+void lk_elf_every_release(struct lk_elf_every *ev);
+
 #endif

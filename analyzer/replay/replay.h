@@ -12,6 +12,7 @@
 #include "linkscope/record.h"
 
 struct lk_fix;
+struct lk_finding;
 struct lk_symtab;
 struct lk_trial_server;
 
@@ -118,6 +119,9 @@ struct lk_diag {
 	/* input-not-found, incompatible-skipped (notfound.c): why, a static string, or NULL; the file it names */
 	const char *not_found_cause;	/* "near-name", "runtime-only", "static-only-shared", "incompatible-skipped", "missing-dir" */
 	char *not_found_file;
+	/* explain.h's struct lk_finding: names that nearly match (nearmiss.c), the cause of a multiple definition (multidef.c) */
+	struct { struct lk_finding *items; size_t nr, alloc; } near_misses;
+	struct lk_finding *cause;	/* multiple-definition: why the two definitions, or NULL */
 };
 
 struct lk_replay {

@@ -14,6 +14,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
 #include "demangle.h"
+#include "explain.h"
 #include "fix.h"
 #include "report.h"
 
@@ -247,6 +248,12 @@ static json_t *reloc_json(const struct lk_diag_reloc *x)
 	return o;
 }
 
+static json_t *finding_json(const struct lk_finding *f)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "kind", f->kind, "found", lk_json_str(f->found),
+			 "in", lk_json_str(f->in), "detail", lk_json_str(f->detail), "fix", lk_json_str(f->fix));
+}
+
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 			 const struct lk_diag *d)
 {
@@ -290,6 +297,11 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 				    json_pack("{s:o, s:o, s:o}", "path", lk_json_str(d->provider), "package", lk_json_str(d->provider_package),
 					      "alternatives", strvec(&d->alternatives)) : json_null());
 		json_object_set_new(o, "looked_in", strvec(&d->looked_in));
+		json_t *near = json_array();
+
+		for (size_t k = 0; k < d->near_misses.nr; k++)
+			json_array_append_new(near, finding_json(&d->near_misses.items[k]));
+		json_object_set_new(o, "near_misses", near);
 	}
 	if (d->item >= 0 && (size_t)d->item < line->items.nr) {
 		/* The input ld stops at: cannot find, or cannot use. */
@@ -306,6 +318,8 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 		json_object_set_new(o, "skipped", d->item >= 0 && (size_t)d->item < line->items.nr ?
 				    strvec(&line->items.items[d->item].skipped) : json_array());
 	}
+	if (d->kind == LK_DIAG_MULTIPLE)
+		json_object_set_new(o, "cause", d->cause ? finding_json(d->cause) : json_null());
 	return o;
 }
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: ELF and archive readers (identification, symbols, armap, members; thin archives), bitcode's producer. */
+/* libFuzzer target: ELF and archive readers (identification, symbols, armap, members, every symbol; thin archives), bitcode's producer. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lk_elf_syms_release(&m);
 		}
 		lk_elf_archive_close(&ar);
+	}
+	{
+		struct lk_elf_every ev;
+
+		/* The explanations' reader: every symbol of every member, bounded (zeroed when it fails). */
+		err.msg[0] = 0;
+		if (lk_elf_read_every(path, &ev, &err) < 0 && !err.msg[0])
+			abort();
+		lk_elf_every_release(&ev);
 	}
 	lk_elf_info_release(&info);
 	return 0;

@@ -65,6 +65,45 @@ static void test_provider_aliases_and_ranking(void **state)
 	test_dir_remove(dir);
 }
 
+/* Which libraries are a fix (provider_rank.c): a private library and a test library are set aside, the public one stays. */
+static void test_provider_rank_private_and_tool(void **state)
+{
+	struct lk_provider_index ix;
+	const char *names[2] = { "zlibVersion", "main" };
+	long *hits[2], *aside[2];
+	char dir[64];
+
+	(void)state;
+	test_dir_make(dir, sizeof(dir), "lk-prov",
+		      FILL " && cp -L libz.so libhelpers-1.2.so && cp -L libz.so libgtest.so");
+	build(&ix, dir, 62);
+	lk_provider_lookup(&ix, names, 2, hits);
+	lk_provider_rank_filter(&ix, names, 2, hits, aside);
+	assert_true(hits[0][0] >= 0);
+	assert_string_equal(ix.files.items[hits[0][0]].name, "libz.so");
+	for (long *p = hits[0]; *p >= 0; p++)
+		assert_null(lk_provider_no_fix_reason(&ix, *p, names[0]));
+	assert_true(aside[0][0] >= 0 && aside[0][1] >= 0 && aside[0][2] == -1);
+	for (long *p = aside[0]; *p >= 0; p++) {
+		const char *why = lk_provider_no_fix_reason(&ix, *p, names[0]);
+
+		assert_non_null(why);
+		assert_string_equal(why, strcmp(ix.files.items[*p].name, "libgtest.so") ?
+				    "a package's private library (a version in its name, no -l or runtime name beside it)" :
+				    "a test or tool library");
+	}
+	/* main: no provider at all (nothing here defines it either). */
+	assert_int_equal(hits[1][0], -1);
+	assert_true(lk_provider_entry_symbol("main") && lk_provider_entry_symbol("_start") &&
+		    !lk_provider_entry_symbol("mainloop"));
+	for (int i = 0; i < 2; i++) {
+		free(hits[i]);
+		free(aside[i]);
+	}
+	lk_provider_index_release(&ix);
+	test_dir_remove(dir);
+}
+
 static void test_provider_cache(void **state)
 {
 	struct lk_provider_index ix;
@@ -112,6 +151,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_provider_aliases_and_ranking),
+		cmocka_unit_test(test_provider_rank_private_and_tool),
 		cmocka_unit_test(test_provider_cache),
 	};
 
