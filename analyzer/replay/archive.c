@@ -141,6 +141,9 @@ int rp_scan_archive(struct rp *r, long item)
 			if (s->defined ? !s->common || s->dynamic || (r->mode & RP_LLD) :
 					 !(s->ref_regular_strong || s->ref_dynamic_strong))
 				continue;
+			/* lld: the first archive on the line that names the symbol gives it, wherever it stands. */
+			if ((r->mode & RP_LLD) && s->armap_item != item)
+				continue;
 			m = member_index(a, e->offset);
 			if (m < 0 || a->pulled[m])
 				continue;

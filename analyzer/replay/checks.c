@@ -100,6 +100,50 @@ void rp_final_checks(struct rp *r)
 	}
 }
 
+/* The first shared object in the link that references `name`, or -1. */
+static long dso_referencing(struct rp *r, const char *name)
+{
+	for (size_t i = 0; i < r->out->inputs.nr; i++) {
+		const struct lk_rinput *in = &r->out->inputs.items[i];
+		struct lk_elf_syms syms = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+		int hit = 0;
+
+		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
+			continue;
+		for (size_t k = 0; k < syms.nr && !hit; k++)
+			hit = !syms.items[k].defined &&
+			      !strcmp(syms.items[k].name, name);
+		lk_elf_syms_release(&syms);
+		if (hit)
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * GNU ld: "hidden symbol `x' in a.o is referenced by DSO": a regular
+ * definition of hidden or internal visibility that a shared object in the
+ * link references (elflink.c elf_link_output_extsym), whatever
+ * --allow-shlib-undefined says. lld 14 and mold link it (lld.c).
+ */
+void rp_hidden_checks(struct rp *r)
+{
+	struct lk_sym *s;
+	size_t cursor = 0;
+
+	while ((s = lk_symtab_next(r->tab, &cursor))) {
+		struct lk_diag *d;
+
+		if (!s->defined || s->dynamic || !s->def_hidden || !s->ref_dynamic || s->diagnosed)
+			continue;
+		s->diagnosed = 1;
+		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, s);
+		d->def_input = s->def_input;
+		d->ref_input = dso_referencing(r, s->name);
+	}
+}
+
 /* ld stops at an input it cannot open, a script's member too; so does the prediction. */
 void rp_inputs_not_found(struct rp *r)
 {

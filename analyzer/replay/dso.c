@@ -164,6 +164,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			s->version = y->version ? lk_symtab_strdup(r->tab, y->version) : NULL;
 		} else if (!y->weak && !s->defined) {
 			s->ref_dynamic_strong = 1;
+			if (s->armap_item >= 0)
+				r->lazy_pending = 1;
 			if (s->first_dyn_ref < 0)
 				s->first_dyn_ref = input;
 		}

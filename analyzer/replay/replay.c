@@ -4,7 +4,8 @@
  * to end (ld/ldmain.c's main: lang_process, then ldwrite's checks) and
  * what it gives; the parts are read.c (the reading order), archive.c,
  * dso.c (shared objects and DT_NEEDED), checks.c (the end of the line),
- * gc_host.c (--gc-sections) and lld.c (lld's verdict), sharing the
+ * gc_host.c (--gc-sections), version_script.c, and lld.c and mold.c (the
+ * other linkers' verdicts, from one more replay under their rules), sharing the
  * working state of rp.h. The symbol table is symtab.c; the sentences
  * explaining each diagnostic are explain/explain.c's, the fixes
  * explain/fix.c's.
@@ -63,6 +64,8 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_UNDEFINED: return "undefined-symbol";
 	case LK_DIAG_MULTIPLE: return "multiple-definition";
 	case LK_DIAG_NOT_FOUND: return "input-not-found";
+	case LK_DIAG_HIDDEN_DSO_REF: return "hidden-symbol";
+	case LK_DIAG_VERSION_TAG: return "duplicate-version-tag";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -199,6 +202,10 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	if (r.gc)
 		rp_collect_sections(&r);
 	rp_final_checks(&r);
+	if (!(mode & RP_LLD)) {
+		rp_hidden_checks(&r);
+		rp_version_scripts(&r);
+	}
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);
 	if (r.mode & RP_WORKER) {
@@ -213,6 +220,22 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	rp_release(&r);
 }
 
+/*
+ * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
+ * come from one more replay under their lazy-archive rules (lld.c, mold.c).
+ */
+static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	struct lk_replay lazy;
+
+	out->linkers[LK_LINKER_BFD].success = out->success;
+	memset(&lazy, 0, sizeof(lazy));
+	rp_replay_core(rec, line, line->items.nr, RP_LLD, &rp_no_edit, &lazy);
+	rp_lld_verdict(rec, line, &lazy, out);
+	rp_mold_verdict(line, &lazy, out);
+	lk_replay_release(&lazy);
+}
+
 /* The neutral edit: nothing changed. */
 const struct lk_replay_edit rp_no_edit = { -1, 0, NULL, -1, NULL };
 
@@ -222,7 +245,7 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	rp_replay_core(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out);
-	rp_lld_verdict(rec, line, out);
+	linker_verdicts(rec, line, out);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	return 0;
@@ -330,6 +353,10 @@ void lk_replay_release(struct lk_replay *r)
 		free(r->trials);
 	}
 	lk_strvec_release(&r->notes);
+	for (int l = 0; l < LK_LINKER_COUNT; l++) {
+		lk_strvec_release(&r->linkers[l].why);
+		lk_strvec_release(&r->linkers[l].fixes);
+	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));
 }

@@ -1,6 +1,7 @@
 /*
  * The replay's working state, shared by the files of one replay
- * (replay.c, read.c, archive.c, dso.c, checks.c, gc_host.c, lld.c); no
+ * (replay.c, read.c, archive.c, dso.c, checks.c, gc_host.c, lld.c, mold.c,
+ * linker_options.c, version_script.c); no
  * other file includes it. What a replay gives is replay.h's.
  */
 #ifndef ANALYZER_RP_H
@@ -33,7 +34,7 @@ struct open_archive {
 
 /* How a replay runs. */
 enum replay_mode {
-	RP_LLD = 1 << 0,	/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
+	RP_LLD = 1 << 0,	/* lld's (and mold's) rules: lazy archives, no --as-needed undo, no DT_NEEDED loading */
 	RP_SNAPSHOT = 1 << 1,	/* fork the fix-trial server after the last user item (trial.h) */
 	RP_WORKER = 1 << 2,	/* this process is a fix trial, forked from the snapshot */
 };
@@ -57,6 +58,7 @@ struct rp {
 	const struct lk_replay_edit *edit;	/* a counterfactual (never NULL: a neutral one for none) */
 	struct { struct { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
 	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
+	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -100,6 +102,8 @@ void rp_load_needed(struct rp *r);
 void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
+/* checks.c: GNU ld's "hidden symbol ... is referenced by DSO". */
+void rp_hidden_checks(struct rp *r);
 
 /* gc_host.c: --gc-sections seen from the replay: the collector, a regular input's sections, the collection. */
 struct lk_gc *rp_gc_new(struct rp *r);
@@ -107,7 +111,25 @@ void rp_gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct 
 	       struct lk_elf_gc *sections);
 void rp_collect_sections(struct rp *r);
 
-/* lld.c: the cross-linker verdict (out->lld_success) of the replay `out` of `line`. */
-void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+/* read.c: RP_LLD: the archives read so far give what they define lazily to references made since. */
+void rp_fetch_lazy(struct rp *r);
+
+/* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
+void rp_version_scripts(struct rp *r);
+
+/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL. */
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new);
+
+/* lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules replay `lazy` of `line`. */
+void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
+		    struct lk_replay *out);
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+/* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+	       struct lk_linker_verdict *v);
+void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
+		       struct lk_linker_verdict *v);
+/* lld.c: "member m.o of libx.a (at 3)", appended to b. */
+void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 
 #endif
