@@ -137,11 +137,6 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 	lk_buf_release(&ref);
 }
 
-static int lld_rules(const struct lk_line *line)
-{
-	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
-}
-
 static void collect(struct causes *cs, const struct lk_record *rec, const struct lk_line_options *lopt)
 {
 	struct lk_err err = LK_ERR_INIT;
@@ -162,7 +157,7 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 	}
 	lk_explain_diags(&rp, &line);
 	lk_fix_all(rec, &line, &rp);
-	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
+	predicted = rp.linkers[lk_linker_of_flavor(line.flavor)].success;
 	if (line.unknown.nr) {
 		/* Something needed was not run (docs/security.md): no cause is guessed. */
 		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
