@@ -100,48 +100,82 @@ void rp_final_checks(struct rp *r)
 	}
 }
 
-/* The first shared object in the link that references `name`, or -1. */
-static long dso_referencing(struct rp *r, const char *name)
+/* A hidden regular definition a shared object references: GNU ld's candidates. */
+struct hidden_ref {
+	struct lk_sym *sym;
+	long dso;		/* the first shared object in the link referencing it, or -1 */
+	int dso_defined;	/* a shared object in the link defines it too: the reference binds there */
+};
+
+static int hidden_candidate(const struct lk_sym *s)
+{
+	return s->defined && !s->dynamic && s->def_hidden && s->ref_dynamic && !s->diagnosed;
+}
+
+static struct hidden_ref *find_candidate(struct hidden_ref *c, size_t n, const struct lk_sym *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sym == s)
+			return &c[i];
+	return NULL;
+}
+
+/* Each shared object in the link read once: who references and who defines the candidates. */
+static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
 {
 	for (size_t i = 0; i < r->out->inputs.nr; i++) {
 		const struct lk_rinput *in = &r->out->inputs.items[i];
 		struct lk_elf_syms syms = { 0 };
 		struct lk_err err = LK_ERR_INIT;
-		int hit = 0;
 
 		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
 			continue;
-		for (size_t k = 0; k < syms.nr && !hit; k++)
-			hit = !syms.items[k].defined &&
-			      !strcmp(syms.items[k].name, name);
+		for (size_t k = 0; k < syms.nr; k++) {
+			const struct lk_elf_sym *y = &syms.items[k];
+			struct hidden_ref *h = find_candidate(c, n, lk_symtab_lookup(r->tab, y->name));
+
+			if (h && y->defined && !y->hidden_version)
+				h->dso_defined = 1;
+			else if (h && !y->defined && h->dso < 0)
+				h->dso = (long)i;
+		}
 		lk_elf_syms_release(&syms);
-		if (hit)
-			return (long)i;
 	}
-	return -1;
 }
 
 /*
  * GNU ld: "hidden symbol `x' in a.o is referenced by DSO": a regular
  * definition of hidden or internal visibility that a shared object in the
- * link references (elflink.c elf_link_output_extsym), whatever
- * --allow-shlib-undefined says. lld 14 and mold link it (lld.c).
+ * link references and no shared object in it defines (elflink.c
+ * elf_link_output_extsym), whatever --allow-shlib-undefined says; the
+ * libgcc.a helpers libstdc++.so references bind to libgcc_s.so.1's. lld
+ * 14 and mold link it (lld.c).
  */
 void rp_hidden_checks(struct rp *r)
 {
+	struct { struct hidden_ref *items; size_t nr, alloc; } c = { NULL, 0, 0 };
 	struct lk_sym *s;
 	size_t cursor = 0;
 
 	while ((s = lk_symtab_next(r->tab, &cursor))) {
+		if (!hidden_candidate(s))
+			continue;
+		LK_GROW(c.items, c.nr + 1, c.alloc);
+		c.items[c.nr++] = (struct hidden_ref){ s, -1, 0 };
+	}
+	if (c.nr)
+		scan_shared_objects(r, c.items, c.nr);
+	for (size_t i = 0; i < c.nr; i++) {
 		struct lk_diag *d;
 
-		if (!s->defined || s->dynamic || !s->def_hidden || !s->ref_dynamic || s->diagnosed)
+		if (c.items[i].dso_defined || c.items[i].dso < 0)
 			continue;
-		s->diagnosed = 1;
-		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, s);
-		d->def_input = s->def_input;
-		d->ref_input = dso_referencing(r, s->name);
+		c.items[i].sym->diagnosed = 1;
+		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, c.items[i].sym);
+		d->def_input = c.items[i].sym->def_input;
+		d->ref_input = c.items[i].dso;
 	}
+	free(c.items);
 }
 
 /* ld stops at an input it cannot open, a script's member too; so does the prediction. */

@@ -59,7 +59,7 @@ int lk_linker_by_name(const char *name)
  * rustc's rust-lld (through its gcc-ld/ld.lld, or a -B dir's ld.lld that
  * leads there) is a newer lld than the system's ld.lld 14.
  */
-static int rust_lld(const struct lk_record *rec)
+int rp_rust_lld(const struct lk_record *rec)
 {
 	char *real;
 	int rust;
@@ -121,6 +121,24 @@ static char *all_needed_known(const struct lk_replay *lld, const struct lk_line 
 	return lk_buf_detach(&b);
 }
 
+/* Does a shared object of the lld-rules replay define `name`? (lld's dsoDefined: read only for a rare candidate.) */
+static int shared_object_defines(const struct lk_replay *lld, const char *name)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < lld->inputs.nr && !found; i++) {
+		struct lk_elf_syms syms = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!lld->inputs.items[i].dso || lk_elf_read_syms(lld->inputs.items[i].path, &syms, &err) < 0)
+			continue;
+		for (size_t k = 0; k < syms.nr && !found; k++)
+			found = syms.items[k].defined && !syms.items[k].hidden_version && !strcmp(syms.items[k].name, name);
+		lk_elf_syms_release(&syms);
+	}
+	return found;
+}
+
 struct shlib_check {
 	const struct lk_record *rec;
 	const struct lk_line *line;
@@ -143,7 +161,8 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 			    c->who, lk_path_base(in->path), y->name, c->who, because);
 		lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
 		lk_buf_addf(&b, "for %s: link the library that defines %s, or add -Wl,--allow-shlib-undefined", c->who, y->name);
-	} else if (rust_lld(c->rec) && !s->dynamic && s->def_hidden && s->def_input >= 0) {
+	} else if (rp_rust_lld(c->rec) && !s->dynamic && s->def_hidden && s->def_input >= 0 &&
+		   !shared_object_defines(c->lld, y->name)) {
 		lk_buf_addf(&b, "%s fails: non-exported symbol %s in ", c->who, y->name);
 		rp_input_words(c->line, &c->lld->inputs.items[s->def_input], &b);
 		lk_buf_addf(&b, " is referenced by %s (hidden visibility; lld since LLVM 16 checks this because %s)",
@@ -245,11 +264,11 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 		    struct lk_replay *out)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_LLD];
-	struct shlib_check c = { rec, line, lazy, v, rust_lld(rec) ? "rust-lld" : "lld" };
+	struct shlib_check c = { rec, line, lazy, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
 
 	v->success = 1;
-	v->version = rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
-	if (!rp_refused(line, LK_LINKER_LLD, rust_lld(rec), c.who, v)) {
+	v->version = rp_rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
+	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
 		rp_lazy_rules_why(line, lazy, c.who, v);
 		check_shared_objects(&c);
 	}

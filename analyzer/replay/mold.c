@@ -6,9 +6,12 @@
  * reference is), but mold does not check the undefined symbols of the
  * shared objects on the line (no --no-allow-shlib-undefined by default)
  * and, unlike GNU ld, lets a shared object reference a hidden symbol and
- * takes a version script that names a tag twice. Checked against mold
- * 1.10.1.
+ * takes a version script that names a tag twice; a "sym@VER" reference of a
+ * regular object binds no shared object's version (mold 1.10: "undefined
+ * symbol"). Checked against mold 1.10.1.
  */
+#include <string.h>
+
 #include "linkscope/banned.h"
 #include "rp.h"
 
@@ -21,4 +24,36 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 	v->version = "1.10";
 	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v))
 		rp_lazy_rules_why(line, lazy, "mold", v);
+}
+
+/*
+ * mold's undefined policy for regular objects: an executable reports them
+ * unless --unresolved-symbols ignores those of objects or
+ * --warn-unresolved-symbols; a shared object only under -z defs
+ * (--no-undefined) not undone by a later -z undefs, and
+ * --unresolved-symbols=report-all does not change that (mold 1.10,
+ * checked); -z undefs does nothing to an executable.
+ */
+int rp_mold_reports_objects(const struct lk_line *line)
+{
+	int zdefs = 0, ignore = 0, warn = 0;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		const char *v = it->ld_value;
+
+		if (it->kind != LK_ITEM_OPTION)
+			continue;
+		switch (it->ld_option) {
+		case LK_LD_NO_UNDEFINED: zdefs = 1; break;
+		case LK_LD_UNDEFS: zdefs = 0; break;
+		case LK_LD_WARN_UNRESOLVED: warn = 1; break;
+		case LK_LD_ERROR_UNRESOLVED: warn = 0; break;
+		case LK_LD_UNRESOLVED_SYMBOLS:
+			ignore = v && (!strcmp(v, "ignore-all") || !strcmp(v, "ignore-in-object-files"));
+			break;
+		default: break;
+		}
+	}
+	return !ignore && !warn && (!(line->facts & LK_LINE_SHARED) || zdefs);
 }

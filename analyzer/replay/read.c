@@ -45,6 +45,13 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 		case LK_SYM_MULTIPLE:
 			multiple_definition(r, s, input);
 			break;
+		case LK_SYM_DEFINED:
+			/* lld, mold: a common where an archive read earlier names the symbol (archive.c). */
+			if (y->common && s->armap_item >= 0 && (r->mode & RP_LLD)) {
+				r->commons_met_archives = 1;
+				r->lazy_pending = (r->mode & RP_MOLD) != 0;
+			}
+			break;
 		case LK_SYM_REFERENCED:
 			if (strchr(y->name, '@'))
 				r->versioned_refs = 1;

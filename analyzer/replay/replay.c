@@ -171,10 +171,11 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 }
 
 /* One replay of `line` (its items from `first_extra` on appended by an edit) into `out`; the table goes to `out`. */
-void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 			unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
 {
 	struct rp r;
+	int commons;
 
 	memset(&r, 0, sizeof(r));
 	r.rec = rec;
@@ -190,6 +191,8 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 		r.rules |= LK_RULE_UNREF;
 	}
 	lk_policy_read(line, &r.policy);
+	if (mode & RP_MOLD)
+		r.policy.report_objects = rp_mold_reports_objects(line);
 	if (r.policy.gc_sections)
 		r.gc = rp_gc_new(&r);
 	if (allows_multiple(line))
@@ -217,7 +220,9 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	}
 	out->symtab = r.tab;
 	archives_defining(out, r.line);
+	commons = r.commons_met_archives || r.versioned_refs;
 	rp_release(&r);
+	return commons;
 }
 
 /*
@@ -226,13 +231,26 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
  */
 static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
 {
-	struct lk_replay lazy;
+	struct lk_replay lazy, mold;
+	struct lk_policy gnu;
+	int commons, own_policy;
 
 	out->linkers[LK_LINKER_BFD].success = out->success;
 	memset(&lazy, 0, sizeof(lazy));
-	rp_replay_core(rec, line, line->items.nr, RP_LLD, &rp_no_edit, &lazy);
+	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_rust_lld(rec) ? 0 : RP_LLD14), &rp_no_edit, &lazy);
 	rp_lld_verdict(rec, line, &lazy, out);
-	rp_mold_verdict(line, &lazy, out);
+	lk_policy_read(line, &gnu);
+	own_policy = gnu.report_objects != rp_mold_reports_objects(line);
+	lk_policy_release(&gnu);
+	if (commons || own_policy) {
+		/* mold resolves alike but for commons and its undefined policy: its own replay then. */
+		memset(&mold, 0, sizeof(mold));
+		rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
+		rp_mold_verdict(line, &mold, out);
+		lk_replay_release(&mold);
+	} else {
+		rp_mold_verdict(line, &lazy, out);
+	}
 	lk_replay_release(&lazy);
 }
 

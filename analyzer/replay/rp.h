@@ -37,6 +37,9 @@ enum replay_mode {
 	RP_LLD = 1 << 0,	/* lld's (and mold's) rules: lazy archives, no --as-needed undo, no DT_NEEDED loading */
 	RP_SNAPSHOT = 1 << 1,	/* fork the fix-trial server after the last user item (trial.h) */
 	RP_WORKER = 1 << 2,	/* this process is a fix trial, forked from the snapshot */
+	/* With RP_LLD: which linker's rules exactly, where lld 14, newer lld and mold differ. */
+	RP_LLD14 = 1 << 3,	/* lld 14: a common takes a member of an archive read after it (--fortran-common) */
+	RP_MOLD = 1 << 4,	/* mold 1.10: a common takes a member of any archive; mold's undefined policy (mold.c) */
 };
 
 struct rp {
@@ -59,6 +62,7 @@ struct rp {
 	struct { struct { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
 	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
 	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
+	int commons_met_archives;	/* RP_LLD: a common symbol that an archive's armap names (lld and mold differ then) */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -66,8 +70,13 @@ static inline const struct lk_line_item *item_at(const struct rp *r, long item)
 	return &r->line->items.items[item];
 }
 
-/* replay.c: one replay of `line` (its items from `first_extra` on appended by an edit) into `out`. */
-void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+/*
+ * replay.c: one replay of `line` (its items from `first_extra` on appended
+ * by an edit) into `out`; returns 1 when, under RP_LLD, a common symbol met
+ * an archive that names it or a regular object references a "sym@VER"
+ * (where lld's and mold's rules differ).
+ */
+int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		    unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out);
 extern const struct lk_replay_edit rp_no_edit;	/* the neutral edit: nothing changed */
 /* replay.c: an input read (its rinput index), a note for the report (once), a diagnostic about `s`. */
@@ -124,6 +133,10 @@ const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
 		    struct lk_replay *out);
 void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+/* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
+int rp_mold_reports_objects(const struct lk_line *line);
+/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14. */
+int rp_rust_lld(const struct lk_record *rec);
 /* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
 	       struct lk_linker_verdict *v);
