@@ -70,6 +70,7 @@ struct lk_elf_sym {
 	uint32_t section;	/* a definition's section index, 0 when none (common, absolute) */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
+	unsigned versioned_ref : 1;	/* shared objects: an undefined reference with a version (a verneed entry) */
 };
 
 struct lk_elf_syms {

@@ -103,8 +103,7 @@ void rp_final_checks(struct rp *r)
 /* A hidden regular definition a shared object references: GNU ld's candidates. */
 struct hidden_ref {
 	struct lk_sym *sym;
-	long dso;		/* the first shared object in the link referencing it, or -1 */
-	int dso_defined;	/* a shared object in the link defines it too: the reference binds there */
+	long dso;		/* the first shared object in the link with an unversioned reference to it, or -1 */
 };
 
 static int hidden_candidate(const struct lk_sym *s)
@@ -120,7 +119,11 @@ static struct hidden_ref *find_candidate(struct hidden_ref *c, size_t n, const s
 	return NULL;
 }
 
-/* Each shared object in the link read once: who references and who defines the candidates. */
+/*
+ * Each shared object in the link read once: which references the
+ * candidates without a version (a versioned one, as libstdc++.so's
+ * __popcountdi2@GCC_3.4, binds the library of that version, not them).
+ */
 static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
 {
 	for (size_t i = 0; i < r->out->inputs.nr; i++) {
@@ -132,11 +135,12 @@ static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
 			continue;
 		for (size_t k = 0; k < syms.nr; k++) {
 			const struct lk_elf_sym *y = &syms.items[k];
-			struct hidden_ref *h = find_candidate(c, n, lk_symtab_lookup(r->tab, y->name));
+			struct hidden_ref *h;
 
-			if (h && y->defined && !y->hidden_version)
-				h->dso_defined = 1;
-			else if (h && !y->defined && h->dso < 0)
+			if (y->defined || y->versioned_ref)
+				continue;
+			h = find_candidate(c, n, lk_symtab_lookup(r->tab, y->name));
+			if (h && h->dso < 0)
 				h->dso = (long)i;
 		}
 		lk_elf_syms_release(&syms);
@@ -146,10 +150,9 @@ static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
 /*
  * GNU ld: "hidden symbol `x' in a.o is referenced by DSO": a regular
  * definition of hidden or internal visibility that a shared object in the
- * link references and no shared object in it defines (elflink.c
- * elf_link_output_extsym), whatever --allow-shlib-undefined says; the
- * libgcc.a helpers libstdc++.so references bind to libgcc_s.so.1's. lld
- * 14 and mold link it (lld.c).
+ * link references without a version (elflink.c elf_link_output_extsym),
+ * whatever --allow-shlib-undefined says, even when another shared object
+ * defines it; lld 14 and mold link it (lld.c).
  */
 void rp_hidden_checks(struct rp *r)
 {
@@ -161,14 +164,14 @@ void rp_hidden_checks(struct rp *r)
 		if (!hidden_candidate(s))
 			continue;
 		LK_GROW(c.items, c.nr + 1, c.alloc);
-		c.items[c.nr++] = (struct hidden_ref){ s, -1, 0 };
+		c.items[c.nr++] = (struct hidden_ref){ s, -1 };
 	}
 	if (c.nr)
 		scan_shared_objects(r, c.items, c.nr);
 	for (size_t i = 0; i < c.nr; i++) {
 		struct lk_diag *d;
 
-		if (c.items[i].dso_defined || c.items[i].dso < 0)
+		if (c.items[i].dso < 0)
 			continue;
 		c.items[i].sym->diagnosed = 1;
 		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, c.items[i].sym);

@@ -867,17 +867,19 @@ def other_linkers(linkers, driver, args, cwd, env, out):
 
 
 def linkers_agree(j, fails, lres):
-    """The replay's verdict for each other linker against the real one's: the first disagreement, or None."""
+    """The replay's verdict for each other linker against the real one's (each counted in
+    `lres`): the first disagreement, or None."""
+    first = None
     for name, failed in fails.items():
         # a report before issue #19 has one verdict, "lld", for lld and mold alike
         said = j["predicted"]["linkers"][name] if "linkers" in j["predicted"] else j["predicted"].get("lld", "missing")
         if said == "unknown":
             continue
         lres[name] = (said == "failure") == failed
-        if not lres[name]:
+        if not lres[name] and not first:
             why = "; ".join(j["predicted"].get("linker_verdicts", {}).get(name, {}).get("why", []))
-            return f"{name} {'fails' if failed else 'links'}, replay says {said}{' (' + why + ')' if why else ''}"
-    return None
+            first = f"{name} {'fails' if failed else 'links'}, replay says {said}{' (' + why + ')' if why else ''}"
+    return first
 
 
 def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None):
@@ -957,9 +959,9 @@ def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None
         why = (f"case {case} [{cls}]: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
                f"replay {here[0]} {sorted(here[1])}"
                f"{' (' + because(j) + ')' if here[0] == 'unknown' else ''}; {line}")
+        other = linkers_agree(j, fails, lres if lres is not None else {})
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
-        other = linkers_agree(j, fails, lres if lres is not None else {})
         if other:
             return cls, False, f"case {case} [{cls}]: {other}; ld {'fails' if ld_fail else 'links'}; {line}", ld_fail, d, here[0]
         # The same record analysed from another directory, in another
