@@ -71,9 +71,9 @@ static struct lk_sym *versioned_ref(struct rp *r, const struct lk_elf_sym *y)
 
 	/*
 	 * lld binds a "sym@VER" reference read after the shared object too:
-	 * its entry is made now; mold 1.10 binds none (checked).
+	 * its entry is made now (mold's few bindings: mold.c).
 	 */
-	if (!(r->versioned_refs || (r->mode & RP_LLD)) || (r->mode & RP_MOLD) || !y->defined || !y->version)
+	if (!(r->versioned_refs || (r->mode & RP_LLD)) || !y->defined || !y->version)
 		return NULL;
 	lk_buf_addf(&b, "%s@%s", y->name, y->version);
 	s = (r->mode & RP_LLD) ? lk_symtab_intern(r->tab, b.buf) : lk_symtab_lookup(r->tab, b.buf);

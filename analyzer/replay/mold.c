@@ -7,12 +7,15 @@
  * shared objects on the line (no --no-allow-shlib-undefined by default)
  * and, unlike GNU ld, lets a shared object reference a hidden symbol and
  * takes a version script that names a tag twice; a "sym@VER" reference of a
- * regular object binds no shared object's version (mold 1.10: "undefined
- * symbol"). Checked against mold 1.10.1.
+ * regular object binds a shared object's version only when an unversioned
+ * reference binds that shared object too (mold 1.10, observed: otherwise
+ * "undefined symbol"; rp_mold_versioned_refs). Checked against mold 1.10.1.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/vec.h"
 #include "rp.h"
 
 /* out->linkers[LK_LINKER_MOLD], from the lld-rules replay `lazy` of `line`. */
@@ -56,4 +59,25 @@ int rp_mold_reports_objects(const struct lk_line *line)
 		}
 	}
 	return !ignore && !warn && (!(line->facts & LK_LINE_SHARED) || zdefs);
+}
+
+/*
+ * mold 1.10 leaves a "sym@VER" reference undefined unless an unversioned
+ * reference of a regular object binds the same shared object (observed on
+ * the difftest's versioned lines, both orders): those bindings are undone.
+ */
+void rp_mold_versioned_refs(struct rp *r)
+{
+	unsigned char *used = lk_xcalloc(r->out->inputs.nr + 1, 1);
+	struct lk_sym *s;
+	size_t cursor = 0;
+
+	while ((s = lk_symtab_next(r->tab, &cursor)))
+		if (!strchr(s->name, '@') && s->defined && s->dynamic && s->nrefs && s->def_input >= 0)
+			used[s->def_input] = 1;
+	cursor = 0;
+	while ((s = lk_symtab_next(r->tab, &cursor)))
+		if (strchr(s->name, '@') && s->defined && s->dynamic && s->def_input >= 0 && !used[s->def_input])
+			s->defined = s->dynamic = 0;
+	free(used);
 }

@@ -204,6 +204,8 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 		rp_load_needed(&r);
 	if (r.gc)
 		rp_collect_sections(&r);
+	if (mode & RP_MOLD)
+		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
 	if (!(mode & RP_LLD)) {
 		rp_hidden_checks(&r);

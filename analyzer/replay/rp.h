@@ -135,6 +135,8 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
 /* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
 int rp_mold_reports_objects(const struct lk_line *line);
+/* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
+void rp_mold_versioned_refs(struct rp *r);
 /* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14. */
 int rp_rust_lld(const struct lk_record *rec);
 /* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
