@@ -252,10 +252,20 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				rp_input_words(line, ref, &b);
 			}
 		}
-		if (ref && ref->member && ref->pulled_for)
+		if (ref && ref->member && ref->pulled_for) {
+			struct lk_rinput archive = *ref;
+
+			archive.member = NULL;
 			lk_buf_addf(&b, " (taken for %s: %s takes a member from the first archive on the line that defines a symbol, even one read before the reference)",
 				    ref->pulled_for, who);
-		lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: name the archive that should give %s before ", who, ref->pulled_for);
+			rp_input_words(line, &archive, &b);
+			lk_buf_addstr(&b, ", or leave that one out");
+			lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+		} else {
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+		}
 	}
 }
 
