@@ -35,11 +35,13 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
  * --warn-unresolved-symbols; a shared object only under -z defs
  * (--no-undefined) not undone by a later -z undefs, and
  * --unresolved-symbols=report-all does not change that (mold 1.10,
- * checked); -z undefs does nothing to an executable.
+ * checked); -z undefs does nothing to an executable;
+ * --warn-unresolved-symbols and --unresolved-symbols are one setting, the
+ * last one wins.
  */
 int rp_mold_reports_objects(const struct lk_line *line)
 {
-	int zdefs = 0, ignore = 0, warn = 0;
+	int zdefs = 0, ignore = 0, warn = 0;	/* ignore and warn: one setting in mold, the last one wins */
 
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
@@ -50,10 +52,11 @@ int rp_mold_reports_objects(const struct lk_line *line)
 		switch (it->ld_option) {
 		case LK_LD_NO_UNDEFINED: zdefs = 1; break;
 		case LK_LD_UNDEFS: zdefs = 0; break;
-		case LK_LD_WARN_UNRESOLVED: warn = 1; break;
-		case LK_LD_ERROR_UNRESOLVED: warn = 0; break;
+		case LK_LD_WARN_UNRESOLVED: warn = 1; ignore = 0; break;
+		case LK_LD_ERROR_UNRESOLVED: warn = 0; ignore = 0; break;
 		case LK_LD_UNRESOLVED_SYMBOLS:
 			ignore = v && (!strcmp(v, "ignore-all") || !strcmp(v, "ignore-in-object-files"));
+			warn = 0;
 			break;
 		default: break;
 		}

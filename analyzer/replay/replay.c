@@ -191,8 +191,10 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 		r.rules |= LK_RULE_UNREF;
 	}
 	lk_policy_read(line, &r.policy);
-	if (mode & RP_MOLD)
+	if (mode & RP_MOLD) {
 		r.policy.report_objects = rp_mold_reports_objects(line);
+		r.policy.warn_unresolved = 0;	/* mold's one setting: in report_objects */
+	}
 	if (r.policy.gc_sections)
 		r.gc = rp_gc_new(&r);
 	if (allows_multiple(line))
@@ -242,7 +244,7 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_rust_lld(rec) ? 0 : RP_LLD14), &rp_no_edit, &lazy);
 	rp_lld_verdict(rec, line, &lazy, out);
 	lk_policy_read(line, &gnu);
-	own_policy = gnu.report_objects != rp_mold_reports_objects(line);
+	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
 	lk_policy_release(&gnu);
 	if (commons || own_policy) {
 		/* mold resolves alike but for commons and its undefined policy: its own replay then. */
