@@ -153,11 +153,13 @@ fuzz: deps fuzz-build
 		$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus/$$n tests/fuzz/corpus/$$n || exit 1; done
 
 # The differential test at length: make difftest N=1000 SEED=7 [JOBS=2]
+# [LINKERS=bfd,lld,mold: every case linked by the real lld and mold too]
 N ?= 1000
 SEED ?= 1
 JOBS ?= 1
+LINKERS ?= bfd
 difftest: all $(TOOL_BIN)
-	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS)
+	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS) --linkers $(LINKERS)
 
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs

@@ -55,6 +55,7 @@ struct lk_options {
 	const char *baseline;	/* check */
 	struct lk_strvec accept;	/* check: KIND:SYMBOL */
 	const char *accept_file;	/* check */
+	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
 	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
 };
 
@@ -93,7 +94,7 @@ static const struct command {
 	{ "index", NULL, lk_index_main, "index [--cache-dir DIR] DIR..." },
 	{ "check", cmd_check, NULL,
 	  "check [--baseline RECORD] [--accept KIND:SYMBOL]... [--accept-file FILE]\n"
-	  "                       [--format text|json|markdown] [--dir DIR] RECORD" },
+	  "                       [--linkers bfd,lld,mold] [--format text|json|markdown] [--dir DIR] RECORD" },
 };
 
 static const struct command *find_command(const char *name)
@@ -153,6 +154,13 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->baseline = argv[++i];
 		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept") && i + 1 < argc) {
 			lk_strvec_push(&opt->accept, argv[++i]);
+		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--linkers") && i + 1 < argc) {
+			struct lk_err err = LK_ERR_INIT;
+
+			if (lk_check_parse_linkers(argv[++i], &opt->linkers, &err) < 0) {
+				fprintf(stderr, "linkscope: %s\n", err.msg);
+				return -1;
+			}
 		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept-file") && i + 1 < argc) {
 			opt->accept_file = argv[++i];
 		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--format") && i + 1 < argc) {
@@ -543,7 +551,7 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 
 static int cmd_check(const struct lk_options *opt)
 {
-	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT };
+	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT, opt->linkers };
 	struct lk_record rec, base;
 	struct lk_line line, bline;
 	struct lk_facts facts, bfacts;

@@ -78,6 +78,12 @@ for build in "$@"; do
 	case $b in build-san) n=$((n / 4)) ;; esac
 	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
 		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2
+	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),
+	# a few cases of every class.
+	n=${DIFFTEST_LINKERS_N:-32}
+	case $b in build-san) n=$((n / 2)) ;; esac
+	suite "$b/difftest --linkers bfd,lld,mold ($n cases, seed 2)" '^ok ' '^DISAGREE' \
+		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 2 --jobs 2 --linkers bfd,lld,mold
 	# The same cases with secret-looking words, each record analysed with and
 	# without redaction: the same analysis (issue #15).
 	suite "$b/difftest --redaction ($n cases, seed 1)" '^ok ' '^DISAGREE' \

@@ -184,6 +184,33 @@ static void explain_multiple(const struct lk_replay *out, const struct lk_line *
 	lk_buf_release(&b);
 }
 
+/* ld: "hidden symbol `x' in a.o is referenced by DSO". */
+static void explain_hidden(const struct lk_replay *out, const struct lk_line *line, struct lk_diag *d)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	lk_explain_site_text(out, line, d->def_input, &b);
+	lk_buf_addf(&b, " defines %s with hidden visibility", d->symbol);
+	say(d, &b);
+	if (d->ref_input >= 0)
+		lk_explain_site_text(out, line, d->ref_input, &b);
+	else
+		lk_buf_addstr(&b, "a shared object in the link");
+	lk_buf_addstr(&b, " references it: a hidden symbol is never exported, so GNU ld refuses the link (--allow-shlib-undefined does not change it); lld 14 and mold link it");
+	say(d, &b);
+	lk_buf_release(&b);
+}
+
+/* ld: "duplicate version tag `V1'". */
+static void explain_version_tag(struct lk_diag *d)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	lk_buf_addf(&b, "the version script %s names the version tag %s twice (counting every --version-script of the line): GNU ld refuses it; lld and mold take it",
+		    d->defined_path, d->symbol);
+	say(d, &b);
+}
+
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
@@ -199,6 +226,10 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			lk_explain_reloc(out, line, d);
 		else if (lk_unusable_kind(d->kind))
 			lk_unusable_explain(line, d);
+		else if (d->kind == LK_DIAG_HIDDEN_DSO_REF)
+			explain_hidden(out, line, d);
+		else if (d->kind == LK_DIAG_VERSION_TAG)
+			explain_version_tag(d);
 		else
 			lk_notfound_explain(line, d);
 	}

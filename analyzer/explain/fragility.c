@@ -37,6 +37,7 @@ const char *lk_fact_kind_name(enum lk_fact_kind kind)
 	case LK_FACT_INCIDENTAL_DSO: return "incidental-dso";
 	case LK_FACT_FAILS_WITH_GNU_LD: return "fails-with-gnu-ld";
 	case LK_FACT_FAILS_WITH_LLD: return "fails-with-lld";
+	case LK_FACT_FAILS_WITH_MOLD: return "fails-with-mold";
 	case LK_FACT_COPY_DT_NEEDED: return "copy-dt-needed";
 	case LK_FACT_GROUP_RESCAN: return "group-rescan";
 	case LK_FACT_REPEATED_ARCHIVE: return "repeated-archive";
@@ -50,15 +51,17 @@ enum lk_severity lk_fact_severity(enum lk_fact_kind kind)
 {
 	switch (kind) {
 	case LK_FACT_INCIDENTAL_DSO:
-	case LK_FACT_FAILS_WITH_GNU_LD:
 		return LK_SEV_ERROR;
+	case LK_FACT_FAILS_WITH_GNU_LD:
+	case LK_FACT_FAILS_WITH_LLD:
+	case LK_FACT_FAILS_WITH_MOLD:
+		return LK_SEV_PORTABILITY;
 	case LK_FACT_COPY_DT_NEEDED:
 		return LK_SEV_WARNING;
 	default:
 		/*
 		 * Rescans and repeats are what groups and repeats are for; -lc
-		 * roles are for reading; and a line GNU ld links is not wrong
-		 * because lld would not.
+		 * roles are for reading.
 		 */
 		return LK_SEV_INFO;
 	}
@@ -66,7 +69,13 @@ enum lk_severity lk_fact_severity(enum lk_fact_kind kind)
 
 const char *lk_severity_name(enum lk_severity sev)
 {
-	return sev == LK_SEV_ERROR ? "error" : sev == LK_SEV_WARNING ? "warning" : "info";
+	switch (sev) {
+	case LK_SEV_ERROR: return "error";
+	case LK_SEV_WARNING: return "warning";
+	case LK_SEV_PORTABILITY: return "portability";
+	case LK_SEV_INFO: break;
+	}
+	return "info";
 }
 
 char *lk_fact_key(const struct lk_fact *f)
@@ -474,18 +483,32 @@ static void libc_roles(const struct lk_record *rec, struct lk_line *line, struct
 	}
 }
 
+/* A linker that fails the line while another links it: one portability fact each, the reason its model gives. */
 static void cross_linker(const struct lk_replay *rp, struct lk_facts *out)
 {
-	struct lk_buf text = LK_BUF_INIT;
+	static const enum lk_fact_kind kinds[LK_LINKER_COUNT] = {
+		LK_FACT_FAILS_WITH_GNU_LD, LK_FACT_FAILS_WITH_LLD, LK_FACT_FAILS_WITH_MOLD,
+	};
+	static const char *const subjects[LK_LINKER_COUNT] = { "gnu-ld", "lld", "mold" };
+	int linking = 0;
 
-	if (rp->success == rp->lld_success)
-		return;
-	if (rp->lld_success)
-		lk_buf_addstr(&text, "links with lld (and mold) but fails with GNU ld: it depends on lld not caring about archive order or DT_NEEDED");
-	else
-		lk_buf_addstr(&text, "links with GNU ld but fails with lld (and mold)");
-	add_fact(out, rp->lld_success ? LK_FACT_FAILS_WITH_GNU_LD : LK_FACT_FAILS_WITH_LLD,
-		 rp->lld_success ? "gnu-ld" : "lld", &text, NULL, 1);
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		linking += rp->linkers[l].success;
+	for (int l = 0; l < LK_LINKER_COUNT && linking; l++) {
+		const struct lk_linker_verdict *v = &rp->linkers[l];
+		struct lk_buf text = LK_BUF_INIT;
+
+		if (v->success)
+			continue;
+		if (l == LK_LINKER_BFD && rp->diags.nr)
+			lk_buf_addf(&text, "GNU ld fails: %s %s (see linkscope explain)", lk_diag_kind_name(rp->diags.items[0].kind),
+				    rp->diags.items[0].symbol);
+		else if (l == LK_LINKER_BFD)
+			lk_buf_addstr(&text, "GNU ld fails");
+		else
+			lk_buf_addstr(&text, v->why.nr ? v->why.items[0] : "it fails");
+		add_fact(out, kinds[l], subjects[l], &text, NULL, 1);
+	}
 }
 
 static int by_kind_then_text(const void *a, const void *b)
@@ -503,6 +526,8 @@ void lk_fragility_find(const struct lk_record *rec, struct lk_line *line,
 	memset(out, 0, sizeof(*out));
 	out->success = rp->success;
 	out->lld_success = rp->lld_success;
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		out->linkers[l] = rp->linkers[l].success;
 	if (line->unknown.nr) {
 		/* The model lacks what was not run (docs/security.md): no facts, no verdict. */
 		out->unknown = lk_xstrdup(line->unknown.items[0]);

@@ -22,10 +22,16 @@ enum lk_fact_kind {
 	LK_FACT_REPEATED_ARCHIVE,	/* an archive member found only because the archive is named again */
 	LK_FACT_LC_LOAD_BEARING,	/* one of several -lc the link needs */
 	LK_FACT_LC_REDUNDANT,		/* one of several -lc the link does not need today */
-	LK_FACT_FAILS_WITH_LLD,		/* links with GNU ld, would fail with lld (mold) */
+	LK_FACT_FAILS_WITH_LLD,		/* another linker links it, lld would fail */
+	LK_FACT_FAILS_WITH_MOLD,	/* another linker links it, mold would fail */
 };
 
-enum lk_severity { LK_SEV_INFO, LK_SEV_WARNING, LK_SEV_ERROR };
+/*
+ * LK_SEV_PORTABILITY: a fact only another linker's failure supports (the
+ * fails-with-* kinds): said, but no CI failure unless `check --linkers`
+ * names that linker (check.c), when it is an error.
+ */
+enum lk_severity { LK_SEV_INFO, LK_SEV_WARNING, LK_SEV_ERROR, LK_SEV_PORTABILITY };
 
 struct lk_fact {
 	enum lk_fact_kind kind;
@@ -40,6 +46,7 @@ struct lk_facts {
 	struct lk_fact *items;
 	size_t nr, alloc;
 	int success, lld_success;	/* the replay's outcomes under GNU ld's and lld's rules */
+	int linkers[LK_LINKER_COUNT];	/* each linker's outcome (replay.h) */
 	char *unknown;			/* the replay's failure is no prediction: why (then there are no facts) */
 };
 

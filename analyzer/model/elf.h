@@ -72,6 +72,7 @@ struct lk_elf_sym {
 	uint64_t value;		/* st_value: a definition's offset in its section (relocation overflow's layout) */
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
+	unsigned versioned_ref : 1;	/* shared objects: an undefined reference with a version (a verneed entry) */
 };
 
 struct lk_elf_syms {

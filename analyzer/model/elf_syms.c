@@ -187,6 +187,8 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		}
 		push_sym(out, i, name, &s, version, hidden,
 			 s.st_shndx < grouped.nr && grouped.items[s.st_shndx]);
+		if (vdata && s.st_shndx == SHN_UNDEF && gelf_getversym(vdata, (int)i, &vs) && (vs & 0x7fff) >= 2)
+			out->items[out->nr - 1].versioned_ref = 1;
 	}
 	free(vers.names);
 	free(grouped.items);

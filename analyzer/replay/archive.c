@@ -100,7 +100,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
  * global data, not as another common and not as a function
  * (elflink.c elf_link_is_defined_archive_symbol).
  */
-static int member_defines_data(struct open_archive *a, size_t k, long m)
+static int member_defines_data(struct open_archive *a, size_t k, long m, int any_kind)
 {
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
@@ -113,11 +113,28 @@ static int member_defines_data(struct open_archive *a, size_t k, long m)
 		return 0;
 	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) == 0)
 		for (size_t i = 0; i < syms.nr && !data; i++)
-			data = syms.items[i].data_def && !strcmp(syms.items[i].name, a->ar.armap.items[k].name);
+			data = (any_kind ? syms.items[i].defined && !syms.items[i].common : syms.items[i].data_def) &&
+			       !strcmp(syms.items[i].name, a->ar.armap.items[k].name);
 	lk_elf_syms_release(&syms);
 	free(name);
 	a->common_checked[k] = !data;
 	return data;
+}
+
+/*
+ * May the common symbol `s` take an archive member here? GNU ld: yes
+ * (a member defining it as data). lld 14 (--fortran-common, its default):
+ * an archive read after the common, a member defining it any way but as
+ * another common; a newer lld: never; mold 1.10: any archive on the line.
+ */
+static int common_fetches(struct rp *r, const struct lk_sym *s)
+{
+	if (!(r->mode & RP_LLD))
+		return 1;
+	r->commons_met_archives = 1;
+	if (r->mode & RP_MOLD)
+		return 1;
+	return (r->mode & RP_LLD14) && !r->rescanning && s->armap_item >= 0;
 }
 
 /* One scan of an archive as ld does it; returns how many members it pulled. */
@@ -144,13 +161,16 @@ int rp_scan_archive(struct rp *r, long item)
 			struct lk_sym *s = a->armap_syms[k];
 			long m;
 
-			if (s->defined ? !s->common || s->dynamic || (r->mode & RP_LLD) :
+			if (s->defined ? !s->common || s->dynamic || !common_fetches(r, s) :
 					 !(s->ref_regular_strong || s->ref_dynamic_strong))
+				continue;
+			/* lld: the first archive on the line that names the symbol gives it, wherever it stands. */
+			if ((r->mode & RP_LLD) && s->armap_item != item && !(s->defined && (r->mode & RP_LLD14)))
 				continue;
 			m = member_index(a, e->offset);
 			if (m < 0 || a->pulled[m])
 				continue;
-			if (s->defined && !member_defines_data(a, k, m))
+			if (s->defined && !member_defines_data(a, k, m, (r->mode & RP_LLD) != 0))
 				continue;
 			pulled += pull(r, a, m, e->name);
 			again = 1;

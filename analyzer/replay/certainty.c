@@ -128,8 +128,11 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 			   const struct lk_replay *rp)
 {
 	struct lk_buf why = LK_BUF_INIT;
+	int failing = 0;
 
-	if (rp->success && rp->lld_success)
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		failing += !rp->linkers[l].success;
+	if (!failing)
 		return NULL;
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];

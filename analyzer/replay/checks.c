@@ -100,6 +100,87 @@ void rp_final_checks(struct rp *r)
 	}
 }
 
+/* A hidden regular definition a shared object references: GNU ld's candidates. */
+struct hidden_ref {
+	struct lk_sym *sym;
+	long dso;		/* the first shared object in the link with an unversioned reference to it, or -1 */
+};
+
+static int hidden_candidate(const struct lk_sym *s)
+{
+	return s->defined && !s->dynamic && s->def_hidden && s->ref_dynamic && !s->diagnosed;
+}
+
+static struct hidden_ref *find_candidate(struct hidden_ref *c, size_t n, const struct lk_sym *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].sym == s)
+			return &c[i];
+	return NULL;
+}
+
+/*
+ * Each shared object in the link read once: which references the
+ * candidates without a version (a versioned one, as libstdc++.so's
+ * __popcountdi2@GCC_3.4, binds the library of that version, not them).
+ */
+static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
+{
+	for (size_t i = 0; i < r->out->inputs.nr; i++) {
+		const struct lk_rinput *in = &r->out->inputs.items[i];
+		struct lk_elf_syms syms = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!in->dso || in->dropped || lk_elf_read_syms(in->path, &syms, &err) < 0)
+			continue;
+		for (size_t k = 0; k < syms.nr; k++) {
+			const struct lk_elf_sym *y = &syms.items[k];
+			struct hidden_ref *h;
+
+			if (y->defined || y->versioned_ref)
+				continue;
+			h = find_candidate(c, n, lk_symtab_lookup(r->tab, y->name));
+			if (h && h->dso < 0)
+				h->dso = (long)i;
+		}
+		lk_elf_syms_release(&syms);
+	}
+}
+
+/*
+ * GNU ld: "hidden symbol `x' in a.o is referenced by DSO": a regular
+ * definition of hidden or internal visibility that a shared object in the
+ * link references without a version (elflink.c elf_link_output_extsym),
+ * whatever --allow-shlib-undefined says, even when another shared object
+ * defines it; lld 14 and mold link it (lld.c).
+ */
+void rp_hidden_checks(struct rp *r)
+{
+	struct { struct hidden_ref *items; size_t nr, alloc; } c = { NULL, 0, 0 };
+	struct lk_sym *s;
+	size_t cursor = 0;
+
+	while ((s = lk_symtab_next(r->tab, &cursor))) {
+		if (!hidden_candidate(s))
+			continue;
+		LK_GROW(c.items, c.nr + 1, c.alloc);
+		c.items[c.nr++] = (struct hidden_ref){ s, -1 };
+	}
+	if (c.nr)
+		scan_shared_objects(r, c.items, c.nr);
+	for (size_t i = 0; i < c.nr; i++) {
+		struct lk_diag *d;
+
+		if (c.items[i].dso < 0)
+			continue;
+		c.items[i].sym->diagnosed = 1;
+		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, c.items[i].sym);
+		d->def_input = c.items[i].sym->def_input;
+		d->ref_input = c.items[i].dso;
+	}
+	free(c.items);
+}
+
 /*
  * ld stops at an input it cannot open, a script's member too; so does the
  * prediction. A -l that found only files of another machine is ld's

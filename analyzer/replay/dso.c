@@ -69,10 +69,14 @@ static struct lk_sym *versioned_ref(struct rp *r, const struct lk_elf_sym *y)
 	struct lk_buf b = LK_BUF_INIT;
 	struct lk_sym *s;
 
-	if (!r->versioned_refs || !y->defined || !y->version)
+	/*
+	 * lld binds a "sym@VER" reference read after the shared object too:
+	 * its entry is made now (mold's few bindings: mold.c).
+	 */
+	if (!(r->versioned_refs || (r->mode & RP_LLD)) || !y->defined || !y->version)
 		return NULL;
 	lk_buf_addf(&b, "%s@%s", y->name, y->version);
-	s = lk_symtab_lookup(r->tab, b.buf);
+	s = (r->mode & RP_LLD) ? lk_symtab_intern(r->tab, b.buf) : lk_symtab_lookup(r->tab, b.buf);
 	lk_buf_release(&b);
 	return s && !s->defined ? s : NULL;
 }
@@ -165,6 +169,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			s->version = y->version ? lk_symtab_strdup(r->tab, y->version) : NULL;
 		} else if (!y->weak && !s->defined) {
 			s->ref_dynamic_strong = 1;
+			if (s->armap_item >= 0)
+				r->lazy_pending = 1;
 			if (s->first_dyn_ref < 0)
 				s->first_dyn_ref = input;
 		}

@@ -1,87 +1,295 @@
 /*
- * The cross-linker verdict of a replay (see replay.c): the line under
- * lld's rules (lld/ELF/Driver.cpp rejects --copy-dt-needed-entries as an
- * unknown option; lld/ELF/InputFiles.cpp's lazy archive members can be
- * pulled from anywhere on the line; no --as-needed undo, no DT_NEEDED
- * loading), decided without a second replay when the first one's outcome
- * settles it.
+ * The line under lld's rules (see replay.c), read from lld/ELF: Driver.cpp
+ * (the options it refuses, linker_options.c), InputFiles.cpp and
+ * SymbolTable.cpp (an archive's symbols are lazy from where it stands: a
+ * reference from anywhere on the line takes the member of the FIRST
+ * archive that defines the symbol, even one read before the reference;
+ * every shared object keeps its symbols, --as-needed only drops
+ * DT_NEEDED; DT_NEEDED libraries are never loaded) and Writer.cpp's
+ * check of shared objects (--no-allow-shlib-undefined, the default of an
+ * executable: the undefined symbols of a shared object all of whose
+ * DT_NEEDED are on the line, one with none too, fail the link; from LLVM
+ * 16 on, a hidden definition such a shared object references fails it as
+ * well: "non-exported symbol"). The lld-rules replay (RP_LLD) is mold's
+ * too (mold.c): both resolve archives alike.
+ *
+ * Checked against ld.lld 14.0.6 and rustc 1.95's rust-lld (LLD 22.1.2).
+ * lld's `-z text` default is the relocation room's (reloc.c judges each
+ * relocation with the z-text policy of the replay's mode).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "rp.h"
 
-static int copies_dt_needed(const struct lk_line *line)
+const char *lk_linker_name(enum lk_linker l)
 {
-	for (size_t i = 0; i < line->items.nr; i++)
-		if (line->items.items[i].state & LK_ST_COPY_DT_NEEDED)
-			return 1;
-	return 0;
+	switch (l) {
+	case LK_LINKER_BFD: return "bfd";
+	case LK_LINKER_LLD: return "lld";
+	case LK_LINKER_MOLD: return "mold";
+	case LK_LINKER_COUNT: break;
+	}
+	LK_BUG("unknown linker");
 }
 
-/* lld and mold reject GNU ld's --copy-dt-needed-entries (and --add-needed) as unknown options. */
-static const struct lk_line_item *lld_rejects(const struct lk_line *line)
+enum lk_linker lk_linker_of_flavor(const char *flavor)
 {
-	for (size_t i = 0; i < line->items.nr; i++) {
-		const struct lk_line_item *it = &line->items.items[i];
+	if (flavor && !strcmp(flavor, "lld"))
+		return LK_LINKER_LLD;
+	if (flavor && !strcmp(flavor, "mold"))
+		return LK_LINKER_MOLD;
+	return LK_LINKER_BFD;
+}
 
-		if (it->ld_option == LK_LD_COPY_DT_NEEDED)
-			return it;
-	}
-	return NULL;
+int lk_linker_by_name(const char *name)
+{
+	if (!strcmp(name, "bfd") || !strcmp(name, "gnu-ld") || !strcmp(name, "ld"))
+		return LK_LINKER_BFD;
+	if (!strcmp(name, "lld") || !strcmp(name, "rust-lld"))
+		return LK_LINKER_LLD;
+	if (!strcmp(name, "mold"))
+		return LK_LINKER_MOLD;
+	return -1;
 }
 
 /*
- * Does a regular object reference, strongly, a symbol that no input on
- * the line defines at all (no armap names it, no shared object read
- * defines it, not even one --as-needed dropped)? Then lld's rules, which
- * read a superset of GNU ld's inputs, fail the link as well.
+ * rustc's rust-lld (through its gcc-ld/ld.lld, or a -B dir's ld.lld that
+ * leads there) is a newer lld than the system's ld.lld 14.
  */
-static int undefined_everywhere(const struct lk_replay *out)
+int rp_rust_lld(const struct lk_record *rec)
 {
-	const struct lk_sym *s;
-	size_t cursor = 0;
+	char *real;
+	int rust;
 
-	while ((s = lk_symtab_next(out->symtab, &cursor))) {
-		if (!s->defined && s->ref_regular_strong && s->armap_item < 0 && !s->dropped_def &&
-		    !rp_linker_defined(s->name)) {
-			for (size_t k = 0; k < out->diags.nr; k++)
-				if (out->diags.items[k].kind == LK_DIAG_UNDEFINED && !strcmp(out->diags.items[k].symbol, s->name))
-					return 1;
-		}
+	if (rec->caller_is_rustc && rec->linker_flavor && !strcmp(rec->linker_flavor, "lld"))
+		return 1;
+	if (!rec->linker_program)
+		return 0;
+	real = realpath(rec->linker_program, NULL);
+	rust = strstr(rec->linker_program, "/rustlib/") || (real && strstr(real, "/rustlib/"));
+	free(real);
+	return rust;
+}
+
+/* A line input as a report names it: "libu.so (at 3)". */
+void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b)
+{
+	long pos = in->item >= 0 ? line->items.items[in->item].position : -1;
+
+	if (in->member)
+		lk_buf_addf(b, "member %s of ", in->member);
+	lk_buf_addstr(b, lk_path_base(in->path));
+	if (pos >= 0)
+		lk_buf_addf(b, " (at %ld)", pos);
+}
+
+static int soname_on_line(const struct lk_replay *lld, const struct lk_line *line, const char *soname)
+{
+	for (size_t i = 0; i < lld->inputs.nr; i++) {
+		const struct lk_rinput *in = &lld->inputs.items[i];
+		const struct lk_elf_info *info;
+
+		if (!in->dso || in->item < 0)
+			continue;
+		info = &line->items.items[in->item].info;
+		if (!strcmp(info->soname ? info->soname : lk_path_base(in->path), soname))
+			return 1;
 	}
 	return 0;
 }
 
-void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+/* "every DT_NEEDED of libu.so is on the line (libc.so.6)", or NULL when one is not. */
+static char *all_needed_known(const struct lk_replay *lld, const struct lk_line *line, const struct lk_rinput *in)
 {
-	const struct lk_line_item *rejected;
-	struct lk_replay lld;
+	const struct lk_elf_info *info = &line->items.items[in->item].info;
+	struct lk_buf b = LK_BUF_INIT;
 
-	if ((rejected = lld_rejects(line))) {
-		struct lk_buf n = LK_BUF_INIT;
-
-		lk_buf_addf(&n, "lld and mold reject %s (at %ld) as an unknown option: with them (rustc's default rust-lld too) this line fails before reading any input",
-			    rejected->word, rejected->position);
-		lk_strvec_push_owned(&out->notes, lk_buf_detach(&n));
-		out->lld_success = 0;
-	} else if (out->success && !copies_dt_needed(line)) {
-		/*
-		 * lld's rules read every archive member and shared object GNU
-		 * ld's do; only libraries reached through DT_NEEDED, which lld
-		 * never loads, could make a difference, and without
-		 * --copy-dt-needed-entries GNU ld refuses to bind regular
-		 * references to those anyway. So the link succeeds under both.
-		 */
-		out->lld_success = 1;
-	} else if (undefined_everywhere(out)) {
-		/* lld reads a superset of what GNU ld read; a symbol no input defines stays undefined. */
-		out->lld_success = 0;
-	} else {
-		memset(&lld, 0, sizeof(lld));
-		rp_replay_core(rec, line, line->items.nr, RP_LLD, &rp_no_edit, &lld);
-		out->lld_success = lld.success;
-		lk_replay_release(&lld);
+	for (size_t k = 0; k < info->needed.nr; k++)
+		if (!soname_on_line(lld, line, info->needed.items[k]))
+			return NULL;
+	if (!info->needed.nr) {
+		lk_buf_addf(&b, "%s has no DT_NEEDED, so lld takes it as complete", lk_path_base(in->path));
+		return lk_buf_detach(&b);
 	}
+	lk_buf_addf(&b, "every DT_NEEDED of %s is on the line (", lk_path_base(in->path));
+	for (size_t k = 0; k < info->needed.nr; k++)
+		lk_buf_addf(&b, "%s%s", k ? ", " : "", info->needed.items[k]);
+	lk_buf_addstr(&b, ")");
+	return lk_buf_detach(&b);
+}
+
+/* Does a shared object of the lld-rules replay define `name`? (lld's dsoDefined: read only for a rare candidate.) */
+static int shared_object_defines(const struct lk_replay *lld, const char *name)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < lld->inputs.nr && !found; i++) {
+		struct lk_elf_syms syms = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!lld->inputs.items[i].dso || lk_elf_read_syms(lld->inputs.items[i].path, &syms, &err) < 0)
+			continue;
+		for (size_t k = 0; k < syms.nr && !found; k++)
+			found = syms.items[k].defined && !syms.items[k].hidden_version && !strcmp(syms.items[k].name, name);
+		lk_elf_syms_release(&syms);
+	}
+	return found;
+}
+
+struct shlib_check {
+	const struct lk_record *rec;
+	const struct lk_line *line;
+	const struct lk_replay *lld;
+	struct lk_linker_verdict *v;
+	const char *who;	/* "lld" or "rust-lld" */
+};
+
+/* One symbol `y` of the shared object `in` that lld's check of shared objects refuses, said. */
+static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, const struct lk_elf_sym *y,
+			 const char *because)
+{
+	const struct lk_sym *s = lk_symtab_lookup(c->lld->symtab, y->name);
+	struct lk_buf b = LK_BUF_INIT;
+
+	if (y->defined || y->weak || rp_linker_defined(y->name))
+		return;
+	if (!s || !s->defined) {
+		lk_buf_addf(&b, "%s fails: %s references %s, which nothing on the line defines; %s checks this because %s",
+			    c->who, lk_path_base(in->path), y->name, c->who, because);
+		lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
+		lk_buf_addf(&b, "for %s: link the library that defines %s, or add -Wl,--allow-shlib-undefined", c->who, y->name);
+	} else if (rp_rust_lld(c->rec) && !s->dynamic && s->def_hidden && s->def_input >= 0 &&
+		   !shared_object_defines(c->lld, y->name)) {
+		lk_buf_addf(&b, "%s fails: non-exported symbol %s in ", c->who, y->name);
+		rp_input_words(c->line, &c->lld->inputs.items[s->def_input], &b);
+		lk_buf_addf(&b, " is referenced by %s (hidden visibility; lld since LLVM 16 checks this because %s)",
+			    lk_path_base(in->path), because);
+		lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
+		lk_buf_addf(&b, "for %s: give %s default visibility, or add -Wl,--allow-shlib-undefined", c->who, y->name);
+	} else {
+		return;
+	}
+	c->v->success = 0;
+	lk_strvec_push_owned(&c->v->fixes, lk_buf_detach(&b));
+}
+
+/*
+ * Writer.cpp: with --no-allow-shlib-undefined in force (an executable's
+ * default; lk_policy's report_shlibs), the non-weak undefined symbols of
+ * every shared object on the line whose DT_NEEDED are all on it, used or
+ * not (an --as-needed one too), must be defined.
+ */
+static void check_shared_objects(struct shlib_check *c)
+{
+	struct lk_policy p;
+
+	lk_policy_read(c->line, &p);
+	if (p.report_shlibs && !p.warn_unresolved) {
+		for (size_t i = 0; i < c->lld->inputs.nr; i++) {
+			const struct lk_rinput *in = &c->lld->inputs.items[i];
+			struct lk_elf_syms syms = { 0 };
+			struct lk_err err = LK_ERR_INIT;
+			char *because;
+
+			if (!in->dso || in->item < 0 || !(because = all_needed_known(c->lld, c->line, in)))
+				continue;
+			if (lk_elf_read_syms(in->path, &syms, &err) == 0)
+				for (size_t k = 0; k < syms.nr; k++)
+					shlib_symbol(c, in, &syms.items[k], because);
+			lk_elf_syms_release(&syms);
+			free(because);
+		}
+	}
+	lk_policy_release(&p);
+}
+
+/* `linker` refuses an option of the line: it fails before reading any input. */
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+	       struct lk_linker_verdict *v)
+{
+	const struct lk_line_item *it = rp_refused_option(line, linker, lld_new);
+	struct lk_buf b = LK_BUF_INIT;
+	int group;
+
+	if (!it)
+		return 0;
+	group = !strcmp(it->word, "--start-group") || !strcmp(it->word, "-(");
+	v->success = 0;
+	if (group)
+		lk_buf_addf(&b, "%s fails: it refuses a --start-group inside another (at %ld) before reading any input", who, it->position);
+	else
+		lk_buf_addf(&b, "%s fails: it does not know %s (at %ld) and stops before reading any input", who, it->word, it->position);
+	lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+	lk_buf_addf(&b, "for %s: drop %s (at %ld)", who, group ? "the inner --start-group and its --end-group" : it->word, it->position);
+	lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+	return 1;
+}
+
+/* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike). */
+void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
+		       struct lk_linker_verdict *v)
+{
+	for (size_t i = 0; i < lazy->diags.nr; i++) {
+		const struct lk_diag *d = &lazy->diags.items[i];
+		const struct lk_rinput *ref = d->ref_input >= 0 ? &lazy->inputs.items[d->ref_input] : NULL;
+		struct lk_buf b = LK_BUF_INIT;
+
+		v->success = 0;
+		if (d->kind == LK_DIAG_NOT_FOUND) {
+			lk_buf_addf(&b, "%s fails: it cannot find %s", who, d->symbol);
+		} else if (d->kind == LK_DIAG_MULTIPLE) {
+			lk_buf_addf(&b, "%s fails: duplicate symbol %s, defined in ", who, d->symbol);
+			rp_input_words(line, &lazy->inputs.items[d->def_input], &b);
+			lk_buf_addstr(&b, " and in ");
+			rp_input_words(line, ref, &b);
+		} else if (d->kind != LK_DIAG_UNDEFINED && d->kind != LK_DIAG_DSO_MISSING) {
+			/* The relocation and unusable-input kinds: the kind names what (docs/report-format.md). */
+			lk_buf_addf(&b, "%s fails: %s, %s", who, lk_diag_kind_name(d->kind), d->symbol);
+			if (d->reloc && d->reloc->type)
+				lk_buf_addf(&b, " (%s)", d->reloc->type);
+			if (ref) {
+				lk_buf_addstr(&b, ", in ");
+				rp_input_words(line, ref, &b);
+			}
+		} else {
+			lk_buf_addf(&b, "%s fails: undefined symbol %s", who, d->symbol);
+			if (ref) {
+				lk_buf_addstr(&b, ", referenced by ");
+				rp_input_words(line, ref, &b);
+			}
+		}
+		if (ref && ref->member && ref->pulled_for) {
+			struct lk_rinput archive = *ref;
+
+			archive.member = NULL;
+			lk_buf_addf(&b, " (taken for %s: %s takes a member from the first archive on the line that defines a symbol, even one read before the reference)",
+				    ref->pulled_for, who);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: name the archive that should give %s before ", who, ref->pulled_for);
+			rp_input_words(line, &archive, &b);
+			lk_buf_addstr(&b, ", or leave that one out");
+			lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+		} else {
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+		}
+	}
+}
+
+/* out->linkers[LK_LINKER_LLD], from the lld-rules replay `lazy` of `line`. */
+void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
+		    struct lk_replay *out)
+{
+	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_LLD];
+	struct shlib_check c = { rec, line, lazy, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
+
+	v->success = 1;
+	v->version = rp_rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
+	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
+		rp_lazy_rules_why(line, lazy, c.who, v);
+		check_shared_objects(&c);
+	}
+	out->lld_success = v->success;
 }

@@ -45,9 +45,18 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 		case LK_SYM_MULTIPLE:
 			multiple_definition(r, s, input);
 			break;
+		case LK_SYM_DEFINED:
+			/* lld, mold: a common where an archive read earlier names the symbol (archive.c). */
+			if (y->common && s->armap_item >= 0 && (r->mode & RP_LLD)) {
+				r->commons_met_archives = 1;
+				r->lazy_pending = (r->mode & RP_MOLD) != 0;
+			}
+			break;
 		case LK_SYM_REFERENCED:
 			if (strchr(y->name, '@'))
 				r->versioned_refs = 1;
+			if (!s->defined && s->armap_item >= 0)
+				r->lazy_pending = 1;
 			break;
 		default:
 			break;
@@ -221,6 +230,25 @@ static void take_checkpoint(struct rp *r)
 	lk_strvec_release(&words);
 }
 
+/*
+ * lld's lazy symbols (InputFiles.cpp, Symbol::resolve): an archive read
+ * earlier gives a member to a reference as soon as it is made; the archive
+ * that gives it is the first on the line whose armap names the symbol
+ * (archive.c).
+ */
+void rp_fetch_lazy(struct rp *r)
+{
+	struct { long *items; size_t nr, alloc; } all = { NULL, 0, 0 };
+
+	r->lazy_pending = 0;
+	for (size_t i = 0; i < r->archives.nr; i++) {
+		LK_GROW(all.items, all.nr + 1, all.alloc);
+		all.items[all.nr++] = r->archives.items[i].item;
+	}
+	rescan_group(r, all.items, all.nr);
+	free(all.items);
+}
+
 /* The top-level items in reading order, with groups rescanned at their end. */
 void rp_read_line(struct rp *r)
 {
@@ -257,6 +285,8 @@ void rp_read_line(struct rp *r)
 			in_group = 0;
 		} else {
 			read_item(r, (long)i);
+			if ((r->mode & RP_LLD) && r->lazy_pending)
+				rp_fetch_lazy(r);
 			if (in_group) {
 				LK_GROW(group.items, group.nr + 1, group.alloc);
 				group.items[group.nr++] = (long)i;
@@ -272,15 +302,6 @@ void rp_read_line(struct rp *r)
 	if (in_group)
 		rescan_group(r, group.items, group.nr);
 	free(group.items);
-	if (r->mode & RP_LLD) {
-		/* lld: an archive anywhere on the line satisfies a reference from anywhere. */
-		struct { long *items; size_t nr, alloc; } all = { NULL, 0, 0 };
-
-		for (size_t i = 0; i < r->archives.nr; i++) {
-			LK_GROW(all.items, all.nr + 1, all.alloc);
-			all.items[all.nr++] = r->archives.items[i].item;
-		}
-		rescan_group(r, all.items, all.nr);
-		free(all.items);
-	}
+	if (r->mode & RP_LLD)
+		rp_fetch_lazy(r);	/* an archive anywhere on the line satisfies a reference from anywhere */
 }

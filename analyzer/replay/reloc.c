@@ -62,10 +62,14 @@ static int z_keyword_is(const struct lk_line_item *it, const char *kw)
 	return it->kind == LK_ITEM_OPTION && !strncmp(it->word, "-z", 2) && it->ld_value && !strcmp(it->ld_value, kw);
 }
 
-/* -z text / -z notext, the last wins; GNU ld's default is notext (a warning), lld's text. */
+/*
+ * -z text / -z notext, the last wins; GNU ld's default is notext (a
+ * warning), lld's text (Driver.cpp: -z text unless -z notext), mold's
+ * notext (DT_TEXTREL, as GNU ld; checked with mold 1.10).
+ */
 static int z_text_policy(const struct rp *r)
 {
-	int z_text = (r->mode & RP_LLD) != 0;
+	int z_text = (r->mode & RP_LLD) && !(r->mode & RP_MOLD);
 
 	for (size_t i = 0; i < r->line->items.nr; i++) {
 		const struct lk_line_item *it = &r->line->items.items[i];

@@ -4,7 +4,8 @@
  * to end (ld/ldmain.c's main: lang_process, then ldwrite's checks) and
  * what it gives; the parts are read.c (the reading order), archive.c,
  * dso.c (shared objects and DT_NEEDED), checks.c (the end of the line),
- * gc_host.c (--gc-sections) and lld.c (lld's verdict), sharing the
+ * gc_host.c (--gc-sections), version_script.c, and lld.c and mold.c (the
+ * other linkers' verdicts, from one more replay under their rules), sharing the
  * working state of rp.h. The symbol table is symtab.c; the sentences
  * explaining each diagnostic are explain/explain.c's, the fixes
  * explain/fix.c's.
@@ -72,6 +73,8 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_SCRIPT_SYNTAX: return "script-syntax-error";
 	case LK_DIAG_TRUNCATED: return "truncated-input";
 	case LK_DIAG_UNRECOGNIZED: return "unrecognized-input";
+	case LK_DIAG_HIDDEN_DSO_REF: return "hidden-symbol";
+	case LK_DIAG_VERSION_TAG: return "duplicate-version-tag";
 	}
 	LK_BUG("unknown diagnostic kind");
 }
@@ -179,10 +182,11 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 }
 
 /* One replay of `line` (its items from `first_extra` on appended by an edit) into `out`; the table goes to `out`. */
-void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 			unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
 {
 	struct rp r;
+	int commons;
 
 	memset(&r, 0, sizeof(r));
 	r.rec = rec;
@@ -198,6 +202,10 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 		r.rules |= LK_RULE_UNREF;
 	}
 	lk_policy_read(line, &r.policy);
+	if (mode & RP_MOLD) {
+		r.policy.report_objects = rp_mold_reports_objects(line);
+		r.policy.warn_unresolved = 0;	/* mold's one setting: in report_objects */
+	}
 	if (r.policy.gc_sections)
 		r.gc = rp_gc_new(&r);
 	r.sections_want = (r.gc ? LK_ELF_GC_EDGES : 0) | rp_relocs_start(&r, (mode & RP_RELOC_FULL) != 0);
@@ -210,7 +218,13 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 		rp_load_needed(&r);
 	if (r.gc)
 		rp_collect_sections(&r);
+	if (mode & RP_MOLD)
+		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
+	if (!(mode & RP_LLD)) {
+		rp_hidden_checks(&r);
+		rp_version_scripts(&r);
+	}
 	rp_relocs_finish(&r);
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);
@@ -224,7 +238,47 @@ void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, siz
 	}
 	out->symtab = r.tab;
 	archives_defining(out, r.line);
+	commons = r.commons_met_archives || r.versioned_refs;
 	rp_release(&r);
+	return commons;
+}
+
+/* A relocation lld refuses may be one only its -z text default refuses (mold's is notext). */
+static int rests_on_z_text(const struct lk_replay *lazy)
+{
+	for (size_t i = 0; i < lazy->diags.nr; i++)
+		if (lazy->diags.items[i].kind == LK_DIAG_RELOC_NOT_ALLOWED)
+			return 1;
+	return 0;
+}
+
+/*
+ * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
+ * come from one more replay under their lazy-archive rules (lld.c, mold.c).
+ */
+static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	struct lk_replay lazy, mold;
+	struct lk_policy gnu;
+	int commons, own_policy;
+
+	out->linkers[LK_LINKER_BFD].success = out->success;
+	memset(&lazy, 0, sizeof(lazy));
+	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_rust_lld(rec) ? 0 : RP_LLD14), &rp_no_edit, &lazy);
+	rp_lld_verdict(rec, line, &lazy, out);
+	lk_policy_read(line, &gnu);
+	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
+	lk_policy_release(&gnu);
+	if (commons || own_policy || rests_on_z_text(&lazy)) {
+		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
+		memset(&mold, 0, sizeof(mold));
+		rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
+		rp_mold_verdict(line, &mold, out);
+		lk_replay_release(&mold);
+	} else {
+		rp_mold_verdict(line, &lazy, out);
+	}
+	lk_replay_release(&lazy);
 }
 
 /* The neutral edit: nothing changed. */
@@ -236,7 +290,7 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	rp_replay_core(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out);
-	rp_lld_verdict(rec, line, out);
+	linker_verdicts(rec, line, out);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	/* A success that rests on what the replay does not model (a relocation type) is no prediction. */
@@ -362,6 +416,10 @@ void lk_replay_release(struct lk_replay *r)
 	}
 	lk_strvec_release(&r->notes);
 	lk_strvec_release(&r->untold);
+	for (int l = 0; l < LK_LINKER_COUNT; l++) {
+		lk_strvec_release(&r->linkers[l].why);
+		lk_strvec_release(&r->linkers[l].fixes);
+	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));
 }

@@ -59,6 +59,8 @@ enum lk_diag_kind {
 	LK_DIAG_RELOC_NOT_ALLOWED,	/* "relocation-not-allowed": the output kind cannot take it */
 	LK_DIAG_RELOC_OVERFLOW,	/* "relocation-overflow": "relocation truncated to fit", by the estimated layout */
 	LK_DIAG_TLS_MISMATCH,	/* "tls-mismatch": a TLS and a non-TLS symbol of one name; ref_input and def_input */
+	LK_DIAG_HIDDEN_DSO_REF,	/* "hidden-symbol": a hidden definition a shared object references; ref_input is the DSO */
+	LK_DIAG_VERSION_TAG,	/* "duplicate-version-tag": `symbol` is the tag, `defined_path` the version script */
 };
 
 /* What a relocation or TLS diagnostic names (reloc.c); owned by the diagnostic, freed with it. */
@@ -124,9 +126,28 @@ struct lk_diag {
 	struct lk_finding *cause;	/* multiple-definition: why the two definitions, or NULL */
 };
 
+/* The linkers modelled (lk_replay.linkers), in the order a report lists them by default. */
+enum lk_linker { LK_LINKER_BFD, LK_LINKER_LLD, LK_LINKER_MOLD, LK_LINKER_COUNT };
+
+/* "bfd", "lld", "mold": the name a report and `check --linkers` use. */
+const char *lk_linker_name(enum lk_linker l);
+/* The linker of a line's flavor ("lld", "mold"; anything else runs GNU ld's rules). */
+enum lk_linker lk_linker_of_flavor(const char *flavor);
+/* The linker `name` names ("bfd", "gnu-ld", "ld", "lld", "rust-lld", "mold"), or -1. */
+int lk_linker_by_name(const char *name);
+
+/* One linker's verdict on the line (analyzer/replay/lld.c, mold.c; GNU ld's is the replay itself). */
+struct lk_linker_verdict {
+	int success;
+	const char *version;		/* the version modelled: "2.40", "14", "rust-lld (LLVM 22)", "1.10" */
+	struct lk_strvec why;		/* lld, mold: why it fails, one sentence each ("lld fails: ...") */
+	struct lk_strvec fixes;		/* lld, mold: what would make it link, in the user's terms */
+};
+
 struct lk_replay {
 	int success;			/* under GNU ld's (bfd) rules */
-	int lld_success;		/* under lld's rules (mold's are alike here) */
+	int lld_success;		/* under lld's rules (= linkers[LK_LINKER_LLD].success) */
+	struct lk_linker_verdict linkers[LK_LINKER_COUNT];	/* one verdict per linker; [BFD].success = success */
 	struct { struct lk_rinput *items; size_t nr, alloc; } inputs;
 	struct { struct lk_diag *items; size_t nr, alloc; } diags;
 	struct lk_strvec notes;		/* what the replay could not read or does not model */

@@ -1,6 +1,7 @@
 /*
  * The replay's working state, shared by the files of one replay
- * (replay.c, read.c, archive.c, dso.c, checks.c, gc_host.c, lld.c); no
+ * (replay.c, read.c, archive.c, dso.c, checks.c, gc_host.c, lld.c, mold.c,
+ * linker_options.c, version_script.c); no
  * other file includes it. What a replay gives is replay.h's.
  */
 #ifndef ANALYZER_RP_H
@@ -34,10 +35,13 @@ struct open_archive {
 
 /* How a replay runs. */
 enum replay_mode {
-	RP_LLD = 1 << 0,	/* lld's rules: archives anywhere, no --as-needed undo, no DT_NEEDED loading */
+	RP_LLD = 1 << 0,	/* lld's (and mold's) rules: lazy archives, no --as-needed undo, no DT_NEEDED loading */
 	RP_SNAPSHOT = 1 << 1,	/* fork the fix-trial server after the last user item (trial.h) */
 	RP_WORKER = 1 << 2,	/* this process is a fix trial, forked from the snapshot */
 	RP_RELOC_FULL = 1 << 3,	/* the relocation room's layout pass: every reaching relocation kept (reloc.c) */
+	/* With RP_LLD: which linker's rules exactly, where lld 14, newer lld and mold differ. */
+	RP_LLD14 = 1 << 4,	/* lld 14: a common takes a member of an archive read after it (--fortran-common) */
+	RP_MOLD = 1 << 5,	/* mold 1.10: a common takes a member of any archive; mold's undefined policy (mold.c) */
 };
 
 struct rp {
@@ -61,6 +65,8 @@ struct rp {
 	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
 	struct rp_relocs *relocs;	/* the relocation room (reloc.h) */
 	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
+	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
+	int commons_met_archives;	/* RP_LLD: a common symbol that an archive's armap names (lld and mold differ then) */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -68,8 +74,13 @@ static inline const struct lk_line_item *item_at(const struct rp *r, long item)
 	return &r->line->items.items[item];
 }
 
-/* replay.c: one replay of `line` (its items from `first_extra` on appended by an edit) into `out`. */
-void rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+/*
+ * replay.c: one replay of `line` (its items from `first_extra` on appended
+ * by an edit) into `out`; returns 1 when, under RP_LLD, a common symbol met
+ * an archive that names it or a regular object references a "sym@VER"
+ * (where lld's and mold's rules differ).
+ */
+int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		    unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out);
 extern const struct lk_replay_edit rp_no_edit;	/* the neutral edit: nothing changed */
 /* replay.c: an input read (its rinput index), a note for the report (once), a diagnostic about `s`. */
@@ -104,6 +115,8 @@ void rp_load_needed(struct rp *r);
 void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
+/* checks.c: GNU ld's "hidden symbol ... is referenced by DSO". */
+void rp_hidden_checks(struct rp *r);
 
 /*
  * unusable.c: inputs ld found and cannot use: the line's (usable.c judged
@@ -123,7 +136,31 @@ void rp_gc_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct 
 	       struct lk_elf_gc *sections);
 void rp_collect_sections(struct rp *r);
 
-/* lld.c: the cross-linker verdict (out->lld_success) of the replay `out` of `line`. */
-void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+/* read.c: RP_LLD: the archives read so far give what they define lazily to references made since. */
+void rp_fetch_lazy(struct rp *r);
+
+/* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
+void rp_version_scripts(struct rp *r);
+
+/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL. */
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new);
+
+/* lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules replay `lazy` of `line`. */
+void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
+		    struct lk_replay *out);
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+/* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
+int rp_mold_reports_objects(const struct lk_line *line);
+/* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
+void rp_mold_versioned_refs(struct rp *r);
+/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14. */
+int rp_rust_lld(const struct lk_record *rec);
+/* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+	       struct lk_linker_verdict *v);
+void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
+		       struct lk_linker_verdict *v);
+/* lld.c: "member m.o of libx.a (at 3)", appended to b. */
+void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 
 #endif

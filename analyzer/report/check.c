@@ -17,20 +17,75 @@
 #include "report.h"
 
 struct verdict {
-	int predicted;			/* the link succeeds under its own linker's rules */
-	size_t errors, warnings, accepted;
+	int predicted;			/* the link succeeds under its own linker's rules, and every --linkers one's */
+	unsigned required;		/* 1 << enum lk_linker: its own linker and the --linkers ones */
+	size_t errors, warnings, accepted, portability;
 	struct lk_strvec drift;		/* one sentence each */
 };
-
-static int lld_rules(const char *flavor)
-{
-	return !strcmp(flavor, "lld") || !strcmp(flavor, "mold");
-}
 
 static const char *outcome(int ok)
 {
 	return ok ? "links" : "fails";
 }
+
+/* The linker a fails-with-* fact is about, or -1. */
+static int fact_linker(enum lk_fact_kind kind)
+{
+	switch (kind) {
+	case LK_FACT_FAILS_WITH_GNU_LD: return LK_LINKER_BFD;
+	case LK_FACT_FAILS_WITH_LLD: return LK_LINKER_LLD;
+	case LK_FACT_FAILS_WITH_MOLD: return LK_LINKER_MOLD;
+	default: return -1;
+	}
+}
+
+/* A portability fact about a linker that must link is an error. */
+static enum lk_severity severity(const struct lk_fact *f, unsigned required)
+{
+	int l = fact_linker(f->kind);
+
+	return l >= 0 && (required & (1u << l)) ? LK_SEV_ERROR : lk_fact_severity(f->kind);
+}
+
+int lk_check_parse_linkers(const char *list, unsigned *required, struct lk_err *err)
+{
+	struct lk_buf word = LK_BUF_INIT;
+	int rc = 0;
+
+	for (const char *p = list; rc == 0; p++) {
+		if (*p && *p != ',') {
+			lk_buf_addch(&word, *p);
+			continue;
+		}
+		if (word.len) {
+			int l = lk_linker_by_name(word.buf);
+
+			if (l < 0)
+				rc = lk_err_set(err, LK_E_USAGE, "--linkers: unknown linker '%.100s' (bfd, lld, mold)", word.buf);
+			else
+				*required |= 1u << l;
+		}
+		lk_buf_reset(&word);
+		if (!*p)
+			break;
+	}
+	lk_buf_release(&word);
+	return rc;
+}
+
+/* "links under lld's rules (its linker), fails under GNU ld's, links under mold's". */
+static void outcomes_text(const struct lk_check_side *side, struct lk_buf *b)
+{
+	enum lk_linker own = lk_linker_of_flavor(side->flavor);
+
+	lk_buf_addf(b, "%s under %s's rules (its linker: %s)", outcome(side->facts->linkers[own]),
+		    own == LK_LINKER_BFD ? "GNU ld" : lk_linker_name(own), side->flavor);
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if ((enum lk_linker)l != own)
+			lk_buf_addf(b, ", %s under %s's", outcome(side->facts->linkers[l]),
+				    l == LK_LINKER_BFD ? "GNU ld" : lk_linker_name((enum lk_linker)l));
+}
+
 
 /* "kind:symbol" matches the fact's key, or "kind:*" its kind. */
 static int accepted(const struct lk_fact *f, const struct lk_strvec *accept)
@@ -70,14 +125,18 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 	struct lk_buf b = LK_BUF_INIT;
 
 	memset(v, 0, sizeof(*v));
-	v->predicted = lld_rules(cur->flavor) ? f->lld_success : f->success;
+	v->required = opt->required | 1u << lk_linker_of_flavor(cur->flavor);
+	v->predicted = 1;
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if (v->required & (1u << l))
+			v->predicted &= f->linkers[l] != 0;
 	if (f->unknown) {
 		/* An honest "unknown", not a false alarm: no verdict, no drift. */
 		v->predicted = 1;
 		return;
 	}
 	for (size_t i = 0; i < f->nr; i++) {
-		enum lk_severity sev = lk_fact_severity(f->items[i].kind);
+		enum lk_severity sev = severity(&f->items[i], v->required);
 
 		f->items[i].accepted = accepted(&f->items[i], &opt->accept);
 		if (f->items[i].accepted)
@@ -86,6 +145,8 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 			v->errors++;
 		else if (sev == LK_SEV_WARNING)
 			v->warnings++;
+		else if (sev == LK_SEV_PORTABILITY)
+			v->portability++;
 	}
 	if (!base || base->facts->unknown)
 		return;
@@ -94,9 +155,11 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 			    outcome(base->facts->success), outcome(f->success));
 		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
 	}
-	if (base->facts->lld_success != f->lld_success) {
-		lk_buf_addf(&b, "the outcome under lld's rules changed: the baseline %s, this line %s",
-			    outcome(base->facts->lld_success), outcome(f->lld_success));
+	for (int l = LK_LINKER_LLD; l < LK_LINKER_COUNT; l++) {
+		if (base->facts->linkers[l] == f->linkers[l])
+			continue;
+		lk_buf_addf(&b, "the outcome under %s's rules changed: the baseline %s, this line %s",
+			    lk_linker_name((enum lk_linker)l), outcome(base->facts->linkers[l]), outcome(f->linkers[l]));
 		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
 	}
 	for (size_t i = 0; i < f->nr; i++) {
@@ -130,34 +193,41 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 		       const struct verdict *v)
 {
 	const struct lk_facts *f = cur->facts;
+	struct lk_buf b = LK_BUF_INIT;
 
-	if (f->unknown)
+	if (f->unknown) {
 		fprintf(out, "check of %s: the outcome is unknown (its linker: %s)\n", cur->path, cur->flavor);
-	else
-		fprintf(out, "check of %s: %s under GNU ld's rules, %s under lld's (its linker: %s)\n", cur->path,
-			outcome(f->success), outcome(f->lld_success), cur->flavor);
+	} else {
+		outcomes_text(cur, &b);
+		fprintf(out, "check of %s: %s\n", cur->path, b.buf);
+		lk_buf_reset(&b);
+	}
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
 
-		fprintf(out, "  %-8s %s\n           %s\n", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)),
+		fprintf(out, "  %-8s %s\n           %s\n", x->accepted ? "accepted" : lk_severity_name(severity(x, v->required)),
 			key, x->text);
 		if (x->replay)
 			fprintf(out, "           %s\n", x->replay);
 		free(key);
 	}
-	if (base)
-		fprintf(out, "baseline %s: %s under GNU ld's rules, %s under lld's\n", base->path,
-			outcome(base->facts->success), outcome(base->facts->lld_success));
+	if (base) {
+		outcomes_text(base, &b);
+		fprintf(out, "baseline %s: %s\n", base->path, b.buf);
+	}
+	lk_buf_release(&b);
 	for (size_t i = 0; i < v->drift.nr; i++)
 		fprintf(out, "  drift    %s\n", v->drift.items[i]);
 	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(cur->facts, v),
 		v->errors, v->errors == 1 ? "" : "s", v->warnings, v->warnings == 1 ? "" : "s", v->accepted);
+	if (v->portability)
+		fprintf(out, ", %zu portability", v->portability);
 	if (base)
 		fprintf(out, ", %zu drift", v->drift.nr);
 	fprintf(out, ")\n");
 	if (!v->predicted)
-		fprintf(out, "the link fails under the rules of its own linker (%s): see linkscope explain\n", cur->flavor);
+		fprintf(out, "the link fails under the rules of its own linker (%s) or of one --linkers names: see linkscope explain\n", cur->flavor);
 	if (f->unknown)
 		fprintf(out, "unknown: %s\n", f->unknown);
 }
@@ -166,27 +236,41 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 			   const struct verdict *v)
 {
 	const struct lk_facts *f = cur->facts;
+	struct lk_buf b = LK_BUF_INIT;
 
-	fprintf(out, "## linkscope check: %s\n\n`%s`: %s under GNU ld's rules, %s under lld's (its linker: %s).\n",
-		result_word(cur->facts, v), cur->path, outcome(f->success), outcome(f->lld_success), cur->flavor);
+	outcomes_text(cur, &b);
+	fprintf(out, "## linkscope check: %s\n\n`%s`: %s.\n", result_word(cur->facts, v), cur->path, b.buf);
+	lk_buf_reset(&b);
 	if (f->nr)
 		fprintf(out, "\n| severity | fact | what the success rests on | checked by replay |\n|---|---|---|---|\n");
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
 
-		fprintf(out, "| %s | `%s` | ", x->accepted ? "accepted" : lk_severity_name(lk_fact_severity(x->kind)), key);
+		fprintf(out, "| %s | `%s` | ", x->accepted ? "accepted" : lk_severity_name(severity(x, v->required)), key);
 		lk_report_md_cell(out, x->text);
 		fputs(" | ", out);
 		lk_report_md_cell(out, x->replay);
 		fputs(" |\n", out);
 		free(key);
 	}
-	if (base)
-		fprintf(out, "\nBaseline `%s`: %s under GNU ld's rules, %s under lld's.\n", base->path,
-			outcome(base->facts->success), outcome(base->facts->lld_success));
+	if (base) {
+		outcomes_text(base, &b);
+		fprintf(out, "\nBaseline `%s`: %s.\n", base->path, b.buf);
+	}
+	lk_buf_release(&b);
 	for (size_t i = 0; i < v->drift.nr; i++)
 		fprintf(out, "%s- **drift:** %s\n", i ? "" : "\n", v->drift.items[i]);
+}
+
+static json_t *required_json(unsigned required)
+{
+	json_t *a = json_array();
+
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if (required & (1u << l))
+			json_array_append_new(a, json_string(lk_linker_name((enum lk_linker)l)));
+	return a;
 }
 
 static int print_json(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
@@ -202,19 +286,22 @@ static int print_json(FILE *out, const struct lk_check_side *cur, const struct l
 
 		json_array_append_new(facts, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "kind",
 						       lk_fact_kind_name(x->kind), "severity",
-						       lk_severity_name(lk_fact_severity(x->kind)), "subject", lk_json_str(x->subject),
+						       lk_severity_name(severity(x, v->required)), "subject", lk_json_str(x->subject),
 						       "key", lk_json_str(key), "text", lk_json_str(x->text), "replay", lk_json_str(x->replay),
 						       "verified", x->verified, "accepted", x->accepted));
 		free(key);
 	}
 	for (size_t i = 0; i < v->drift.nr; i++)
 		json_array_append_new(drift, lk_json_str(v->drift.items[i]));
-	root = json_pack("{s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
+	root = json_pack("{s:s, s:o, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
 			 "record", lk_json_str(cur->path), "baseline", lk_json_str(base ? base->path : NULL),
 			 "linker", lk_json_str(cur->flavor),
 			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
-			 "baseline_outcome", base ? json_pack("{s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
-							     "lld", base->facts->lld_success ? "success" : "failure") : json_null(),
+			 "mold", f->linkers[LK_LINKER_MOLD] ? "success" : "failure",
+			 "baseline_outcome", base ? json_pack("{s:s, s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
+							     "lld", base->facts->lld_success ? "success" : "failure",
+							     "mold", base->facts->linkers[LK_LINKER_MOLD] ? "success" : "failure") : json_null(),
+			 "required_linkers", required_json(v->required),
 			 "facts", facts, "drift", drift, "result", result_word(cur->facts, v), "exit_status", status,
 			 "unknown", lk_json_str(f->unknown));
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -1,7 +1,9 @@
 /*
  * `linkscope check RECORD [--baseline RECORD]`: exit 1 when a link
  * succeeds only by accident (fragility.c's facts of severity warning or
- * error, not accepted), when it fails under the rules of its own linker,
+ * error, not accepted), when it fails under the rules of its own linker
+ * or of one that --linkers names (another linker's failure alone is a
+ * portability fact, said but no failure),
  * or, with a baseline, when something newly became load bearing or the
  * outcome under GNU ld or lld changed; 0 otherwise.
  */
@@ -17,7 +19,11 @@
 struct lk_check_options {
 	const char *format;		/* "text", "json", "markdown" */
 	struct lk_strvec accept;	/* "KIND:SYMBOL" ("KIND:*" for all of a kind) */
+	unsigned required;		/* --linkers: 1 << enum lk_linker of each that must link too (the line's own always) */
 };
+
+/* "bfd,lld" into `required` (1 << enum lk_linker each). 0, or -1 with `err` naming the unknown one. */
+int lk_check_parse_linkers(const char *list, unsigned *required, struct lk_err *err);
 
 /* One side of the check: a record, its linker's flavour and the facts of its replay. */
 struct lk_check_side {

@@ -23,15 +23,32 @@ static long position_of(const struct lk_line *line, const struct lk_rinput *in)
 	return in->item >= 0 ? line->items.items[in->item].position : -1;
 }
 
-static int uses_lld_rules(const struct lk_line *line)
-{
-	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
-}
-
 /* The replay of the linker the line really uses. */
 static int predicted(const struct lk_line *line, const struct lk_replay *rp)
 {
-	return uses_lld_rules(line) ? rp->lld_success : rp->success;
+	return rp->linkers[lk_linker_of_flavor(line->flavor)].success;
+}
+
+/* The linkers in the order a report says them: the line's own first, then the others. */
+static void linker_order(const struct lk_line *line, enum lk_linker order[LK_LINKER_COUNT])
+{
+	enum lk_linker own = lk_linker_of_flavor(line->flavor);
+	int n = 0;
+
+	order[n++] = own;
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if ((enum lk_linker)l != own)
+			order[n++] = (enum lk_linker)l;
+}
+
+/* "GNU ld", "lld", "rust-lld", "mold". */
+static const char *human_name(const struct lk_replay *rp, enum lk_linker l)
+{
+	const char *v = rp->linkers[l].version;
+
+	if (l == LK_LINKER_BFD)
+		return "GNU ld";
+	return v && !strncmp(v, "rust-lld", 8) ? "rust-lld" : lk_linker_name(l);
 }
 
 /*
@@ -55,14 +72,44 @@ static int agreement(const struct lk_record *rec, const struct lk_line *line,
 	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
 }
 
-/* "links with lld, fails with GNU ld", or NULL when both agree. */
-static const char *cross_verdict(const struct lk_replay *rp)
+/* "links with lld and mold, fails with GNU ld" (the line's own linker first), or NULL when all agree. */
+static char *cross_verdict(const struct lk_line *line, const struct lk_replay *rp)
 {
-	if (rp->lld_success && !rp->success)
-		return "links with lld (and mold), fails with GNU ld: lld does not depend on archive order or DT_NEEDED";
-	if (!rp->lld_success && rp->success)
-		return "links with GNU ld, fails with lld (and mold)";
-	return NULL;
+	enum lk_linker order[LK_LINKER_COUNT];
+	struct lk_buf b = LK_BUF_INIT;
+	int failing = 0;
+
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		failing += !rp->linkers[l].success;
+	if (!failing || failing == LK_LINKER_COUNT)
+		return NULL;
+	linker_order(line, order);
+	for (int pass = 1; pass >= 0; pass--) {
+		int n = 0;
+
+		for (int k = 0; k < LK_LINKER_COUNT; k++) {
+			if (rp->linkers[order[k]].success != pass)
+				continue;
+			lk_buf_addf(&b, "%s%s", n++ ? " and " : pass ? "links with " : ", fails with ", human_name(rp, order[k]));
+		}
+	}
+	return lk_buf_detach(&b);
+}
+
+/* Why each linker but the line's own that fails does, and what would make it link (not verified). */
+static void other_linkers_text(FILE *out, const char *lead, const struct lk_line *line, const struct lk_replay *rp)
+{
+	enum lk_linker order[LK_LINKER_COUNT];
+
+	linker_order(line, order);
+	for (int k = 0; k < LK_LINKER_COUNT; k++) {
+		const struct lk_linker_verdict *v = &rp->linkers[order[k]];
+
+		for (size_t i = 0; i < v->why.nr; i++)
+			fprintf(out, "%s%s\n", lead, v->why.items[i]);
+		for (size_t i = 0; i < v->fixes.nr; i++)
+			fprintf(out, "%sfix (not verified by replay) %s\n", lead, v->fixes.items[i]);
+	}
 }
 
 static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *in)
@@ -100,7 +147,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 {
 	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
-	const char *cross = cross_verdict(rp);
+	char *cross = cross_verdict(line, rp);
+	enum lk_linker own = lk_linker_of_flavor(line->flavor);
 
 	if (unknown(line, rp)) {
 		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
@@ -111,10 +159,11 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		memset(&empty, 0, sizeof(empty));
 		empty.notes = rp->notes;
 		rp = &empty;
+		free(cross);
 		cross = NULL;
 	} else {
-		fprintf(out, "replay of %s: the link %s under GNU ld's rules", rec->path,
-			rp->success ? "succeeds" : "fails");
+		fprintf(out, "replay of %s: the link %s under %s's rules", rec->path,
+			rp->linkers[own].success ? "succeeds" : "fails", human_name(rp, own));
 	}
 	if (unknown(line, rp))
 		;
@@ -124,8 +173,13 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			agree ? "agrees" : "DISAGREES");
 	else
 		fprintf(out, "\n");
-	if (cross)
+	if (cross) {
 		fprintf(out, "cross-linker verdict: %s\n", cross);
+		other_linkers_text(out, "  ", line, rp);
+		if (own != LK_LINKER_BFD && rp->diags.nr)
+			fprintf(out, "what GNU ld's replay finds (it %s under GNU ld's rules):\n", rp->success ? "succeeds" : "fails");
+	}
+	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
 		char *human = lk_demangle(d->symbol);
@@ -323,12 +377,39 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 	return o;
 }
 
+/*
+ * predicted.mold, predicted.linkers (one verdict per linker, the line's
+ * own first) and predicted.linker_verdicts (each one's version modelled,
+ * why it fails, what would make it link).
+ */
+static void linkers_json(json_t *predicted, const struct lk_line *line, const struct lk_replay *rp, int unknown_outcome)
+{
+	static const struct lk_strvec none = LK_STRVEC_INIT;
+	json_t *linkers = json_object(), *verdicts = json_object();
+	enum lk_linker order[LK_LINKER_COUNT];
+
+	linker_order(line, order);
+	for (int k = 0; k < LK_LINKER_COUNT; k++) {
+		const struct lk_linker_verdict *v = &rp->linkers[order[k]];
+		const char *word = unknown_outcome ? "unknown" : v->success ? "success" : "failure";
+
+		json_object_set_new(linkers, lk_linker_name(order[k]), json_string(word));
+		json_object_set_new(verdicts, lk_linker_name(order[k]),
+				    json_pack("{s:s, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
+					      "why", strvec(unknown_outcome ? &none : &v->why),
+					      "fixes", strvec(unknown_outcome ? &none : &v->fixes)));
+	}
+	json_object_set_new(predicted, "mold", json_string(unknown_outcome ? "unknown" : rp->linkers[LK_LINKER_MOLD].success ? "success" : "failure"));
+	json_object_set_new(predicted, "linkers", linkers);
+	json_object_set_new(predicted, "linker_verdicts", verdicts);
+}
+
 int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		   const struct lk_replay *rp, const struct lk_report_options *opt)
 {
 	json_t *diags = json_array(), *root;
 	int agree = agreement(rec, line, rp, opt), rc;
-	const char *cross = cross_verdict(rp);
+	char *cross = cross_verdict(line, rp);
 
 	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
 		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
@@ -344,6 +425,8 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 			 "agrees_with_replay", agree < 0 ? json_null() : json_boolean(agree),
 			 "diagnostics", diags, "line_warnings", strvec(&line->warnings),
 			 "notes", strvec(&rp->notes));
+	linkers_json(json_object_get(root, "predicted"), line, rp, unknown(line, rp));
+	free(cross);
 	json_object_set_new(root, "whole_fix", rp->whole_fix ? fix_json(rp->whole_fix) : json_null());
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
@@ -356,11 +439,14 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 {
 	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
 	int agree = agreement(rec, line, rp, opt);
-	const char *cross = cross_verdict(rp);
+	char *cross = cross_verdict(line, rp);
+	enum lk_linker own = lk_linker_of_flavor(line->flavor);
 
-	fprintf(out, "## linkscope: the link of `%s` %s\n\n", rec->output ? rec->output : "a.out",
-		unknown(line, rp) ? "has an unknown outcome" :
-		rp->success ? "succeeds under GNU ld's rules" : "fails under GNU ld's rules");
+	fprintf(out, "## linkscope: the link of `%s` ", rec->output ? rec->output : "a.out");
+	if (unknown(line, rp))
+		fprintf(out, "has an unknown outcome\n\n");
+	else
+		fprintf(out, "%s under %s's rules\n\n", rp->linkers[own].success ? "succeeds" : "fails", human_name(rp, own));
 	if (unknown(line, rp)) {
 		for (size_t i = 0; i < line->unknown.nr; i++)
 			fprintf(out, "- %s\n", line->unknown.items[i]);
@@ -370,14 +456,19 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		memset(&empty, 0, sizeof(empty));
 		empty.notes = rp->notes;
 		rp = &empty;
+		free(cross);
 		cross = NULL;
 	}
 	if (agree >= 0)
 		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
 			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
 			agree ? "agrees" : "**disagrees**");
-	if (cross)
+	if (cross) {
 		fprintf(out, "**Cross-linker verdict:** %s.\n\n", cross);
+		other_linkers_text(out, "- ", line, rp);
+		fprintf(out, "\n");
+	}
+	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
 

@@ -139,16 +139,12 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 	lk_buf_release(&ref);
 }
 
-static int lld_rules(const struct lk_line *line)
-{
-	return !strcmp(line->flavor, "lld") || !strcmp(line->flavor, "mold");
-}
-
 static void collect(struct causes *cs, const struct lk_record *rec, const struct lk_line_options *lopt)
 {
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_line line;
 	struct lk_replay rp;
+	const struct lk_linker_verdict *own;
 	int predicted;
 
 	if (lk_line_build(rec, lopt, &line, &err) < 0) {
@@ -164,7 +160,8 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 	}
 	lk_explain_diags(&rp, &line);
 	lk_fix_all(rec, &line, &rp);
-	predicted = lld_rules(&line) ? rp.lld_success : rp.success;
+	own = &rp.linkers[lk_linker_of_flavor(line.flavor)];
+	predicted = own->success;
 	if (line.unknown.nr) {
 		/* Something needed was not run (docs/security.md): no cause is guessed. */
 		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
@@ -176,9 +173,13 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 	else if (rp.unknown)
 		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
 		add_plain(cs, rec, "unknown", rp.unknown, &rp.notes);
+	else if (own->why.nr)
+		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
+		for (size_t i = 0; i < own->why.nr; i++)
+			add_plain(cs, rec, "linker-rule", own->why.items[i], &rp.notes);
 	else if (!rp.diags.nr)
 		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
-	for (size_t i = 0; !predicted && !rp.unknown && i < rp.diags.nr; i++)
+	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
 		add_diag(cs, rec, &line, &rp, &rp.diags.items[i]);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);

@@ -4,6 +4,7 @@ through linkscope-cc, replayed by linkscope; outcome and failing symbols
 compared.
 
 usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME] [--jobs J] [--redaction]
+                   [--linkers bfd,lld,mold]
 
 Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
   base       the random lines below;
@@ -43,6 +44,16 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              (gen_unusable.py): thin archives, inputs of another machine,
              "skipping incompatible", LLVM bitcode, linker scripts with a
              syntax error or not, objects cut short or empty, -l near names.
+  lazy-archives, shlib-undef, ld-options, vscript-hidden: where GNU ld,
+             lld and mold differ (gen_linkers.py).
+
+--linkers bfd,lld,mold (issue #19): each case is linked again by the real
+lld and mold (the same driver and words with -fuse-ld=lld, -fuse-ld=mold,
+before anything is deleted), and the replay's verdict for each
+(predicted.linkers of the record's report) compared with its exit status;
+a case passes only when every linker named agrees (an "unknown" the GNU ld
+comparison accepts is not compared). The agreement per linker and class is
+printed after the classes.
 
 -z defs, --no-undefined and --unresolved-symbols= are in shared and
 undef-policy.
@@ -93,6 +104,7 @@ import tempfile
 
 from gen_reloc import gen_reloc
 from gen_unusable import gen_unusable
+import gen_linkers
 
 
 def sh(cmd, cwd, env=None):
@@ -692,6 +704,7 @@ CLASSES = {
     "deleted": gen_deleted,
     "reloc": lambda rng, case, d: gen_reloc(rng, case, d, write, run),
     "unusable": gen_unusable,
+    **gen_linkers.CLASSES,
 }
 CLASS_NAMES = list(CLASSES)
 
@@ -853,7 +866,33 @@ def elsewhere_env(base, e):
     return env
 
 
-def run_case(build_dir, seed, case, keep, redaction=False):
+def other_linkers(linkers, driver, args, cwd, env, out):
+    """Each linker of `linkers` but GNU ld: whether the real one fails the same link."""
+    fails = {}
+    for name in linkers:
+        if name != "bfd":
+            r = sh([driver] + args + [f"-fuse-ld={name}", "-o", f"{out}.{name}"], cwd, env)
+            fails[name] = r.returncode != 0
+    return fails
+
+
+def linkers_agree(j, fails, lres):
+    """The replay's verdict for each other linker against the real one's (each counted in
+    `lres`): the first disagreement, or None."""
+    first = None
+    for name, failed in fails.items():
+        # a report before issue #19 has one verdict, "lld", for lld and mold alike
+        said = j["predicted"]["linkers"][name] if "linkers" in j["predicted"] else j["predicted"].get("lld", "missing")
+        if said == "unknown":
+            continue
+        lres[name] = (said == "failure") == failed
+        if not lres[name] and not first:
+            why = "; ".join(j["predicted"].get("linker_verdicts", {}).get(name, {}).get("why", []))
+            first = f"{name} {'fails' if failed else 'links'}, replay says {said}{' (' + why + ')' if why else ''}"
+    return first
+
+
+def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None):
     # One generator per case: any case can be replayed alone (--case K).
     rng = random.Random(seed * 1000003 + case)
     cls = CLASS_NAMES[case % len(CLASS_NAMES)]
@@ -876,6 +915,7 @@ def run_case(build_dir, seed, case, keep, redaction=False):
         out = "libout.so" if "-shared" in args else "prog"
         r = sh([shim, "--", driver] + args + ["-o", out], cwd, dict(env, **extra.get("env", {})))
         ld_fail = r.returncode != 0
+        fails = other_linkers(linkers, driver, args, cwd, dict(env, **extra.get("env", {})), out)
         errors = "\n".join(x for x in r.stderr.splitlines() if "warning:" not in x)
         ld_syms = set(UNDEF.findall(errors)) if ld_fail else set()
         ld_missing = "cannot find" in r.stderr or "No such file" in r.stderr
@@ -929,8 +969,11 @@ def run_case(build_dir, seed, case, keep, redaction=False):
         why = (f"case {case} [{cls}]: ld {'fails' if ld_fail else 'links'} {sorted(ld_syms)}, "
                f"replay {here[0]} {sorted(here[1])}"
                f"{' (' + because(j) + ')' if here[0] == 'unknown' else ''}; {line}")
+        other = linkers_agree(j, fails, lres if lres is not None else {})
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
+        if other:
+            return cls, False, f"case {case} [{cls}]: {other}; ld {'fails' if ld_fail else 'links'}; {line}", ld_fail, d, here[0]
         # The same record analysed from another directory, in another
         # environment, with decoy libraries where a wrong search would look.
         e = os.path.join(d, "elsewhere")
@@ -958,7 +1001,8 @@ def run_case(build_dir, seed, case, keep, redaction=False):
 
 
 def run_one(job):
-    return run_case(*job)
+    lres = {}
+    return run_case(*job, lres=lres), lres
 
 
 def main():
@@ -968,6 +1012,9 @@ def main():
     keep = "--keep" in sys.argv
     redaction = "--redaction" in sys.argv
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
+    linkers = sys.argv[sys.argv.index("--linkers") + 1].split(",") if "--linkers" in sys.argv else []
+    if any(x not in ("bfd", "lld", "mold") for x in linkers):
+        sys.exit(f"difftest: --linkers takes bfd, lld, mold, not {','.join(linkers)!r}")
     cases = list(range(n))
     if "--class" in sys.argv:
         want = sys.argv[sys.argv.index("--class") + 1]
@@ -978,7 +1025,8 @@ def main():
         cases = [int(sys.argv[sys.argv.index("--case") + 1])]
     passed = failed = ld_failures = 0
     per_class = {c: [0, 0, 0, 0] for c in CLASS_NAMES}   # agreed, cases, ld failures, agreed as unknown
-    work = [(build_dir, seed, case, keep, redaction) for case in cases]
+    work = [(build_dir, seed, case, keep, redaction, linkers) for case in cases]
+    per_linker = {x: {c: [0, 0] for c in CLASS_NAMES} for x in linkers if x != "bfd"}   # agreed, compared
     if jobs > 1:
         import multiprocessing
         pool = multiprocessing.Pool(jobs)
@@ -986,7 +1034,10 @@ def main():
     else:
         results = map(run_one, work)
     redacted_records = redacted_strings = 0
-    for case, (cls, ok, why, ld_fail, d, outcome, *redacted) in zip(cases, results):
+    for case, ((cls, ok, why, ld_fail, d, outcome, *redacted), lres) in zip(cases, results):
+        for name, agreed in lres.items():
+            per_linker[name][cls][0] += agreed
+            per_linker[name][cls][1] += 1
         ld_failures += ld_fail
         per_class[cls][1] += 1
         per_class[cls][2] += ld_fail
@@ -1005,6 +1056,13 @@ def main():
         a, t, f, u = per_class[c]
         if t:
             print(f"class {c:13} {a}/{t} agree (ld failed {f}; agreed as unknown {u})")
+    for name, classes in per_linker.items():
+        for c in CLASS_NAMES:
+            a, t = classes[c]
+            if t:
+                print(f"linker {name:4} class {c:13} {a}/{t} agree")
+        a, t = sum(x[0] for x in classes.values()), sum(x[1] for x in classes.values())
+        print(f"linker {name:4} agreement: {a}/{t} compared cases")
     print(f"agreement: {passed}/{len(cases)} cases (seed {seed}); the real ld failed {ld_failures} of them")
     if redaction:
         print(f"redaction: {redacted_records} of the {passed} records that agree had strings redacted "

@@ -17,7 +17,7 @@ check_contains "undefined-symbol: atexit" "$out" "undefined-symbol: atexit"
 check_contains "referenced by the appended archive's member" "$out" "referenced by member answer.o of $T/t1/debug/build/"
 check_contains "ordering: libc_nonshared.a was read at rustc's -lc" "$out" "ordering: /usr/lib/x86_64-linux-gnu/libc_nonshared.a (in -lc's GROUP at 39) defines it, but was read before the reference"
 check_contains "fix verified: -lc after the group" "$out" "fix (verified by replay): append -lc after -Wl,--end-group at 56"
-check_contains "cross-linker verdict" "$out" "links with lld (and mold), fails with GNU ld"
+check_contains "cross-linker verdict" "$out" "links with lld and mold, fails with GNU ld"
 
 CARGO_GROUP_VARIANT=atexit CARGO_TARGET_DIR=$T/t2 RUSTFLAGS="-Clinker=$SHIM" build
 check_eq "with rust-lld the same build links" 0 "$(rec "$(last_record)" 'r["result"]["exit_status"]')"

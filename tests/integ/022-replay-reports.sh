@@ -65,7 +65,7 @@ run_capture lldrej "$SHIM" -B"$gccld" -fuse-ld=lld main.o -L. -lhelper -Wl,--cop
 check_eq "rust-lld fails on --copy-dt-needed-entries" 1 "$(cat "$T/lldrej.rc")"
 out=$("$LINKSCOPE" explain last)
 check_contains "the replay of lld's rules agrees" "$out" "the real linker (lld) failed (exit 1): the replay agrees"
-check_contains "cross-linker verdict" "$out" "links with GNU ld, fails with lld (and mold)"
+check_contains "cross-linker verdict" "$out" "links with GNU ld, fails with rust-lld and mold"
 
 # C++ names are demangled for people (libbfd), kept mangled as the symbol.
 printf 'namespace ns { int f(int); }\nint main() { return ns::f(1); }\n' >c.cpp

@@ -39,7 +39,7 @@ check_contains "why: and what it rests on" "$why" "incidental-dso: /usr/aarch64-
 run_capture chk "$LINKSCOPE" check "$nc"
 check_eq "check flags the negative control" 1 "$(cat "$T/chk.rc")"
 check_contains "check: the fact and its key" "$(cat "$T/chk.out")" "error    incidental-dso:__stack_chk_guard"
-check_contains "check: the result line" "$(cat "$T/chk.out")" "result: by-accident (1 error, 0 warnings, 0 accepted)"
+check_contains "check: the result line" "$(cat "$T/chk.out")" "result: by-accident (1 error, 0 warnings, 0 accepted, 2 portability)"
 run_capture acc "$LINKSCOPE" check --accept incidental-dso:__stack_chk_guard "$nc"
 check_eq "check --accept KIND:SYMBOL accepts a known one" 0 "$(cat "$T/acc.rc")"
 printf '# known: rustc orders -lc before our archives\nincidental-dso:*\n' >accept.txt
@@ -93,8 +93,11 @@ check_contains "and the replay without the group fails" "$out" "without the grou
 check_eq "check flags the tls line" 1 "$("$LINKSCOPE" check last >/dev/null; echo $?)"
 CARGO_GROUP_VARIANT=atexit CARGO_TARGET_DIR=$T/t2 RUSTFLAGS="-Clinker=$SHIM" build
 run_capture lld "$LINKSCOPE" check last
-check_eq "linked with rust-lld, would fail with GNU ld: check says 1" 1 "$(cat "$T/lld.rc")"
-check_contains "the cross-linker fact" "$(cat "$T/lld.out")" "error    fails-with-gnu-ld:gnu-ld"
+check_eq "linked with rust-lld, would fail with GNU ld: a portability fact, check says 0" 0 "$(cat "$T/lld.rc")"
+check_contains "the cross-linker fact" "$(cat "$T/lld.out")" "portability fails-with-gnu-ld:gnu-ld"
+run_capture lldbfd "$LINKSCOPE" check --linkers bfd,lld last
+check_eq "check --linkers bfd,lld: GNU ld must link too, check says 1" 1 "$(cat "$T/lldbfd.rc")"
+check_contains "the fact is an error then" "$(cat "$T/lldbfd.out")" "error    fails-with-gnu-ld:gnu-ld"
 CARGO_TARGET_DIR=$T/t3 RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld" build
 run_capture plain "$LINKSCOPE" check last
 check_eq "the default crate: nothing incidental, check says 0" 0 "$(cat "$T/plain.rc")"

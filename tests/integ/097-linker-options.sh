@@ -1,0 +1,56 @@
+# The GNU ld options lld and mold refuse (issue #19), each checked on the
+# real GNU ld, ld.lld 14, rustc's rust-lld (a newer lld: it learnt
+# --print-memory-usage and --package-metadata) and mold: the line's own
+# linker's verdict agrees with its status, and a GNU ld line says which
+# other linker would fail and why.
+. "$(dirname "$0")/lib.sh"
+export LINKSCOPE_EXPAND=always
+gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+
+cat >main.c <<'C'
+int main(void) { return 0; }
+C
+cc -c main.c
+
+# linked NAME LINKER OPTION: the status of the real linker through the shim, the record kept as $T/NAME-LINKER.json.
+linked() {
+	local name=$1 ld=$2 opt=$3 how
+	case $ld in
+	rust-lld) how=(-B"$gccld" -fuse-ld=lld) ;;
+	bfd) how=() ;;
+	*) how=(-fuse-ld="$ld") ;;
+	esac
+	"$SHIM" -- cc "${how[@]}" main.o "-Wl,$opt" -o "p-$name-$ld" >/dev/null 2>&1
+	echo $?
+	cp "$(last_record)" "$T/$name-$ld.json"
+}
+own() { "$LINKSCOPE" report --format json "$1" | "$PY" -c 'import json,sys; r=json.load(sys.stdin); f=r["linker"]["flavor"]; print(r["predicted"]["linkers"]["bfd" if f == "default" else f], r["linker"]["agrees_with_replay"])'; }
+
+# option WANT OPTION: WANT is the real status of bfd, lld 14, rust-lld, mold.
+option() {
+	local want=$1 opt=$2 got="" name
+	name=$(echo "$opt" | tr -c 'a-z\n' _)
+	for ld in bfd lld rust-lld mold; do got="$got$(linked "$name" "$ld" "$opt") "; done
+	check_eq "$opt: the real linkers (bfd lld rust-lld mold)" "$want" "${got% }"
+	for ld in bfd lld rust-lld mold; do
+		local rc
+		rc=$(cut -d' ' -f$(( $(echo "bfd lld rust-lld mold" | tr ' ' '\n' | grep -nx "$ld" | cut -d: -f1) )) <<<"$want")
+		check_eq "$opt: the $ld line's verdict agrees with it" "$([ "$rc" = 0 ] && echo success || echo failure) True" "$(own "$T/$name-$ld.json")"
+	done
+}
+
+option "0 1 1 0" --no-warn-execstack
+option "0 1 0 1" --print-memory-usage
+option "0 1 0 0" --package-metadata=x
+option "0 1 1 1" -Ttext-segment=0x500000
+option "0 1 1 1" --dynamic-list-data
+option "0 1 1 0" --start-group,--start-group,--end-group,--end-group
+option "0 0 0 0" --no-copy-dt-needed-entries
+
+out=$("$LINKSCOPE" explain "$T/__print_memory_usage-bfd.json")
+check_contains "a GNU ld line: lld 14 refuses --print-memory-usage" "$out" "lld fails: it does not know --print-memory-usage (at 2) and stops before reading any input"
+check_contains "and the fix, for lld" "$out" "fix (not verified by replay) for lld: drop --print-memory-usage (at 2)"
+check_contains "the rust-lld line links: it knows the option" "$("$LINKSCOPE" explain "$T/__print_memory_usage-rust-lld.json")" "the link succeeds under rust-lld's rules"
+check_contains "the nested group: lld refuses it, mold takes it" "$("$LINKSCOPE" explain "$T/__start_group___start_group___end_group___end_group-mold.json")" \
+	"cross-linker verdict: links with mold and GNU ld, fails with lld"
+finish

@@ -1,0 +1,51 @@
+# lld's `-z text` default, judged by the relocation room (issue #19 wired
+# to issue #17's relocation judgement at merge): `-shared` with an
+# absolute relocation in .text (R_X86_64_64 against a preemptible symbol)
+# fails under lld ("relocation R_X86_64_64 cannot be used against symbol
+# 'g'; recompile with -fPIC"), links with GNU ld and mold (DT_TEXTREL:
+# their default is -z notext); with -z notext lld links it too, with
+# -z text all three fail. Each line linked by the real three linkers.
+. "$(dirname "$0")/lib.sh"
+export LINKSCOPE_EXPAND=always
+
+cat >t.s <<'S'
+	.text
+	.globl f
+f:	movabs $g, %rax
+	ret
+	.data
+	.globl g
+g:	.quad 0
+	.section .note.GNU-stack,"",@progbits
+S
+cc -c t.s -o t.o
+
+linked() {
+	local name=$1 ld=$2
+	shift 2
+	"$SHIM" -- cc -fuse-ld="$ld" "$@" -o "lib$name-$ld.so" 2>/dev/null
+	echo $? >"$T/$name-$ld.rc"
+	cp "$(last_record)" "$T/$name-$ld.json"
+}
+verdicts() { "$LINKSCOPE" report --format json --replay-only "$1" | "$PY" -c 'import json,sys; p=json.load(sys.stdin)["predicted"]["linkers"]; print(" ".join(k + "=" + p[k] for k in ("bfd", "lld", "mold")))'; }
+word() { [ "$(cat "$T/$1.rc")" = 0 ] && echo success || echo failure; }
+case_of() {
+	local want=$1 name=$2
+	shift 2
+	for ld in bfd lld mold; do linked "$name" "$ld" "$@"; done
+	check_eq "$name: the real linkers (bfd lld mold)" "$want" "$(word "$name-bfd") $(word "$name-lld") $(word "$name-mold")"
+	read -r b l m <<<"$want"
+	for ld in bfd lld mold; do
+		check_eq "$name: the replay of the $ld line, one verdict per linker" "bfd=$b lld=$l mold=$m" "$(verdicts "$T/$name-$ld.json")"
+	done
+}
+
+case_of "success failure success" textrel -shared t.o
+check_contains "textrel: why lld fails names the relocation and the object" \
+	"$("$LINKSCOPE" report --format json "$T/textrel-lld.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["why"])')" \
+	"lld fails: relocation-not-allowed, g (R_X86_64_64), in t.o"
+check_eq "textrel: check on the lld line fails (its own linker)" 1 \
+	"$("$LINKSCOPE" check "$T/textrel-lld.json" >/dev/null 2>&1; echo $?)"
+case_of "success success success" notext -shared t.o -Wl,-z,notext
+case_of "failure failure failure" ztext -shared t.o -Wl,-z,text
+finish
