@@ -278,6 +278,27 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 	}
 }
 
+/*
+ * lld's -l search takes the first libNAME.so or libNAME.a it finds
+ * (Driver.cpp searchLibrary) and only then reads its machine: where GNU
+ * ld skipped an incompatible file, lld stops at it ("is incompatible
+ * with elf_x86_64"). mold skips it, as GNU ld does.
+ */
+static void incompatible_taken(const struct lk_line *line, const char *who, struct lk_linker_verdict *v)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		struct lk_buf b = LK_BUF_INIT;
+
+		if (it->kind != LK_ITEM_LIB || !it->skipped.nr)
+			continue;
+		v->success = 0;
+		lk_buf_addf(&b, "%s fails: for %s (at %ld) it takes %s, the first file its search finds, which is for another machine (lld skips no incompatible file)",
+			    who, it->word, it->position, it->skipped.items[0]);
+		lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+	}
+}
+
 /* out->linkers[LK_LINKER_LLD], from the lld-rules replay `lazy` of `line`. */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
 		    struct lk_replay *out)
@@ -288,6 +309,7 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 	v->success = 1;
 	v->version = rp_rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
 	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
+		incompatible_taken(line, c.who, v);
 		rp_lazy_rules_why(line, lazy, c.who, v);
 		check_shared_objects(&c);
 	}

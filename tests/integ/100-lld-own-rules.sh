@@ -4,7 +4,10 @@
 # fails under lld ("relocation R_X86_64_64 cannot be used against symbol
 # 'g'; recompile with -fPIC"), links with GNU ld and mold (DT_TEXTREL:
 # their default is -z notext); with -z notext lld links it too, with
-# -z text all three fail. Each line linked by the real three linkers.
+# -z text all three fail. And lld's -l search, which takes the first
+# libNAME.so it finds and skips no file of another machine: `-Larm -Lx86
+# -lu` links with GNU ld and mold (both skip arm/libu.so), fails with lld.
+# Each line linked by the real three linkers.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 
@@ -23,7 +26,7 @@ cc -c t.s -o t.o
 linked() {
 	local name=$1 ld=$2
 	shift 2
-	"$SHIM" -- cc -fuse-ld="$ld" "$@" -o "lib$name-$ld.so" 2>/dev/null
+	"$SHIM" -- cc -fuse-ld="$ld" "$@" -o "out-$name-$ld" 2>/dev/null
 	echo $? >"$T/$name-$ld.rc"
 	cp "$(last_record)" "$T/$name-$ld.json"
 }
@@ -48,4 +51,13 @@ check_eq "textrel: check on the lld line fails (its own linker)" 1 \
 	"$("$LINKSCOPE" check "$T/textrel-lld.json" >/dev/null 2>&1; echo $?)"
 case_of "success success success" notext -shared t.o -Wl,-z,notext
 case_of "failure failure failure" ztext -shared t.o -Wl,-z,text
+
+mkdir arm x86
+echo 'int u(void) { return 0; }' >u.c
+echo 'int u(void); int main(void) { return u(); }' >m.c
+aarch64-linux-gnu-gcc -shared -fPIC u.c -o arm/libu.so && cc -shared -fPIC u.c -o x86/libu.so && cc -c m.c
+case_of "success failure success" incompatible m.o -Larm -Lx86 -lu
+check_contains "incompatible: why lld fails names the file it takes" \
+	"$("$LINKSCOPE" report --format json "$T/incompatible-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["why"])')" \
+	"lld fails: for -lu"
 finish
