@@ -46,6 +46,13 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              syntax error or not, objects cut short or empty, -l near names.
   lazy-archives, shlib-undef, ld-options, vscript-hidden: where GNU ld,
              lld and mold differ (gen_linkers.py).
+  names      links that fail or link for the near misses' and multiple
+             definitions' reasons (gen_names.py): C and C++ names without
+             extern "C", other parameter types, static or hidden
+             definitions, sym@V2 against an old library, a missing key
+             function, an uninstantiated template, main missing, -fno-common
+             tentatives, a header's function included twice, the same
+             symbol in two archive members both pulled.
 
 --linkers bfd,lld,mold (issue #19): each case is linked again by the real
 lld and mold (the same driver and words with -fuse-ld=lld, -fuse-ld=mold,
@@ -104,6 +111,7 @@ import tempfile
 
 from gen_reloc import gen_reloc
 from gen_unusable import gen_unusable
+from gen_names import gen_names
 import gen_linkers
 
 
@@ -705,6 +713,7 @@ CLASSES = {
     "reloc": lambda rng, case, d: gen_reloc(rng, case, d, write, run),
     "unusable": gen_unusable,
     **gen_linkers.CLASSES,
+    "names": lambda rng, case, d: gen_names(rng, case, d, write, run),
 }
 CLASS_NAMES = list(CLASSES)
 
