@@ -823,6 +823,12 @@ def agrees(j, ld_fail, ld_stderr, ld_syms, ld_missing, unkept):
     return ld_fail and bool(named) and all(os.path.basename(p) in found_not for p in named)
 
 
+def names_cause(j, kind):
+    """Whether a diagnostic of the report has a near miss or a multiple-definition cause of `kind`."""
+    return any(kind == m["kind"] for x in j["diagnostics"]
+               for m in (x.get("near_misses") or []) + ([x["cause"]] if x.get("cause") else []))
+
+
 # --redaction: secrets that a record must not keep, and where they go on a line.
 SECRETS = ["ghp_0123456789abcdefghijABCDEFGHIJ012345", "pa55w0rd-ci", "k3y-s3cr3t-v4lue", "0x5ec12e7"]
 SECRET_WORDS = ["-L/nonexistent/ghp_0123456789abcdefghijABCDEFGHIJ012345",
@@ -981,6 +987,8 @@ def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None
         other = linkers_agree(j, fails, lres if lres is not None else {})
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
+        if ld_fail and extra.get("expect") and not names_cause(j, extra["expect"]):
+            return cls, False, f"case {case} [{cls}]: the report does not name {extra['expect']}; {why}", ld_fail, d, here[0]
         if other:
             return cls, False, f"case {case} [{cls}]: {other}; ld {'fails' if ld_fail else 'links'}; {line}", ld_fail, d, here[0]
         # The same record analysed from another directory, in another

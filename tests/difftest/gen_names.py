@@ -9,8 +9,17 @@ that has only V1; a missing key function (the vtable undefined); a
 template defined in a .cpp and not instantiated; main missing; tentative
 definitions under -fno-common (or -fcommon); a function defined in a
 header included twice; the same symbol in two archive members both
-pulled. The real gcc/g++/ld is the oracle (difftest.py compares).
+pulled. The real gcc/g++/ld is the oracle (difftest.py compares); when
+it fails, the report must also name the reason (a near miss's or a
+multiple definition's cause kind).
 """
+import os
+
+
+def _expect(fails, kind):
+    """The case's extras: the near miss or multiple-definition cause the
+    report must name when ld fails (difftest.py's names_cause)."""
+    return {"expect": kind} if fails else {}
 
 
 def _c_vs_cxx(rng, case, d, write, run):
@@ -30,7 +39,7 @@ def _c_vs_cxx(rng, case, d, write, run):
         write(d, "main.c", f"{decl}\nint main(void) {{ return {f}(1) == 0; }}\n")
         run(d, ["g++", "-c", "def.cpp"])
         run(d, ["cc", "-c", "main.c"])
-    return "g++", ["main.o", "def.o"]
+    return "g++", ["main.o", "def.o"], _expect(not wrap, "extern-c")
 
 
 def _param_types(rng, case, d, write, run):
@@ -39,7 +48,7 @@ def _param_types(rng, case, d, write, run):
     write(d, "def.cpp", f"int {f}({defined}) {{ return 1; }}\n")
     write(d, "main.cpp", f"int {f}({used});\nint main() {{ return {f}(2) == 0; }}\n")
     run(d, ["g++", "-c", "def.cpp", "main.cpp"])
-    return "g++", ["main.o", "def.o"]
+    return "g++", ["main.o", "def.o"], _expect(defined != used, "signature")
 
 
 def _static(rng, case, d, write, run):
@@ -54,7 +63,7 @@ def _static(rng, case, d, write, run):
     if rng.random() < 0.4:
         run(d, ["ar", "rcs", "libdef.a", "def.o"])
         words = ["main.o", "-L.", "-ldef"]
-    return "cc", words
+    return "cc", words, _expect(local, "local")
 
 
 def _hidden(rng, case, d, write, run):
@@ -65,19 +74,34 @@ def _hidden(rng, case, d, write, run):
     write(d, "main.c", f"int {f}(void);\nint pub{case}(void);\nint main(void) {{ return {f}() + pub{case}() == 0; }}\n")
     run(d, ["cc", "-shared", "-fPIC", "-Wl,-soname,libhid.so", "lib.c", "-o", "libhid.so"])
     run(d, ["cc", "-c", "main.c"])
-    return "cc", ["main.o", "-L.", "-lhid"]
+    return "cc", ["main.o", "-L.", "-lhid"], _expect(vis == "hidden", "not-exported")
 
 
 def _old_library(rng, case, d, write, run):
     f = f"ver{case}"
-    new = rng.random() < 0.3       # the library has V2: links
-    write(d, "v.map", "V1 { global: *; };\n" + ("V2 { } V1;\n" if new else ""))
-    write(d, "lib.c", f"int {f}_impl(void) {{ return 5; }}\n"
-          f"__asm__(\".symver {f}_impl,{f}@@{'V2' if new else 'V1'}\");\n")
-    run(d, ["cc", "-shared", "-fPIC", "-Wl,--version-script=v.map", "-Wl,-soname,libver.so", "lib.c", "-o", "libver.so"])
-    write(d, "main.c", f"int ref(void);\n__asm__(\".symver ref,{f}@V2\");\nint main(void) {{ return ref() == 0; }}\n")
+    new = rng.random() < 0.3       # the library on the line has V2: links
+
+    def library(where, v2):
+        os.makedirs(os.path.join(d, where), exist_ok=True)
+        write(d, "v.map", "V1 { global: *; };\n" + ("V2 { } V1;\n" if v2 else ""))
+        write(d, "lib.c", f"int {f}_impl(void) {{ return 5; }}\n"
+              f"__asm__(\".symver {f}_impl,{f}@@{'V2' if v2 else 'V1'}\");\n")
+        run(d, ["cc", "-shared", "-fPIC", "-Wl,--version-script=v.map", "-Wl,-soname,libver.so", "lib.c",
+                "-o", os.path.join(where, "libver.so")])
+
+    library("new", True)
+    library(".", new)
+    if rng.random() < 0.5:
+        # an object's own sym@V2 reference (.symver): only the outcome is compared
+        write(d, "main.c", f"int ref(void);\n__asm__(\".symver ref,{f}@V2\");\nint main(void) {{ return ref() == 0; }}\n")
+        run(d, ["cc", "-c", "main.c"])
+        return "cc", ["main.o", "-L.", "-lver"]
+    # a shared object built against the new library, linked with the old one
+    write(d, "use.c", f"int {f}(void);\nint use{case}(void) {{ return {f}(); }}\n")
+    run(d, ["cc", "-shared", "-fPIC", "-Wl,-soname,libuse.so", "use.c", "-Lnew", "-lver", "-o", "libuse.so"])
+    write(d, "main.c", f"int use{case}(void);\nint main(void) {{ return use{case}() == 0; }}\n")
     run(d, ["cc", "-c", "main.c"])
-    return "cc", ["main.o", "-L.", "-lver"]
+    return "cc", ["main.o", "-L.", "-luse", "-lver", "-Wl,-rpath-link,."], _expect(not new, "version")
 
 
 def _key_function(rng, case, d, write, run):
@@ -89,7 +113,7 @@ def _key_function(rng, case, d, write, run):
     write(d, "main.cpp", f'#include "k.hpp"\nint make{case}();\nint main() {{ {k} *p = new {k}; '
           f"int r = p->other() + make{case}(); delete p; return r == 0; }}\n")
     run(d, ["g++", "-c", "k.cpp", "main.cpp"])
-    return "g++", ["main.o", "k.o"]
+    return "g++", ["main.o", "k.o"], _expect(not defined, "key-function")
 
 
 def _template(rng, case, d, write, run):
@@ -100,7 +124,7 @@ def _template(rng, case, d, write, run):
           + (f"template int {t}<int>(int);\n" if instantiated else f"int use{case}() {{ return {t}(2L); }}\n"))
     write(d, "main.cpp", f'#include "t.hpp"\nint main() {{ return {t}(3) == 0; }}\n')
     run(d, ["g++", "-c", "t.cpp", "main.cpp"])
-    return "g++", ["main.o", "t.o"]
+    return "g++", ["main.o", "t.o"], _expect(not instantiated, "template")
 
 
 def _no_main(rng, case, d, write, run):
@@ -108,17 +132,18 @@ def _no_main(rng, case, d, write, run):
     write(d, "u.c", f"int work{case}(void) {{ return 7; }}\n")
     write(d, "main.c", f"int work{case}(void);\nint main(void) {{ return work{case}() == 0; }}\n")
     run(d, ["cc", "-c", "u.c", "main.c"])
-    return "cc", (["main.o"] if has_main else []) + ["u.o"]
+    return "cc", (["main.o"] if has_main else []) + ["u.o"], _expect(not has_main, "main")
 
 
 def _tentative(rng, case, d, write, run):
     g = f"tent{case}"
     common = rng.choice(["-fno-common", "-fno-common", "-fcommon"])
     write(d, "a.c", f"int {g};\nint get{case}(void) {{ return {g}; }}\n")
-    write(d, "main.c", (f"int {g} = 1;\n" if rng.random() < 0.3 else f"int {g};\n")
+    initialised = rng.random() < 0.3       # in .data: not a tentative of both
+    write(d, "main.c", (f"int {g} = 1;\n" if initialised else f"int {g};\n")
           + f"int get{case}(void);\nint main(void) {{ return get{case}() + {g} == 0; }}\n")
     run(d, ["cc", "-c", common, "a.c", "main.c"])
-    return "cc", ["main.o", "a.o"]
+    return "cc", ["main.o", "a.o"], _expect(not initialised, "tentative-definition")
 
 
 def _header_twice(rng, case, d, write, run):
@@ -128,7 +153,7 @@ def _header_twice(rng, case, d, write, run):
     write(d, "a.c", f'#include "h.h"\nint other{case}(void) {{ return {f}(); }}\n')
     write(d, "main.c", f'#include "h.h"\nint other{case}(void);\nint main(void) {{ return {f}() + other{case}() == 0; }}\n')
     run(d, ["cc", "-c", "a.c", "main.c"])
-    return "cc", ["main.o", "a.o"]
+    return "cc", ["main.o", "a.o"], _expect(not storage, "function-in-header")
 
 
 def _two_members(rng, case, d, write, run):
@@ -140,7 +165,7 @@ def _two_members(rng, case, d, write, run):
           + (f" + second{case}()" if both else "") + " == 0; }\n")
     run(d, ["cc", "-c", "m1.c", "m2.c", "main.c"])
     run(d, ["ar", "rcs", "libdup.a", "m1.o", "m2.o"])
-    return "cc", ["main.o", "-L.", "-ldup"]
+    return "cc", ["main.o", "-L.", "-ldup"], _expect(both, "archive-members")
 
 
 KINDS = [_c_vs_cxx, _param_types, _static, _hidden, _old_library, _key_function,
