@@ -52,7 +52,9 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              definitions, sym@V2 against an old library, a missing key
              function, an uninstantiated template, main missing, -fno-common
              tentatives, a header's function included twice, the same
-             symbol in two archive members both pulled.
+             symbol in two archive members both pulled; when ld fails for
+             the case's reason, a near miss or cause of its kind must be in
+             the report too.
 
 --linkers bfd,lld,mold (issue #19): each case is linked again by the real
 lld and mold (the same driver and words with -fuse-ld=lld, -fuse-ld=mold,
