@@ -393,12 +393,15 @@ static void version_matches(const struct corpus *c, struct lk_diag *d, const cha
 {
 	struct lk_buf b = LK_BUF_INIT, fix = LK_BUF_INIT;
 	const char *want = NULL, *who = NULL;
+	/* the replay names a shared object's unbound reference as ld does: "sym@VER" */
+	int len = (int)strcspn(u, "@");
 
 	for (size_t s = 0; s < c->srcs.nr && !want; s++)
 		for (size_t k = 0; k < c->srcs.items[s].f->syms.nr; k++) {
 			const struct lk_elf_every_sym *y = &c->srcs.items[s].f->syms.items[k];
 
-			if (!y->defined && y->dynamic && y->version && !strcmp(y->name, u) && c->srcs.items[s].on_line) {
+			if (!y->defined && y->dynamic && y->version && !strncmp(y->name, u, (size_t)len) && !y->name[len] &&
+			    (!u[len] || !strcmp(u + len + 1, y->version)) && c->srcs.items[s].on_line) {
 				want = y->version;
 				who = c->srcs.items[s].where;
 				break;
@@ -431,7 +434,7 @@ static void version_matches(const struct corpus *c, struct lk_diag *d, const cha
 		}
 		if (!has_want && has.nr && src->on_line && stem) {
 			lk_buf_reset(&b);
-			lk_buf_addf(&b, "%s references %s@%s, and %s defines only the versions ", who, u, want, src->where);
+			lk_buf_addf(&b, "%s references %.*s@%s, and %s defines only the versions ", who, len, u, want, src->where);
 			for (size_t j = 0; j < has.nr && j < 4; j++)
 				lk_buf_addf(&b, "%s%s", j ? ", " : "", has.items[j]);
 			lk_buf_addf(&b, ": the library on the line is older than the one %s was built against", who);

@@ -50,6 +50,76 @@ static int start_stop_missing(const struct rp *r, const char *name)
 	return 1;
 }
 
+/* Does the shared object of input `i` define versions, and not `version`? */
+static int lacks_version(const struct rp *r, long i, const char *version)
+{
+	struct lk_elf_every ev = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	int versioned = 0, has = 0;
+
+	if (i < 0 || lk_elf_read_every(r->out->inputs.items[i].path, &ev, &err) < 0)
+		return 0;
+	for (size_t f = 0; f < ev.nr; f++)
+		for (size_t k = 0; k < ev.items[f].syms.nr; k++) {
+			const struct lk_elf_every_sym *y = &ev.items[f].syms.items[k];
+
+			if (y->dynamic && y->defined && y->version) {
+				versioned = 1;
+				has |= !strcmp(y->version, version);
+			}
+		}
+	lk_elf_every_release(&ev);
+	return versioned && !has;
+}
+
+/* A shared object's reference sym@`version` that the definition of `s` does not bind. */
+static int unbound_version(const struct rp *r, const struct lk_sym *s, long ref_input, const char *version)
+{
+	return s && s->defined && s->dynamic && !s->diagnosed && s->def_input != ref_input && s->version &&
+	       strcmp(s->version, version) && lacks_version(r, s->def_input, version);
+}
+
+/*
+ * GNU ld names a shared object's versioned reference "sym@VER" (elflink.c
+ * elf_link_add_object_symbols): another shared object's definition of sym
+ * with other versions only does not bind it, and it is undefined then
+ * ("libuse.so: undefined reference to `sym@V2'": the library on the line
+ * is older than the one libuse.so was built against). An unversioned
+ * definition is left as binding it.
+ */
+static void versioned_shlib_refs(struct rp *r)
+{
+	for (size_t i = 0; i < r->out->inputs.nr; i++) {
+		const struct lk_rinput *in = &r->out->inputs.items[i];
+		struct lk_elf_every ev = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!in->dso || in->dropped || lk_elf_read_every(in->path, &ev, &err) < 0)
+			continue;
+		for (size_t f = 0; f < ev.nr; f++)
+			for (size_t k = 0; k < ev.items[f].syms.nr; k++) {
+				const struct lk_elf_every_sym *y = &ev.items[f].syms.items[k];
+				struct lk_buf name = LK_BUF_INIT;
+				struct lk_diag *d;
+				struct lk_sym *s;
+
+				if (!y->dynamic || y->defined || y->weak || !y->version)
+					continue;
+				s = lk_symtab_lookup(r->tab, y->name);
+				if (!unbound_version(r, s, (long)i, y->version))
+					continue;
+				s->diagnosed = 1;
+				d = rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+				d->ref_input = (long)i;
+				/* named as ld names it, as a regular object's sym@VER reference is */
+				lk_buf_addf(&name, "%s@%s", y->name, y->version);
+				free(d->symbol);
+				d->symbol = lk_buf_detach(&name);
+			}
+		lk_elf_every_release(&ev);
+	}
+}
+
 /*
  * ld's two checks at the end (lk_policy says which are on): a relocation
  * against a symbol left undefined (not only weakly) fails the link when it
@@ -98,6 +168,9 @@ void rp_final_checks(struct rp *r)
 			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
 		}
 	}
+	/* lld's and mold's bindings of versions are their own (lld.c, mold.c). */
+	if (p->report_shlibs && !(r->mode & RP_LLD))
+		versioned_shlib_refs(r);
 }
 
 /* A hidden regular definition a shared object references: GNU ld's candidates. */

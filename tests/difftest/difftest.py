@@ -46,6 +46,15 @@ Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
              syntax error or not, objects cut short or empty, -l near names.
   lazy-archives, shlib-undef, ld-options, vscript-hidden: where GNU ld,
              lld and mold differ (gen_linkers.py).
+  names      links that fail or link for the near misses' and multiple
+             definitions' reasons (gen_names.py): C and C++ names without
+             extern "C", other parameter types, static or hidden
+             definitions, sym@V2 against an old library, a missing key
+             function, an uninstantiated template, main missing, -fno-common
+             tentatives, a header's function included twice, the same
+             symbol in two archive members both pulled; when ld fails for
+             the case's reason, a near miss or cause of its kind must be in
+             the report too.
 
 --linkers bfd,lld,mold (issue #19): each case is linked again by the real
 lld and mold (the same driver and words with -fuse-ld=lld, -fuse-ld=mold,
@@ -104,6 +113,7 @@ import tempfile
 
 from gen_reloc import gen_reloc
 from gen_unusable import gen_unusable
+from gen_names import gen_names
 import gen_linkers
 
 
@@ -705,6 +715,7 @@ CLASSES = {
     "reloc": lambda rng, case, d: gen_reloc(rng, case, d, write, run),
     "unusable": gen_unusable,
     **gen_linkers.CLASSES,
+    "names": lambda rng, case, d: gen_names(rng, case, d, write, run),
 }
 CLASS_NAMES = list(CLASSES)
 
@@ -812,6 +823,12 @@ def agrees(j, ld_fail, ld_stderr, ld_syms, ld_missing, unkept):
     named = unreadable_now(why)
     found_not = set(os.path.basename(x) for x in re.findall(r"cannot find (\S+): No such file", ld_stderr))
     return ld_fail and bool(named) and all(os.path.basename(p) in found_not for p in named)
+
+
+def names_cause(j, kind):
+    """Whether a diagnostic of the report has a near miss or a multiple-definition cause of `kind`."""
+    return any(kind == m["kind"] for x in j["diagnostics"]
+               for m in (x.get("near_misses") or []) + ([x["cause"]] if x.get("cause") else []))
 
 
 # --redaction: secrets that a record must not keep, and where they go on a line.
@@ -972,6 +989,8 @@ def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None
         other = linkers_agree(j, fails, lres if lres is not None else {})
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
+        if ld_fail and extra.get("expect") and not names_cause(j, extra["expect"]):
+            return cls, False, f"case {case} [{cls}]: the report does not name {extra['expect']}; {why}", ld_fail, d, here[0]
         if other:
             return cls, False, f"case {case} [{cls}]: {other}; ld {'fails' if ld_fail else 'links'}; {line}", ld_fail, d, here[0]
         # The same record analysed from another directory, in another
