@@ -36,9 +36,8 @@ int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const s
 	return ok;
 }
 
-/* Try `word` appended for diagnostic `d`: a fix, judged (cause.c) by what then still fails. */
-static void try_fix(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-		    struct lk_diag *d, const char *word, const char *description)
+void lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+		       struct lk_diag *d, const char *word, const char *description)
 {
 	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
 	struct lk_fix *f;
@@ -98,13 +97,13 @@ static void fix_dso_missing(const struct lk_record *rec, const struct lk_line *l
 	lk_buf_addstr(&desc, "append -lc after ");
 	last_user_arg(rec, line, &desc);
 	lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
-	try_fix(rec, line, out, d, "-lc", desc.buf);
+	lk_fix_try_append(rec, line, out, d, "-lc", desc.buf);
 	lk_buf_reset(&desc);
 	if (d->def_input >= 0) {
 		const char *path = out->inputs.items[d->def_input].path;
 
 		lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
-		try_fix(rec, line, out, d, path, desc.buf);
+		lk_fix_try_append(rec, line, out, d, path, desc.buf);
 	}
 	lk_buf_release(&desc);
 }
@@ -122,11 +121,11 @@ static void fix_ordering(const struct lk_record *rec, const struct lk_line *line
 		last_user_arg(rec, line, &desc);
 		lk_buf_addf(&desc, ", so that %s (in its linker script) is read again, after the reference",
 			    path);
-		try_fix(rec, line, out, d, script, desc.buf);
+		lk_fix_try_append(rec, line, out, d, script, desc.buf);
 	} else {
 		lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path,
 			    d->symbols.nr > 1 ? "them" : d->symbol);
-		try_fix(rec, line, out, d, path, desc.buf);
+		lk_fix_try_append(rec, line, out, d, path, desc.buf);
 	}
 	free(path);
 	lk_buf_release(&desc);

@@ -50,6 +50,10 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		 const struct lk_strvec *words, struct lk_strvec *remaining);
 
+/* `word` appended for diagnostic `d`, tried (lk_fix_trial): a fix of `d`, judged (cause.c) by what then still fails. */
+void lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+		       struct lk_diag *d, const char *word, const char *description);
+
 /*
  * --verify-with-linker (verify.c): run the recorded driver again with the
  * fix's arguments inserted, in a scratch directory, the output going to a

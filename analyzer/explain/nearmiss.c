@@ -657,27 +657,6 @@ static void key_function(const struct corpus *c, struct lk_diag *d, const char *
 	lk_buf_release(&prefix);
 }
 
-/* An edit of the line for `d`, tried as every fix is (fix.c, judged by cause.c). */
-static void try_edit(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-		     struct lk_diag *d, const char *word, const char *description)
-{
-	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
-	struct lk_fix *f;
-	int ok;
-
-	lk_strvec_push(&words, word);
-	ok = lk_fix_trial(out, rec, line, &words, &left);
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_xstrdup(description);
-	lk_strvec_push(&f->args, word);
-	f->position = (long)rec->args.nr;
-	lk_cause_judge(f, d, ok, &left);
-	lk_strvec_release(&words);
-	lk_strvec_release(&left);
-}
-
 /* libfoo.so, libfoo.so.1, foo.so: an output named like a shared library. */
 static int library_name(const char *output)
 {
@@ -723,7 +702,7 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 		add_finding(d, "main", "main", mains.items[0]->path, b.buf, NULL);
 		lk_buf_reset(&b);
 		lk_buf_addf(&b, "append %s, the object that defines main", mains.items[0]->path);
-		try_edit(rec, line, out, d, mains.items[0]->path, b.buf);
+		lk_fix_try_append(rec, line, out, d, mains.items[0]->path, b.buf);
 		lk_buf_reset(&b);
 	} else if (mains.nr > 1) {
 		/* Several programs' objects: which one is this program's the inputs do not say, so no edit is offered. */
@@ -777,7 +756,7 @@ static void look_at(const struct corpus *c, const struct lk_record *rec, const s
 			const char *in = d->near_misses.items[i].in;
 
 			lk_buf_addf(&b, "append %s, which defines %s", in, u);
-			try_edit(rec, line, out, d, in, b.buf);
+			lk_fix_try_append(rec, line, out, d, in, b.buf);
 			lk_buf_release(&b);
 			break;
 		}

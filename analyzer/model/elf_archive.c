@@ -182,15 +182,8 @@ int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **na
 	if (ar->thin)
 		return elfr_thin_member(ar, offset, name, out, gc, err);
 	*name = NULL;
-	if (gc) {
-		struct lk_elf_gc keep = *gc;
-
-		memset(gc, 0, sizeof(*gc));
-		gc->fd = -1;
-		gc->want = keep.want;
-		gc->keep_reloc = keep.keep_reloc;
-		gc->keep_ctx = keep.keep_ctx;
-	}
+	if (gc)
+		elfr_gc_reset(gc);
 	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
 				  ar->path, offset, elf_errmsg(-1));

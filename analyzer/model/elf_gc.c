@@ -348,6 +348,18 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	return 0;
 }
 
+/* Empty and ready to be read into: what the caller asked for (want, keep_reloc, keep_ctx) kept. */
+void elfr_gc_reset(struct lk_elf_gc *gc)
+{
+	struct lk_elf_gc keep = *gc;
+
+	memset(gc, 0, sizeof(*gc));
+	gc->fd = -1;
+	gc->want = keep.want;
+	gc->keep_reloc = keep.keep_reloc;
+	gc->keep_ctx = keep.keep_ctx;
+}
+
 void lk_elf_gc_release(struct lk_elf_gc *gc)
 {
 	free(gc->sections);

@@ -40,5 +40,7 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 
 /* elf_gc.c: the sections, relocations, groups and .eh_frame of `e`, for --gc-sections. */
 int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *err);
+/* elf_gc.c: `gc` emptied for a read, what the caller asked for kept (fd -1). */
+void elfr_gc_reset(struct lk_elf_gc *gc);
 
 #endif

@@ -205,7 +205,6 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 			  struct lk_elf_gc *gc, struct lk_err *err)
 {
 	int rc = read_elf_syms(e, path, out, err);
-	struct lk_elf_gc keep;
 	GElf_Ehdr ehdr;
 
 	if (gelf_getehdr(e, &ehdr))
@@ -215,11 +214,7 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 		elf_end(e);
 		return rc;
 	}
-	keep = *gc;
-	memset(gc, 0, sizeof(*gc));
-	gc->want = keep.want;
-	gc->keep_reloc = keep.keep_reloc;
-	gc->keep_ctx = keep.keep_ctx;
+	elfr_gc_reset(gc);
 	gc->elf = e;	/* open until lk_elf_gc_release(): the names are borrowed */
 	gc->fd = fd;
 	if (rc == 0 && elfr_read_gc(e, path, gc, err) < 0)
@@ -237,15 +232,8 @@ int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf
 	struct stat st;
 	Elf *e;
 
-	if (gc) {
-		struct lk_elf_gc keep = *gc;
-
-		memset(gc, 0, sizeof(*gc));
-		gc->fd = -1;
-		gc->want = keep.want;
-		gc->keep_reloc = keep.keep_reloc;
-		gc->keep_ctx = keep.keep_ctx;
-	}
+	if (gc)
+		elfr_gc_reset(gc);
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
 	elf_version(EV_CURRENT);
