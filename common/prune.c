@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/sha256.h"
 #include "linkscope/buf.h"
 #include "linkscope/prune.h"
 #include "linkscope/recindex.h"
@@ -95,16 +96,6 @@ static int is_record_name(const char *name)
 		if (name[i] < '0' || name[i] > '9')
 			return 0;
 	return name[8] == 'T' && ends_with(name, ".json") && !ends_with(name, ".report.json");
-}
-
-static int is_hex64(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 64; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return s[64] == '\0';
 }
 
 /* A regular file's status, never through a symbolic link; -1 otherwise. */
@@ -226,7 +217,7 @@ static void restore_stale(int bfd, const char *name, int64_t now, const struct l
 	memcpy(blob, name + skip, 64);
 	blob[64] = '\0';
 	/* ctime: the rename that parked it; its mtime is the copy's. */
-	if (is_hex64(blob) && !lim->dry_run && regular(bfd, name, &st) == 0 &&
+	if (lk_sha256_is_hex(blob) && !blob[64] && !lim->dry_run && regular(bfd, name, &st) == 0 &&
 	    now - st.st_ctim.tv_sec > STALE_TMP)
 		renameat(bfd, name, bfd, blob);
 }
@@ -256,7 +247,7 @@ static void list_blobs(struct state *s, int64_t now, const struct lk_prune_limit
 			restore_stale(s->bfd, de->d_name, now, lim);
 			continue;
 		}
-		if (strlen(de->d_name) != 64 || !is_hex64(de->d_name) || regular(s->bfd, de->d_name, &st) < 0)
+		if (strlen(de->d_name) != 64 || !lk_sha256_is_hex(de->d_name) || regular(s->bfd, de->d_name, &st) < 0)
 			continue;
 		LK_GROW(s->blobs.items, s->blobs.nr + 1, s->blobs.alloc);
 		b = &s->blobs.items[s->blobs.nr++];

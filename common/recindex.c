@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/sha256.h"
 #include "linkscope/recindex.h"
 #include "linkscope/vec.h"
 
@@ -230,14 +231,6 @@ static int parse_outcome(const char *s, size_t len, struct lk_index_entry *e)
 	return -1;
 }
 
-static int is_hex64(const char *s)
-{
-	for (int i = 0; i < 64; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
-}
-
 static int parse_blobs(const char *s, size_t len, struct lk_index_entry *e)
 {
 	if (field_is(s, len, "-")) {
@@ -252,7 +245,7 @@ static int parse_blobs(const char *s, size_t len, struct lk_index_entry *e)
 		size_t n = comma ? (size_t)(comma - s) : len;
 		struct lk_index_blob *b;
 
-		if (n < 66 || s[64] != ':' || !is_hex64(s))
+		if (n < 66 || s[64] != ':' || !lk_sha256_is_hex(s))
 			return -1;
 		LK_GROW(e->blobs.items, e->blobs.nr + 1, e->blobs.alloc);
 		b = &e->blobs.items[e->blobs.nr++];

@@ -98,3 +98,11 @@ void lk_sha256_final_hex(struct lk_sha256 *ctx, char hex[65])
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", (unsigned)ctx->state[i]);
 }
+
+int lk_sha256_is_hex(const char *s)
+{
+	for (int i = 0; i < 64; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}

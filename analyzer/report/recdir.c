@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/sha256.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
 #include "linkscope/record.h"
@@ -29,16 +30,6 @@
 #include "recdir.h"
 
 static const char *const satellites[] = { ".report.json", ".report.md", ".repro.tar" };
-
-static int is_hex64(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 64; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return s[64] == '\0';
-}
 
 /* The record's file facts for its line: mtime, size with satellites, its blobs' sizes. */
 static void file_facts(int dfd, const char *name, const struct lk_record *rec, struct lk_index_entry *e)
@@ -61,7 +52,7 @@ static void file_facts(int dfd, const char *name, const struct lk_record *rec, s
 		struct lk_index_blob *b;
 
 		/* A blob named otherwise (a record from elsewhere): prune reads the record's text. */
-		if (strncmp(blob, "blobs/", 6) || !is_hex64(blob + 6) ||
+		if (strncmp(blob, "blobs/", 6) || !lk_sha256_is_hex(blob + 6) || blob[70] ||
 		    fstatat(dfd, blob, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			e->blobs_listed = 0;
 			continue;
