@@ -426,17 +426,22 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 		for (size_t i = 0; i < lines.nr; i++)
 			printf("%s\n", lines.items[i]);
 		lk_strvec_release(&lines);
-		/* What the success rests on, for this symbol. */
-		lk_fragility_find(rec, line, rp, &facts);
-		lk_fragility_print(stdout, &facts, opt->symbol);
-		lk_facts_release(&facts);
+		/* What the success rests on, for this symbol: only a success rests on anything. */
+		if (rp->success) {
+			lk_fragility_find(rec, line, rp, &facts);
+			lk_fragility_print(stdout, &facts, opt->symbol);
+			lk_facts_release(&facts);
+		}
 		return 0;
 	}
 	if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
 		lk_report_text(stdout, rec, line, rp, &ropt);
-		lk_fragility_find(rec, line, rp, &facts);
-		lk_fragility_print(stdout, &facts, NULL);
-		lk_facts_release(&facts);
+		if (rp->success) {
+			/* The facts a success rests on: none under a failure (issue #18, point 5). */
+			lk_fragility_find(rec, line, rp, &facts);
+			lk_fragility_print(stdout, &facts, NULL);
+			lk_facts_release(&facts);
+		}
 		if (opt->write_reports)
 			write_reports(rec, line, rp, &ropt);
 		return 0;

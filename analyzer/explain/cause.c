@@ -395,43 +395,15 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 
 /* ---- fixes ---- */
 
-void lk_cause_judge(struct lk_fix *f, const struct lk_diag *d, int ok, struct lk_strvec *remaining)
-{
-	f->verified = ok == 1;
-	if (ok == 1)
-		return;
-	for (size_t i = 0; i < remaining->nr; i++) {
-		const char *sym = strchr(remaining->items[i], ' ');
-
-		sym = sym ? sym + 1 : remaining->items[i];
-		if (!strcmp(sym, d->symbol))
-			return;
-		for (size_t k = 0; k < d->symbols.nr; k++)
-			if (!strcmp(sym, d->symbols.items[k]))
-				return;
-	}
-	f->partial = remaining->nr > 0;
-	for (size_t i = 0; f->partial && i < remaining->nr; i++)
-		lk_strvec_push(&f->remaining, remaining->items[i]);
-}
-
+/* `words` appended at the end of the driver's argv for `d`, offered (fix.h). */
 static struct lk_fix *try_words(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 				struct lk_diag *d, const struct lk_strvec *words, const char *description)
 {
-	struct lk_strvec left = LK_STRVEC_INIT;
-	struct lk_fix *f;
-	int ok = lk_fix_trial(out, rec, line, words, &left);
+	struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
 
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_xstrdup(description);
 	for (size_t i = 0; i < words->nr; i++)
-		lk_strvec_push(&f->args, words->items[i]);
-	f->position = (long)rec->args.nr;
-	lk_cause_judge(f, d, ok, &left);
-	lk_strvec_release(&left);
-	return f;
+		lk_strvec_push(&e.words, words->items[i]);
+	return lk_fix_offer(rec, line, out, d, &e, description);
 }
 
 /* "cc", "gcc", "x86_64-linux-gnu-gcc-12", "clang": a C driver, which does not add libstdc++. */
@@ -548,15 +520,14 @@ static void provider_fixes(const struct lk_record *rec, const struct lk_line *li
 
 	if (!strncmp(lib, "libstdc++", 9) && c_driver(rec) && !crate) {
 		/* C++ objects linked with a C driver: the driver is the cause. */
-		struct lk_fix *f;
+		struct lk_edit e = { LK_EDIT_KIND_DRIVER, 0, -1, LK_STRVEC_INIT, lk_xstrdup("g++"), NULL, NULL, 0 };
 
-		lk_strvec_push(&words, "-lstdc++");
-		lk_strvec_push(&words, "-lm");
+		lk_edit_driver_adds(rec, e.driver, &e.words);
+		if (!e.words.nr)
+			e.needs = lk_xstrdup("-nodefaultlibs and -nostdlib off the line: with them g++ adds nothing");
 		lk_buf_addf(&desc, "link with g++ instead of %s: the inputs are C++, and only the C++ driver adds the C++ runtime (g++ adds -lstdc++ -lm after the inputs)",
 			    lk_path_base(rec->args.items[0].text));
-		f = try_words(rec, line, out, d, &words, desc.buf);
-		f->driver = lk_xstrdup("g++");
-		lk_strvec_release(&words);
+		lk_fix_offer(rec, line, out, d, &e, desc.buf);
 		lk_buf_reset(&desc);
 	}
 	for (int pass = shorter ? 0 : 1; pass < 2; pass++) {
@@ -669,7 +640,6 @@ static void whole_fix(const struct lk_record *rec, const struct lk_line *line, s
 	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
 	struct lk_buf desc = LK_BUF_INIT;
 	size_t parts = 0;
-	int ok;
 
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		const struct lk_diag *d = &out->diags.items[i];
@@ -678,7 +648,7 @@ static void whole_fix(const struct lk_record *rec, const struct lk_line *line, s
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			if (d->fixes.items[k].verified)
 				goto out;	/* one edit already links */
-			if (!best && d->fixes.items[k].partial && !d->fixes.items[k].driver)
+			if (!best && d->fixes.items[k].partial && d->fixes.items[k].edit.kind == LK_EDIT_KIND_INSERT)
 				best = &d->fixes.items[k];
 		}
 		if (!best)
@@ -688,13 +658,25 @@ static void whole_fix(const struct lk_record *rec, const struct lk_line *line, s
 		lk_buf_addf(&desc, "%s%s", parts ? "; " : "", best->description);
 		parts++;
 	}
-	if (parts > 1 && (ok = lk_fix_trial(out, rec, line, &words, &left)) == 1) {
-		out->whole_fix = lk_xcalloc(1, sizeof(*out->whole_fix));
-		out->whole_fix->description = lk_buf_detach(&desc);
-		out->whole_fix->args = words;
+	if (parts > 1) {
+		struct lk_fix *f = lk_xcalloc(1, sizeof(*f));
+
+		f->edit.kind = LK_EDIT_KIND_INSERT;
+		f->edit.position = f->position = (long)rec->args.nr;
+		f->edit.to = -1;
+		f->edit.words = words;
 		memset(&words, 0, sizeof(words));
-		out->whole_fix->position = (long)rec->args.nr;
-		out->whole_fix->verified = 1;
+		if (lk_edit_try(out, rec, line, &f->edit, &left) == 1) {
+			f->description = lk_buf_detach(&desc);
+			for (size_t i = 0; i < f->edit.words.nr; i++)
+				lk_strvec_push(&f->args, f->edit.words.items[i]);
+			lk_edit_argv(rec, &f->edit, &f->argv);
+			f->verified = 1;
+			out->whole_fix = f;
+		} else {
+			lk_fix_release(f);
+			free(f);
+		}
 	}
 out:
 	lk_strvec_release(&words);

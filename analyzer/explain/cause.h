@@ -28,11 +28,4 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
  */
 void lk_cause_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
 
-/*
- * Judge a tried fix of `d`: verified when the link succeeds; partial when
- * it fails but none of d's symbols is left in `remaining` ("kind symbol"
- * lines), which the fix then keeps.
- */
-void lk_cause_judge(struct lk_fix *f, const struct lk_diag *d, int ok, struct lk_strvec *remaining);
-
 #endif

@@ -1,6 +1,8 @@
 /*
- * Diagnostics -> fixes (see fix.h): the direct edit for each diagnostic,
- * tried on the replay before it is offered.
+ * Diagnostics -> fixes (see fix.h): the direct edit for each diagnostic
+ * (edit.h's model), tried on the replay before it is offered, and the
+ * order they are offered in: the edit a person makes at the cause first,
+ * the workarounds after.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,51 +11,120 @@
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "cause.h"
+#include "explain.h"
 #include "fix.h"
 #include "reloc_explain.h"
 #include "notfound.h"
 #include "unusable.h"
-#include "trial.h"
 
-int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
-		 const struct lk_strvec *words, struct lk_strvec *remaining)
+static struct lk_fix *new_fix(struct lk_diag *d, const char *description)
 {
-	struct lk_replay_edit edit = { -1, 0, NULL, -1, words };
-	struct lk_replay trial;
-	int ok;
-
-	if (r->trials) {
-		ok = lk_trial_ask(r->trials, words, remaining);
-		if (ok >= 0)
-			return ok;
-	}
-	/* No snapshot (or it is gone): replay the whole line with the words appended. */
-	lk_replay_edited(rec, line, &edit, &trial);
-	ok = trial.success;
-	if (remaining)
-		lk_replay_remaining(&trial, remaining);
-	lk_replay_release(&trial);
-	return ok;
-}
-
-void lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-		       struct lk_diag *d, const char *word, const char *description)
-{
-	struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
 	struct lk_fix *f;
-	int ok;
 
-	lk_strvec_push(&words, word);
-	ok = lk_fix_trial(out, rec, line, &words, &left);
-	lk_strvec_release(&words);
 	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
 	f = &d->fixes.items[d->fixes.nr++];
 	memset(f, 0, sizeof(*f));
 	f->description = lk_xstrdup(description);
-	lk_strvec_push(&f->args, word);
-	f->position = (long)rec->args.nr;
-	lk_cause_judge(f, d, ok, &left);
+	f->position = -1;
+	return f;
+}
+
+/* Verified when it links; partial when it fails but none of d's symbols is left in `remaining`. */
+static void judge(struct lk_fix *f, const struct lk_diag *d, int ok, const struct lk_strvec *remaining)
+{
+	f->verified = ok == 1;
+	if (ok == 1)
+		return;
+	for (size_t i = 0; i < remaining->nr; i++) {
+		const char *sym = strchr(remaining->items[i], ' ');
+
+		sym = sym ? sym + 1 : remaining->items[i];
+		if (!strcmp(sym, d->symbol))
+			return;
+		for (size_t k = 0; k < d->symbols.nr; k++)
+			if (!strcmp(sym, d->symbols.items[k]))
+				return;
+	}
+	f->partial = remaining->nr > 0;
+	for (size_t i = 0; f->partial && i < remaining->nr; i++)
+		lk_strvec_push(&f->remaining, remaining->items[i]);
+}
+
+/* Today's fields of a line edit (fix.h): the words it puts on the line and where. */
+static void contract_fields(const struct lk_record *rec, struct lk_fix *f)
+{
+	const struct lk_edit *e = &f->edit;
+
+	switch (e->kind) {
+	case LK_EDIT_KIND_INSERT:
+	case LK_EDIT_KIND_DRIVER:
+		for (size_t i = 0; i < e->words.nr; i++)
+			lk_strvec_push(&f->args, e->words.items[i]);
+		f->position = e->kind == LK_EDIT_KIND_DRIVER ? (long)rec->args.nr : e->position;
+		break;
+	case LK_EDIT_KIND_REPLACE:
+	case LK_EDIT_KIND_REMOVE:
+		for (size_t i = 0; i < e->words.nr; i++)
+			lk_strvec_push(&f->args, e->words.items[i]);
+		f->position = e->position;
+		f->replaces = 1;
+		break;
+	case LK_EDIT_KIND_MOVE:
+		/* Its new place: the word again at the end (`edit` says it leaves its old one). */
+		lk_strvec_push(&f->args, rec->args.items[e->position].text);
+		f->position = (long)rec->args.nr;
+		break;
+	case LK_EDIT_KIND_GROUP:
+		lk_strvec_push(&f->args, "-Wl,--start-group");
+		f->position = e->position;
+		break;
+	default:
+		break;
+	}
+}
+
+struct lk_fix *lk_fix_offer(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
+			    struct lk_diag *d, struct lk_edit *edit, const char *description)
+{
+	struct lk_strvec left = LK_STRVEC_INIT;
+	struct lk_fix *f = new_fix(d, description);
+	int ok;
+
+	f->edit = *edit;
+	memset(edit, 0, sizeof(*edit));
+	if (f->edit.kind == LK_EDIT_KIND_DRIVER)
+		f->driver = lk_xstrdup(f->edit.driver);
+	contract_fields(rec, f);
+	lk_edit_argv(rec, &f->edit, &f->argv);
+	ok = lk_edit_try(out, rec, line, &f->edit, &left);
+	if (ok < 0)
+		f->stated = 1;
+	else
+		judge(f, d, ok, &left);
 	lk_strvec_release(&left);
+	return f;
+}
+
+struct lk_fix *lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+				 struct lk_diag *d, const char *word, const char *description)
+{
+	struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+
+	lk_strvec_push(&e.words, word);
+	return lk_fix_offer(rec, line, out, d, &e, description);
+}
+
+struct lk_fix *lk_fix_stated(struct lk_diag *d, enum lk_edit_kind kind, const char *input, const char *needs,
+			     const char *description)
+{
+	struct lk_fix *f = new_fix(d, description);
+
+	f->edit.kind = kind;
+	f->edit.position = f->edit.to = -1;
+	f->edit.input = input ? lk_xstrdup(input) : NULL;
+	f->edit.needs = needs ? lk_xstrdup(needs) : NULL;
+	f->stated = 1;
+	return f;
 }
 
 /* "-Wl,--end-group at 56": the last input or group end the driver's argv gave ld. */
@@ -88,33 +159,77 @@ static const char *script_of(const struct lk_line *line, const char *path)
 	return NULL;
 }
 
-/* A DSO missing from the line: libc read again, or the library that defines it. */
+/* A DSO missing from the line: libc read again (at the cause), or the library that defines it by its path. */
 static void fix_dso_missing(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 			    struct lk_diag *d)
 {
 	struct lk_buf desc = LK_BUF_INIT;
+	int again_works;
 
 	lk_buf_addstr(&desc, "append -lc after ");
 	last_user_arg(rec, line, &desc);
 	lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
-	lk_fix_try_append(rec, line, out, d, "-lc", desc.buf);
+	again_works = lk_fix_try_append(rec, line, out, d, "-lc", desc.buf)->verified;
 	lk_buf_reset(&desc);
 	if (d->def_input >= 0) {
 		const char *path = out->inputs.items[d->def_input].path;
 
 		lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
-		lk_fix_try_append(rec, line, out, d, path, desc.buf);
+		lk_fix_try_append(rec, line, out, d, path, desc.buf)->workaround = again_works;
 	}
 	lk_buf_release(&desc);
 }
 
-/* An archive that defines it but was read too early: read it again at the end. */
+/* The top-level item of the driver's argv that reads `path` by one word of its own, or NULL. */
+static const struct lk_line_item *own_word(const struct lk_record *rec, const struct lk_line *line, const char *path)
+{
+	const struct lk_line_item *found = NULL;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->parent >= 0 || !it->path || strcmp(it->path, path))
+			continue;
+		if (found || it->position < 1 || (size_t)it->position >= rec->args.nr ||
+		    strcmp(rec->args.items[it->position].text, it->word))
+			return NULL;	/* read twice, or not by a word of its own: no single word to move */
+		found = it;
+	}
+	return found;
+}
+
+/* The top-level item of the last input (in reading order) that references d's symbols, or NULL. */
+static const struct lk_line_item *last_reference(const struct lk_replay *out, const struct lk_line *line,
+						 const struct lk_diag *d)
+{
+	const struct lk_line_item *last = NULL;
+
+	for (size_t i = 0; i < d->refs.nr; i++) {
+		long item = out->inputs.items[d->refs.items[i]].item;
+
+		while (item >= 0 && line->items.items[item].parent >= 0)
+			item = line->items.items[item].parent;
+		if (item >= 0 && (!last || line->items.items[item].position > last->position))
+			last = &line->items.items[item];
+	}
+	return last;
+}
+
+/*
+ * An archive that defines it but was read too early: moved after the
+ * references (its words at the end), or, when archives need each other,
+ * the archives grouped; read again at the end is the workaround.
+ */
 static void fix_ordering(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 			 struct lk_diag *d)
 {
 	struct lk_buf desc = LK_BUF_INIT;
 	const char *script = script_of(line, d->defined_path);
+	const struct lk_line_item *it = script ? NULL : own_word(rec, line, d->defined_path);
+	const struct lk_line_item *ref = last_reference(out, line, d);
 	char *path = lk_xstrdup(d->defined_path);
+	const char *them = d->symbols.nr > 1 ? "them" : d->symbol;
+	int fixed = 0;
 
 	if (script) {
 		lk_buf_addf(&desc, "append %s after ", script);
@@ -122,12 +237,67 @@ static void fix_ordering(const struct lk_record *rec, const struct lk_line *line
 		lk_buf_addf(&desc, ", so that %s (in its linker script) is read again, after the reference",
 			    path);
 		lk_fix_try_append(rec, line, out, d, script, desc.buf);
-	} else {
-		lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path,
-			    d->symbols.nr > 1 ? "them" : d->symbol);
-		lk_fix_try_append(rec, line, out, d, path, desc.buf);
+		goto done;
 	}
+	if (it) {
+		struct lk_edit e = { LK_EDIT_KIND_MOVE, it->position, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+
+		lk_strvec_push(&e.words, it->word);	/* the word that moves */
+
+		lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, after the inputs that reference %s (ld reads an archive once, left to right)",
+			    it->word, it->position, them);
+		fixed = lk_fix_offer(rec, line, out, d, &e, desc.buf)->verified;
+		lk_buf_reset(&desc);
+		if (!fixed && ref && ref->position > it->position && (ref->info.kind == LK_FILE_ARCHIVE || ref->info.kind == LK_FILE_THIN_ARCHIVE)) {
+			struct lk_edit g = { LK_EDIT_KIND_GROUP, it->position, ref->position, LK_STRVEC_INIT,
+					     NULL, NULL, NULL, 0 };
+
+			lk_buf_addf(&desc, "group %s (at %ld) .. %s (at %ld): wrap them in -Wl,--start-group and -Wl,--end-group, so that ld reads these archives until nothing new is pulled (they need each other)",
+				    it->word, it->position, ref->word, ref->position);
+			fixed = lk_fix_offer(rec, line, out, d, &g, desc.buf)->verified;
+			lk_buf_reset(&desc);
+			if (fixed) {
+				/* The move that did not link is not the fix: the group is. */
+				lk_fix_release(&d->fixes.items[d->fixes.nr - 2]);
+				d->fixes.items[d->fixes.nr - 2] = d->fixes.items[d->fixes.nr - 1];
+				d->fixes.nr--;
+			}
+		}
+	}
+	lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path, them);
+	lk_fix_try_append(rec, line, out, d, path, desc.buf)->workaround = fixed;
+done:
 	free(path);
+	lk_buf_release(&desc);
+}
+
+/* A multiple definition from two objects of one source: the second copy removed from the line. */
+static void fix_duplicate(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			  struct lk_diag *d)
+{
+	const struct lk_rinput *again = &out->inputs.items[d->ref_input];
+	const struct lk_line_item *it;
+	struct lk_edit e = { LK_EDIT_KIND_REMOVE, -1, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+	struct lk_buf desc = LK_BUF_INIT;
+
+	if (!d->cause || strcmp(d->cause->kind, "duplicate-source") || again->member || again->item < 0)
+		return;
+	it = own_word(rec, line, again->path);
+	if (!it)
+		return;
+	e.position = it->position;
+	for (size_t i = 0; i < (size_t)(d - out->diags.items); i++) {
+		const struct lk_diag *o = &out->diags.items[i];
+
+		/* One trial per copy removed: the same pair defines many symbols. */
+		for (size_t k = 0; k < o->fixes.nr; k++)
+			if (o->fixes.items[k].edit.kind == LK_EDIT_KIND_REMOVE && o->fixes.items[k].edit.position == e.position &&
+			    !o->fixes.items[k].verified)
+				return;
+	}
+	lk_buf_addf(&desc, "remove %s (at %ld) from the line: a second copy of %s, compiled from the same source as %s",
+		    it->word, it->position, d->symbol, out->inputs.items[d->def_input].path);
+	lk_fix_offer(rec, line, out, d, &e, desc.buf);
 	lk_buf_release(&desc);
 }
 
@@ -140,12 +310,38 @@ void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, str
 			fix_dso_missing(rec, line, out, d);
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(rec, line, out, d);
+		else if (d->kind == LK_DIAG_MULTIPLE && d->ref_input >= 0 && d->def_input >= 0)
+			fix_duplicate(rec, line, out, d);
 		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
-			lk_notfound_fixes(rec, line, d);
+			lk_notfound_fixes(rec, line, out, d);
 		else if (lk_unusable_kind(d->kind))
-			lk_unusable_fixes(line, d);
+			lk_unusable_fixes(rec, line, out, d);
 	}
 	lk_fix_reloc(rec, line, out);
+}
+
+/*
+ * One fix first: those at the cause that work (verified, or stated as
+ * rebuilds are), then the workarounds that work, then the partial ones;
+ * each side in the order proposed.
+ */
+static int rank(const struct lk_fix *f)
+{
+	return !(f->verified || f->stated) ? 2 : f->workaround;
+}
+
+static void cause_first(struct lk_diag *d)
+{
+	struct lk_fix *sorted = lk_xcalloc(d->fixes.nr + 1, sizeof(*sorted));
+	size_t n = 0;
+
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t k = 0; k < d->fixes.nr; k++)
+			if (rank(&d->fixes.items[k]) == pass)
+				sorted[n++] = d->fixes.items[k];
+	if (d->fixes.nr)
+		memcpy(d->fixes.items, sorted, d->fixes.nr * sizeof(*sorted));
+	free(sorted);
 }
 
 void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
@@ -156,6 +352,8 @@ void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct 
 	lk_cause_group(rec, line, out);
 	lk_fix_propose(rec, line, out);
 	lk_cause_fixes(rec, line, out);
+	for (size_t i = 0; i < out->diags.nr; i++)
+		cause_first(&out->diags.items[i]);
 }
 
 void lk_fix_release(struct lk_fix *f)
@@ -163,6 +361,8 @@ void lk_fix_release(struct lk_fix *f)
 	free(f->description);
 	free(f->linker_said);
 	free(f->driver);
+	lk_edit_release(&f->edit);
+	lk_strvec_release(&f->argv);
 	lk_strvec_release(&f->args);
 	lk_strvec_release(&f->remaining);
 	lk_strvec_release(&f->build_script);

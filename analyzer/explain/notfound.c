@@ -361,43 +361,17 @@ void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d)
 /* ---- fixes ---- */
 
 /* The line with the -l word of `it` replaced by `word`, replayed where it stood. */
-static void try_replace(const struct lk_record *rec, const struct lk_line *line, const struct lk_line_item *it,
-			struct lk_diag *d, const char *word, const char *description)
+static void try_replace(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
+			const struct lk_line_item *it, struct lk_diag *d, const char *word, const char *description)
 {
-	struct lk_strvec words = LK_STRVEC_INIT;
-	struct lk_replay_edit edit = { it->position, LK_EDIT_IN_PLACE, NULL, -1, &words };
-	struct lk_replay trial;
-	struct lk_fix *f;
+	struct lk_edit e = { LK_EDIT_KIND_REPLACE, it->position, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
 
-	lk_strvec_push(&words, word);
-	lk_replay_edited(rec, line, &edit, &trial);
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_xstrdup(description);
-	lk_strvec_push(&f->args, word);
-	f->position = it->position;
-	f->replaces = 1;
-	f->verified = trial.success;
-	if (!trial.success)
-		lk_replay_remaining(&trial, &f->remaining);
-	lk_replay_release(&trial);
-	lk_strvec_release(&words);
+	lk_strvec_push(&e.words, word);
+	lk_fix_offer(rec, line, out, d, &e, description);
 }
 
-static void stated_fix(struct lk_diag *d, const char *description)
-{
-	struct lk_fix *f;
-
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_xstrdup(description);
-	f->position = -1;
-	f->stated = 1;
-}
-
-void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_diag *d)
+void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
+		       struct lk_diag *d)
 {
 	const struct lk_line_item *it = d->item >= 0 ? &line->items.items[d->item] : NULL;
 	const char *cause = d->not_found_cause, *file = d->not_found_file;
@@ -412,7 +386,7 @@ void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, 
 	if (!strcmp(cause, "static-only-shared")) {
 		lk_buf_addf(&desc, "install lib%s.a (the static library), or link %s without -static: only %s exists",
 			    it->word + 2, it->word, file);
-		stated_fix(d, desc.buf);
+		lk_fix_stated(d, LK_EDIT_KIND_OUTSIDE, NULL, "a static library of that name in a dir ld searches", desc.buf);
 	} else if (!strcmp(cause, "runtime-only") || !strcmp(cause, "near-name") ||
 		   !strcmp(cause, "incompatible-skipped")) {
 		const char *base = base_name(file);
@@ -429,9 +403,10 @@ void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, 
 		else if (!strcmp(cause, "incompatible-skipped"))
 			lk_buf_addf(&desc, " (or add -L%.*s before it)", (int)(base - file - 1), file);
 		if (replaceable)
-			try_replace(rec, line, it, d, word.buf, desc.buf);
+			try_replace(rec, line, out, it, d, word.buf, desc.buf);
 		else
-			stated_fix(d, desc.buf);
+			lk_fix_stated(d, LK_EDIT_KIND_OUTSIDE, NULL, "the word replaced where the build writes it (not a word of this argv)",
+				      desc.buf);
 	}
 	free(l);
 	lk_buf_release(&word);

@@ -14,6 +14,7 @@
 void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d);
 
 /* Its fix: the word replaced where it stands, tried by a replay; or said, when no edit of the line does it. */
-void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_diag *d);
+void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
+		       struct lk_diag *d);
 
 #endif

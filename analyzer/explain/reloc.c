@@ -130,21 +130,15 @@ void lk_explain_reloc(const struct lk_replay *out, const struct lk_line *line, s
 
 /* ---- fixes ---- */
 
-static struct lk_fix *new_fix(struct lk_diag *d, const char *description)
+/* A rebuild (or a declaration changed) of the referencing object, which no replay can try: said, with its name and the flag. */
+static void stated_fix(const struct lk_replay *out, struct lk_diag *d, enum lk_edit_kind kind, const char *description)
 {
-	struct lk_fix *f;
+	const struct lk_rinput *in = d->ref_input >= 0 ? &out->inputs.items[d->ref_input] : NULL;
+	struct lk_fix *f = lk_fix_stated(d, kind, in ? in->path : NULL,
+					 "the object's sources, and the build's compile command for it", description);
 
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_xstrdup(description);
-	return f;
-}
-
-/* A change of the build no replay can try: said, with the object's name. */
-static void stated_fix(struct lk_diag *d, const char *description)
-{
-	new_fix(d, description)->stated = 1;
+	if (d->reloc->recompile)
+		lk_strvec_push(&f->edit.words, d->reloc->recompile);
 }
 
 static void fix_not_allowed(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
@@ -153,25 +147,14 @@ static void fix_not_allowed(const struct lk_record *rec, const struct lk_line *l
 	struct lk_buf b = LK_BUF_INIT;
 
 	if (!strcmp(d->reloc->output, "a PIE object")) {
-		struct lk_strvec words = LK_STRVEC_INIT, left = LK_STRVEC_INIT;
-		struct lk_fix *f;
-		int ok;
-
-		lk_strvec_push(&words, "-no-pie");
-		ok = lk_fix_trial(out, rec, line, &words, &left);
-		f = new_fix(d, "link a position-dependent executable: add -no-pie to the link line");
-		lk_strvec_push(&f->args, "-no-pie");
-		f->position = (long)rec->args.nr;
-		f->verified = ok;
-		for (size_t i = 0; i < left.nr; i++)
-			lk_strvec_push(&f->remaining, left.items[i]);
-		lk_strvec_release(&words);
-		lk_strvec_release(&left);
+		/* The cause is the object's code; a position-dependent output works around it. */
+		lk_fix_try_append(rec, line, out, d, "-no-pie",
+				  "link a position-dependent executable: add -no-pie to the link line")->workaround = 1;
 	}
 	lk_buf_addstr(&b, "rebuild ");
 	object_name(&out->inputs.items[d->ref_input], &b);
 	lk_buf_addf(&b, " with %s (position-independent code)", d->reloc->recompile);
-	stated_fix(d, b.buf);
+	stated_fix(out, d, LK_EDIT_KIND_REBUILD, b.buf);
 	lk_buf_release(&b);
 }
 
@@ -190,7 +173,7 @@ static void fix_overflow(struct lk_replay *out, struct lk_diag *d)
 	lk_buf_addf(&b, " with %s, so that its references reach past +-%llu MiB", x->recompile, x->reach >> 20);
 	if (!strcmp(x->recompile, "-mcmodel=medium"))
 		lk_buf_addstr(&b, " (data larger than -mlarge-data-threshold goes to .lbss/.ldata, after .bss)");
-	stated_fix(d, b.buf);
+	stated_fix(out, d, LK_EDIT_KIND_REBUILD, b.buf);
 	lk_buf_release(&b);
 }
 
@@ -211,7 +194,7 @@ static void fix_tls(struct lk_replay *out, struct lk_diag *d)
 		lk_buf_addstr(&b, " or ");
 		object_name(&out->inputs.items[d->ref_input], &b);
 	}
-	stated_fix(d, b.buf);
+	stated_fix(out, d, LK_EDIT_KIND_DECLARATION, b.buf);
 	lk_buf_release(&b);
 }
 

@@ -50,19 +50,16 @@ void lk_unusable_explain(const struct lk_line *line, struct lk_diag *d)
 	say(d, &b);
 }
 
-static void stated(struct lk_diag *d, struct lk_buf *description)
+/* A fix outside the line, said: `needs` is what would have to be true for it to work. */
+static void stated(struct lk_diag *d, enum lk_edit_kind kind, const char *input, const char *needs,
+		   struct lk_buf *description)
 {
-	struct lk_fix *f;
-
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
-	memset(f, 0, sizeof(*f));
-	f->description = lk_buf_detach(description);
-	f->position = -1;
-	f->stated = 1;
+	lk_fix_stated(d, kind, input, needs, description->buf);
+	lk_buf_reset(description);
 }
 
-void lk_unusable_fixes(const struct lk_line *line, struct lk_diag *d)
+void lk_unusable_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
+		       struct lk_diag *d)
 {
 	const struct lk_line_item *it = item_of(line, d);
 	const char *file = it->path ? it->path : it->word;
@@ -73,30 +70,39 @@ void lk_unusable_fixes(const struct lk_line *line, struct lk_diag *d)
 		lk_buf_addf(&b, "rebuild %s%s%s%s for %s (with that machine's compiler), or take it off the line",
 			    d->member ? "member " : "'", d->member ? d->member : file, d->member ? " of " : "'",
 			    d->member ? file : "", lk_elf_machine_name(line->machine));
-		stated(d, &b);
+		stated(d, LK_EDIT_KIND_REBUILD, file, "a compiler for the link's machine, and the input's sources", &b);
 		break;
 	case LK_DIAG_BITCODE:
 		lk_buf_addstr(&b, "link with lld, which reads LLVM bitcode: add -fuse-ld=lld");
-		stated(d, &b);
+		{
+			/* An edit of the line, but of another linker's reading: stated, with its argv. */
+			struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL,
+					     lk_xstrdup("lld installed, and the bitcode of an LLVM that lld reads"), 1 };
+
+			lk_strvec_push(&e.words, "-fuse-ld=lld");
+			lk_fix_offer(rec, line, out, d, &e, b.buf);
+			lk_buf_reset(&b);
+		}
 		lk_buf_addf(&b, "or rebuild '%s' without link-time optimisation: clang -fno-lto -c (a real object GNU ld reads)",
 			    file);
-		stated(d, &b);
+		stated(d, LK_EDIT_KIND_REBUILD, file, "the object's sources, and a compiler that makes real objects", &b);
 		break;
 	case LK_DIAG_SCRIPT_SYNTAX:
 		lk_buf_addf(&b, "correct the linker script '%s' where ld stops; no edit of the link line fixes it while it is on the line",
 			    file);
-		stated(d, &b);
+		stated(d, LK_EDIT_KIND_OUTSIDE, file, "the script's author's intent: what it should say", &b);
 		break;
 	case LK_DIAG_TRUNCATED:
 		lk_buf_addf(&b, "rebuild '%s%s%s' (an interrupted build or copy leaves a file cut short)",
 			    file, d->member ? "' member '" : "", d->member ? d->member : "");
-		stated(d, &b);
+		stated(d, LK_EDIT_KIND_REBUILD, file, "the input's sources, or an intact copy", &b);
 		break;
 	case LK_DIAG_UNRECOGNIZED:
 		lk_buf_addf(&b, "take '%s' off the line, or put there the object or library it stands for", file);
-		stated(d, &b);
+		stated(d, LK_EDIT_KIND_OUTSIDE, file, "the object or library the file stands for", &b);
 		break;
 	default:
 		break;
 	}
+	lk_buf_release(&b);
 }

@@ -49,32 +49,24 @@ static const char *kept_or_same(const struct lk_record *rec, const char *arg, st
 	return arg;
 }
 
-/* The driver argv of the edited link: allowed words, the fix at its place, our -o. */
-static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, const char *driver,
+/* The fix's edited argv (argv[0] its driver) as the words of a record. */
+static void edited_args(const struct lk_fix *fix, struct lk_args *args)
+{
+	for (size_t i = 0; i < fix->argv.nr; i++) {
+		LK_GROW(args->items, args->nr + 1, args->alloc);
+		memset(&args->items[args->nr], 0, sizeof(args->items[0]));
+		args->items[args->nr++].text = fix->argv.items[i];
+	}
+}
+
+/* The driver argv of the edited link: allowed words (the fix's go through the same filter), our -o. */
+static void build_argv(const struct lk_record *rec, const struct lk_record *edited, const char *driver,
 		       const char *out, struct lk_strvec *argv, struct lk_strvec *dropped)
 {
-	struct lk_record edited = *rec;
-	struct lk_args args = { NULL, 0, 0 };
 	struct lk_strvec kept = LK_STRVEC_INIT;
 	struct lk_buf tmp = LK_BUF_INIT;
 
-	/* The fix's words go through the same filter as the record's own. */
-	for (size_t i = 0; i <= rec->args.nr; i++) {
-		if ((long)i == fix->position || (i == rec->args.nr && fix->position > (long)rec->args.nr))
-			for (size_t k = 0; k < fix->args.nr; k++) {
-				LK_GROW(args.items, args.nr + 1, args.alloc);
-				memset(&args.items[args.nr], 0, sizeof(args.items[0]));
-				args.items[args.nr++].text = fix->args.items[k];
-			}
-		if (i == rec->args.nr)
-			break;
-		if (fix->replaces && (long)i == fix->position)
-			continue;	/* the word the fix's words replace */
-		LK_GROW(args.items, args.nr + 1, args.alloc);
-		args.items[args.nr++] = rec->args.items[i];
-	}
-	edited.args = args;
-	lk_trust_filter(&edited, LK_TRUST_LINK, &kept, dropped);
+	lk_trust_filter(edited, LK_TRUST_LINK, &kept, dropped);
 	lk_strvec_push(argv, driver);
 	for (size_t i = 0; i < kept.nr; i++)
 		lk_strvec_push(argv, kept.items[i][0] == '/' ? kept_or_same(rec, kept.items[i], &tmp) :
@@ -83,7 +75,6 @@ static void build_argv(const struct lk_record *rec, const struct lk_fix *fix, co
 	lk_strvec_push(argv, out);
 	lk_strvec_release(&kept);
 	lk_buf_release(&tmp);
-	free(args.items);
 }
 
 void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix, struct lk_walls *walls)
@@ -94,17 +85,26 @@ void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix, 
 	struct lk_runcmd_result res;
 	struct lk_runcmd cmd = { 0 };
 	struct lk_err err = LK_ERR_INIT;
-	char *driver = lk_trust_driver(rec, &err), *note;
+	struct lk_record edited = *rec;
+	char *driver = NULL, *note;
 
+	edited.args = (struct lk_args){ NULL, 0, 0 };
+	edited_args(fix, &edited.args);
+	/* The edited line's driver: another one (g++) for a driver change, from this machine's PATH too. */
+	if (!fix->argv.nr)
+		lk_err_set(&err, LK_E_USAGE, "an edit outside the line: not run");
+	else
+		driver = lk_trust_driver(&edited, &err);
 	if (!driver || !(dir = lk_scratch_dir("lk-verify"))) {
 		/* Not run: said, but not checked, so never reported as "fails". */
 		fix->linker_said = lk_xstrdup(driver ? "no scratch directory" : err.msg);
 		free(driver);
+		free(edited.args.items);
 		return;
 	}
 	fix->linker_checked = 1;
 	lk_buf_addf(&out, "%s/out", dir);
-	build_argv(rec, fix, driver, out.buf, &argv, &dropped);
+	build_argv(rec, &edited, driver, out.buf, &argv, &dropped);
 	lk_trust_env(rec, LK_TRUST_LINK, dir, &envp);
 	cmd.envp = envp.items;
 	cmd.path = driver;
@@ -138,4 +138,5 @@ void lk_fix_verify_with_linker(const struct lk_record *rec, struct lk_fix *fix, 
 	lk_buf_release(&said);
 	lk_strvec_release(&argv);
 	lk_strvec_release(&dropped);
+	free(edited.args.items);
 }

@@ -249,13 +249,21 @@ void rp_fetch_lazy(struct rp *r)
 	free(all.items);
 }
 
+/* A group edit's range starts at `it` (an input of the driver's argv, not one the edit appended). */
+static int in_range_start(const struct rp *r, const struct lk_line_item *it)
+{
+	return (r->edit->flags & LK_EDIT_GROUP_RANGE) && it->position >= r->edit->group_from &&
+	       it->position <= r->edit->group_to && (size_t)(it - r->line->items.items) < r->first_extra &&
+	       (it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB);
+}
+
 /* The top-level items in reading order, with groups rescanned at their end. */
 void rp_read_line(struct rp *r)
 {
 	const struct lk_line *line = r->line;
 	struct { long *items; size_t nr, alloc; } group = { NULL, 0, 0 };
 	long last_user = -1;
-	int in_group = 0, in_place_read = 0;
+	int in_group = 0, in_place_read = 0, in_range = 0;
 	size_t nr = line->items.nr;	/* a fix trial worker's overlay adds items: they are read at the snapshot */
 
 	for (size_t i = 0; i < nr; i++)
@@ -266,6 +274,15 @@ void rp_read_line(struct rp *r)
 
 		if (it->parent >= 0 || is_extra(r, i))
 			continue;
+		if (in_range && (it->position < r->edit->group_from || it->position > r->edit->group_to)) {
+			/* The end of a group edit's range: rescanned as -Wl,--end-group there would be. */
+			rescan_group(r, group.items, group.nr);
+			in_group = in_range = 0;
+		}
+		if (!in_group && in_range_start(r, it)) {
+			in_group = in_range = 1;
+			group.nr = 0;
+		}
 		if (rp_skipped(r, it)) {
 			/* A word replaced: its replacement is read where it stood, once. */
 			if ((r->edit->flags & LK_EDIT_IN_PLACE) && !in_place_read) {

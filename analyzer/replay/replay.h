@@ -195,6 +195,8 @@ enum lk_edit_flags {
 	LK_EDIT_NO_COPY_DT_NEEDED = 1 << 1,	/* --copy-dt-needed-entries read as nothing */
 	/* The appended words replace skip_position's items: read there, with the state in force there. */
 	LK_EDIT_IN_PLACE = 1 << 2,
+	/* The top-level items of driver positions group_from .. group_to read as one group (a group edit). */
+	LK_EDIT_GROUP_RANGE = 1 << 3,
 };
 struct lk_replay_edit {
 	long skip_position;		/* top-level items from this driver position are not read, or -1 */
@@ -202,6 +204,7 @@ struct lk_replay_edit {
 	const struct lk_strvec *unref;	/* references to these symbols ... */
 	long unref_until_item;		/* ... from inputs read before this line item are left out */
 	const struct lk_strvec *append;	/* words appended to the driver's argv, in order, or NULL */
+	long group_from, group_to;	/* LK_EDIT_GROUP_RANGE: the driver positions grouped */
 };
 void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
 		      const struct lk_replay_edit *edit, struct lk_replay *out);

@@ -228,7 +228,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				symbol_list(out, &f->remaining, 1);
 				fprintf(out, "): %s\n", f->description);
 			} else {
-				fprintf(out, "  fix %s: %s\n", f->verified ? "(verified by replay)" :
+				fprintf(out, "  %s %s: %s\n", f->workaround ? "workaround" : "fix", f->verified ? "(verified by replay)" :
 					f->stated ? "(stated, not tried by the replay)" : "(does not fix it)",
 					f->description);
 			}
@@ -266,15 +266,37 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 	return a;
 }
 
+/* A fix's edit (edit.h): its kind and what it names; `needs` says what an edit outside the line rests on. */
+static json_t *edit_json(const struct lk_edit *e)
+{
+	json_t *o = json_pack("{s:s, s:I, s:o}", "kind", lk_edit_kind_name(e->kind), "position", (json_int_t)e->position,
+			      "words", strvec(&e->words));
+
+	if (e->kind == LK_EDIT_KIND_GROUP)
+		json_object_set_new(o, "to", json_integer((json_int_t)e->to));
+	if (e->driver)
+		json_object_set_new(o, "driver", json_string(e->driver));
+	if (e->input)
+		json_object_set_new(o, "input", lk_json_str(e->input));
+	json_object_set_new(o, "needs", lk_json_str(e->needs));
+	return o;
+}
+
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
-			 "args", strvec(&f->args), "position", (json_int_t)f->position,
-			 "replaces", f->replaces, "stated", f->stated,
-			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
-			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
-			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
-			 "linker_said", lk_json_str(f->linker_said));
+	json_t *o = json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+			      "args", strvec(&f->args), "position", (json_int_t)f->position,
+			      "replaces", f->replaces, "stated", f->stated,
+			      "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
+			      "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
+			      "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
+			      "linker_said", lk_json_str(f->linker_said));
+
+	json_object_set_new(o, "edit", edit_json(&f->edit));
+	json_object_set_new(o, "argv", lk_edit_on_line(&f->edit) ? strvec(&f->argv) : json_null());
+	json_object_set_new(o, "workaround", json_boolean(f->workaround));
+	json_object_set_new(o, "where", json_null());	/* issue #18, point 3: the build file's place */
+	return o;
 }
 
 /* relocation-not-allowed, relocation-overflow, tls-mismatch: what the relocation room names. */
@@ -508,7 +530,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			const struct lk_fix *f = &d->fixes.items[k];
 
-			fprintf(out, "| %s | %s | %s |\n", f->description,
+			fprintf(out, "| %s%s | %s | %s |\n", f->workaround ? "workaround: " : "", f->description,
 				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
 				f->stated ? "stated, not tried" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");

@@ -38,7 +38,7 @@ check_eq "PIE: its archive named" "$T/libnp.a" "$(diag "['referenced_by']['path'
 check_eq "PIE: its position on the line" 3 "$(diag "['referenced_by']['position']")"
 check_contains "PIE: how it was compiled (DW_AT_producer)" "$(diag "['relocation']['producer']")" "-fno-pic"
 check_contains "PIE: ld's words" "$(diag "['explanation']")" "can not be used when making a PIE object; recompile with -fPIE"
-check_eq "PIE: -no-pie, verified by replay" "True" "$(diag "['fixes'][0]['verified'] and d['diagnostics'][0]['fixes'][0]['args'] == ['-no-pie']")"
+check_eq "PIE: -no-pie, verified by replay, a workaround after the rebuild" "(True, True)" "$(diag "['fixes'][1]['verified'] and d['diagnostics'][0]['fixes'][1]['args'] == ['-no-pie'], d['diagnostics'][0]['fixes'][1]['workaround']")"
 check_contains "PIE: rebuilding the member with -fPIE, stated" "$(q "[f['description'] for f in d['diagnostics'][0]['fixes'] if f.get('stated')]")" "rebuild $T/libnp.a(np.o) with -fPIE"
 gcc main.o -L. -lnp -o app -no-pie
 check_eq "PIE: the real ld with the fix links" 0 "$?"

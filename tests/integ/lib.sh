@@ -139,3 +139,21 @@ int main(void) { puts("hello"); return 0; }
 C
 	cc -c main.c -o main.o
 }
+
+# apply_fix REPORT_JSON FIX OUT: a fix's edited driver argv ("argv", issue
+# #18) run with the real tools, its -o made OUT: the real link's status.
+# FIX is a Python expression over the report `r` ('r["diagnostics"][0]["fixes"][0]').
+apply_fix() {
+	"$PY" - "$@" <<'PYEOF'
+import json, subprocess, sys
+r = json.loads(sys.argv[1])
+argv = list(eval(sys.argv[2])["argv"] or [])
+if not argv:
+    sys.exit("apply_fix: the fix has no argv")
+if "-o" in argv:
+    argv[argv.index("-o") + 1] = sys.argv[3]
+else:
+    argv += ["-o", sys.argv[3]]
+sys.exit(subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)
+PYEOF
+}
