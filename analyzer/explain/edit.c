@@ -18,6 +18,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "edit.h"
+#include "overlay.h"
 #include "trial.h"
 
 static const char *const kind_names[] = {
@@ -132,6 +133,45 @@ static int try_edited(const struct lk_record *rec, const struct lk_line *line, c
 	return ok;
 }
 
+/*
+ * What the edit's words bring that ld would not read as the replay does:
+ * a file unreadable now, an executable (ld: "cannot use executable file
+ * as input"), what the model does not read (a script command). A replay
+ * that read past it verifies nothing: "kind word" into `remaining`, 1.
+ */
+static int rejected(const struct lk_record *rec, const struct lk_line *line, const struct lk_edit *e,
+		    struct lk_strvec *remaining)
+{
+	struct lk_overlay ov;
+	struct lk_buf b = LK_BUF_INIT;
+	int bad = 0;
+
+	if (!e->words.nr || e->kind == LK_EDIT_KIND_MOVE)
+		return 0;
+	if (e->kind == LK_EDIT_KIND_REPLACE)
+		lk_overlay_open_in_place(&ov, rec, line, &e->words, e->position);
+	else
+		lk_overlay_open(&ov, rec, line, &e->words);
+	for (size_t i = line->items.nr; i < ov.view.items.nr && !bad; i++) {
+		const struct lk_line_item *it = &ov.view.items.items[i];
+
+		if ((it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB) &&
+		    (it->info.kind == LK_FILE_UNREADABLE || it->info.kind == LK_FILE_EXECUTABLE)) {
+			lk_buf_addf(&b, "unrecognized-input %s", it->word);
+			bad = 1;
+		}
+	}
+	if (!bad && ov.view.unknown.nr > line->unknown.nr) {
+		lk_buf_addf(&b, "unmodelled %s", ov.view.unknown.items[line->unknown.nr]);
+		bad = 1;
+	}
+	lk_overlay_close(&ov);
+	if (bad && remaining)
+		lk_strvec_push(remaining, b.buf);
+	lk_buf_release(&b);
+	return bad;
+}
+
 int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		const struct lk_edit *e, struct lk_strvec *remaining)
 {
@@ -141,6 +181,8 @@ int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const st
 
 	if (!lk_edit_on_line(e) || e->not_on_line)
 		return -1;
+	if (rejected(rec, line, e, remaining))
+		return LK_EDIT_REJECTED;
 	switch (e->kind) {
 	case LK_EDIT_KIND_INSERT:
 		if (e->position < (long)rec->args.nr)

@@ -58,10 +58,15 @@ int lk_edit_driver_adds(const struct lk_record *rec, const char *driver, struct 
 /*
  * The edit tried on the replay of the edited line: 1 links, 0 fails
  * (`remaining`, which may be NULL, gets "kind symbol" of each diagnostic
- * left), -1 not tried (an edit outside the line, or one no replay models).
+ * left), -1 not tried (an edit outside the line, or one no replay models),
+ * LK_EDIT_REJECTED not tried either: its words bring what ld would not
+ * read as the replay does (a file unreadable now, an executable, a script
+ * the model does not read), so no replay of it could verify it; the
+ * reason goes to `remaining`.
  * Appended words run from `r`'s snapshot when it has one (trial.h); the
  * others replay the whole line, which stays as it is (lk_replay_edited).
  */
+#define LK_EDIT_REJECTED (-2)
 int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		const struct lk_edit *e, struct lk_strvec *remaining);
 

@@ -97,7 +97,9 @@ struct lk_fix *lk_fix_offer(const struct lk_record *rec, const struct lk_line *l
 	contract_fields(rec, f);
 	lk_edit_argv(rec, &f->edit, &f->argv);
 	ok = lk_edit_try(out, rec, line, &f->edit, &left);
-	if (ok < 0)
+	if (ok == LK_EDIT_REJECTED)
+		lk_strvec_push(&f->remaining, left.items[0]);	/* neither verified nor partial: why */
+	else if (ok < 0)
 		f->stated = 1;
 	else
 		judge(f, d, ok, &left);

@@ -25,6 +25,8 @@ check_eq "reached through libc.so.6's DT_NEEDED" "['/usr/aarch64-linux-gnu/lib/l
 check_eq "the first fix: -lc appended after the group, verified" "(['-lc'], 17, True)" \
 	"$(j '(r["diagnostics"][0]["fixes"][0]["args"], r["diagnostics"][0]["fixes"][0]["position"], r["diagnostics"][0]["fixes"][0]["verified"])')"
 check_contains "the fix says where" "$(j 'r["diagnostics"][0]["fixes"][0]["description"]')" "append -lc after -Wl,--end-group at 14"
+check_eq "the loader's path after it, labelled a workaround (issue #18, point 4)" "(False, True, True)" \
+	"$(j '(r["diagnostics"][0]["fixes"][0]["workaround"], r["diagnostics"][0]["fixes"][1]["workaround"], r["diagnostics"][0]["fixes"][1]["args"][0].endswith("ld-linux-aarch64.so.1"))')"
 expl=$(j '"\n".join(r["diagnostics"][0]["explanation"])')
 check_contains "the timeline: the loader was dropped at -lc" "$expl" "ld-linux-aarch64.so.1 was on the line as-needed through -lc's AS_NEEDED at 9, and was dropped: nothing referenced it yet"
 check_contains "the timeline: why --copy-dt-needed-entries does not help" "$expl" "--copy-dt-needed-entries at 10 does not help"
@@ -39,6 +41,7 @@ check_eq "the replay agrees with the real ld" "True" "$(j 'r["linker"]["agrees_w
 # The fix, applied for real: the real ld links.
 run_capture fixed aarch64-linux-gnu-gcc "${line[@]}" -lc -o app
 check_eq "the real ld links with -lc appended" 0 "$(cat "$T/fixed.rc")"
+check "... and so does the fix's edited argv" apply_fix "$(cat report.json)" 'r["diagnostics"][0]["fixes"][0]' app
 
 # The negative control of the case: with the fix, no diagnostic.
 "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -lc -o app2

@@ -141,7 +141,8 @@ C
 }
 
 # apply_fix REPORT_JSON FIX OUT: a fix's edited driver argv ("argv", issue
-# #18) run with the real tools, its -o made OUT: the real link's status.
+# #18) run with the real tools, its -o made OUT: the real link's status
+# (124 after 120 s).
 # FIX is a Python expression over the report `r` ('r["diagnostics"][0]["fixes"][0]').
 apply_fix() {
 	"$PY" - "$@" <<'PYEOF'
@@ -154,6 +155,9 @@ if "-o" in argv:
     argv[argv.index("-o") + 1] = sys.argv[3]
 else:
     argv += ["-o", sys.argv[3]]
-sys.exit(subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)
+try:
+    sys.exit(subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120).returncode)
+except subprocess.TimeoutExpired:
+    sys.exit(124)   # a linker that never ends (a script that includes itself) links nothing
 PYEOF
 }
