@@ -909,7 +909,33 @@ def linkers_agree(j, fails, lres):
     return first
 
 
-def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None):
+def fixes_applied(j, driver_env, cwd, out, fres):
+    """Each fix verified by replay, its edited argv run with the real tools (issue #18):
+    counted in `fres` as applied, and as not fixing when the real link then fails.
+    Returns the first that does not fix, or None."""
+    first = None
+    fixes = [f for d in j["diagnostics"] for f in d["fixes"]] + ([j["whole_fix"]] if j.get("whole_fix") else [])
+    for f in fixes:
+        if not f["verified"] or not f.get("argv"):
+            continue
+        argv = list(f["argv"])
+        if "-o" in argv:
+            argv[argv.index("-o") + 1] = out + ".fixed"
+        else:
+            argv += ["-o", out + ".fixed"]
+        try:
+            r = subprocess.run(argv, cwd=cwd, env=driver_env, capture_output=True, text=True, timeout=120)
+            failed = r.returncode != 0
+        except subprocess.TimeoutExpired:
+            failed = True
+        fres["applied"] = fres.get("applied", 0) + 1
+        if failed:
+            fres["not_fixing"] = fres.get("not_fixing", 0) + 1
+            first = first or f"the fix \"{f['description']}\" (verified by replay) does not link: {' '.join(argv)}"
+    return first
+
+
+def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None, fres=None):
     # One generator per case: any case can be replayed alone (--case K).
     rng = random.Random(seed * 1000003 + case)
     cls = CLASS_NAMES[case % len(CLASS_NAMES)]
@@ -989,6 +1015,11 @@ def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None
         other = linkers_agree(j, fails, lres if lres is not None else {})
         if not ok:
             return cls, False, why, ld_fail, d, here[0]
+        # The fixes applied with the real tools, where the line's inputs are all still there.
+        if ld_fail and not redaction and not extra.get("delete") and not extra.get("rewrite"):
+            bad_fix = fixes_applied(j, dict(env, **extra.get("env", {})), cwd, out, fres if fres is not None else {})
+            if bad_fix:
+                return cls, False, f"case {case} [{cls}]: {bad_fix}; {line}", ld_fail, d, here[0]
         if ld_fail and extra.get("expect") and not names_cause(j, extra["expect"]):
             return cls, False, f"case {case} [{cls}]: the report does not name {extra['expect']}; {why}", ld_fail, d, here[0]
         if other:
@@ -1020,8 +1051,8 @@ def run_case(build_dir, seed, case, keep, redaction=False, linkers=(), lres=None
 
 
 def run_one(job):
-    lres = {}
-    return run_case(*job, lres=lres), lres
+    lres, fres = {}, {}
+    return run_case(*job, lres=lres, fres=fres), lres, fres
 
 
 def main():
@@ -1053,7 +1084,10 @@ def main():
     else:
         results = map(run_one, work)
     redacted_records = redacted_strings = 0
-    for case, ((cls, ok, why, ld_fail, d, outcome, *redacted), lres) in zip(cases, results):
+    applied = not_fixing = 0
+    for case, ((cls, ok, why, ld_fail, d, outcome, *redacted), lres, fres) in zip(cases, results):
+        applied += fres.get("applied", 0)
+        not_fixing += fres.get("not_fixing", 0)
         for name, agreed in lres.items():
             per_linker[name][cls][0] += agreed
             per_linker[name][cls][1] += 1
@@ -1086,8 +1120,9 @@ def main():
     if redaction:
         print(f"redaction: {redacted_records} of the {passed} records that agree had strings redacted "
               f"({redacted_strings} strings), each analysed the same as its unredacted record")
+    print(f"fixes verified by replay, applied with the real tools: {applied}; that do not fix: {not_fixing}")
     print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return 1 if failed or not_fixing else 0
 
 
 if __name__ == "__main__":
