@@ -43,7 +43,7 @@ COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
 # The analyzer's stages, bottom up (analyzer/README.md): each folder sees
 # its own headers and those of the stages below it, never one above.
-ANALYZER_STAGES := model replay explain report
+ANALYZER_STAGES := model replay explain fix report
 ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
 ANALYZER_LIB_SRC += $(wildcard analyzer/replay/arch/*.c)
 ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
@@ -74,6 +74,8 @@ $(BUILD)/obj/analyzer/model/%.o: INCLUDES := -iquote analyzer/model
 $(BUILD)/obj/analyzer/replay/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay
 $(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
 	-iquote analyzer/explain
+$(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
+	-iquote analyzer/explain -iquote analyzer/fix
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/analyzer/main.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)

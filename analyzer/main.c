@@ -369,7 +369,7 @@ static int cmd_show(const struct lk_options *opt)
  * the name, so a symlink planted there is replaced, never followed.
  */
 static void write_reports(const struct lk_record *rec, const struct lk_line *line,
-			  const struct lk_replay *rp, const struct lk_report_options *ropt)
+			  const struct lk_replay *rp, const struct lk_fixes *fx, const struct lk_report_options *ropt)
 {
 	static const char *const exts[] = { ".report.json", ".report.md" };
 	size_t len = strlen(rec->path);
@@ -397,9 +397,9 @@ static void write_reports(const struct lk_record *rec, const struct lk_line *lin
 			continue;
 		}
 		if (i == 0)
-			lk_report_json(fp, rec, line, rp, ropt);
+			lk_report_json(fp, rec, line, rp, fx, ropt);
 		else
-			lk_report_md(fp, rec, line, rp, ropt);
+			lk_report_md(fp, rec, line, rp, fx, ropt);
 		bad = ferror(fp);
 		bad |= fclose(fp) != 0;
 		if (bad || rename(tmp.buf, path.buf) < 0) {
@@ -414,7 +414,7 @@ static void write_reports(const struct lk_record *rec, const struct lk_line *lin
 
 /* explain, report and why: the replay of the record's line. */
 static int print_replay(const struct lk_options *opt, const struct lk_record *rec,
-			struct lk_line *line, const struct lk_replay *rp)
+			struct lk_line *line, const struct lk_replay *rp, const struct lk_fixes *fx)
 {
 	struct lk_report_options ropt = { opt->replay_only };
 	struct lk_strvec lines = LK_STRVEC_INIT;
@@ -435,7 +435,7 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 		return 0;
 	}
 	if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
-		lk_report_text(stdout, rec, line, rp, &ropt);
+		lk_report_text(stdout, rec, line, rp, fx, &ropt);
 		if (rp->success) {
 			/* The facts a success rests on: none under a failure (issue #18, point 5). */
 			lk_fragility_find(rec, line, rp, &facts);
@@ -443,12 +443,12 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 			lk_facts_release(&facts);
 		}
 		if (opt->write_reports)
-			write_reports(rec, line, rp, &ropt);
+			write_reports(rec, line, rp, fx, &ropt);
 		return 0;
 	}
 	if (!strcmp(opt->format, "json"))
-		return lk_report_json(stdout, rec, line, rp, &ropt) < 0;
-	lk_report_md(stdout, rec, line, rp, &ropt);
+		return lk_report_json(stdout, rec, line, rp, fx, &ropt) < 0;
+	lk_report_md(stdout, rec, line, rp, fx, &ropt);
 	return 0;
 }
 
@@ -458,6 +458,7 @@ static int cmd_replay(const struct lk_options *opt)
 	struct lk_record rec;
 	struct lk_line line;
 	struct lk_replay rp;
+	struct lk_fixes fx = { NULL, 0, NULL };
 	int rc, fixes = strcmp(opt->command, "why") != 0;
 
 	if (load_line(opt, &rec, &line))
@@ -467,15 +468,17 @@ static int cmd_replay(const struct lk_options *opt)
 		rc = 1;
 	} else {
 		lk_explain_diags(&rp, &line);
-		if (fixes)
-			lk_fix_all(&rec, &line, &rp);
-		for (size_t i = 0; opt->verify_with_linker && i < rp.diags.nr; i++)
-			for (size_t k = 0; k < rp.diags.items[i].fixes.nr; k++)
-				if (rp.diags.items[i].fixes.items[k].verified)
-					lk_fix_verify_with_linker(&rec, &rp.diags.items[i].fixes.items[k],
-								  opt->walls);
-		rc = print_replay(opt, &rec, &line, &rp);
+		if (fixes) {
+			lk_explain_causes(&rec, &line, &rp);
+			lk_fix_all(&rec, &line, &rp, &fx);
+		}
+		for (size_t i = 0; opt->verify_with_linker && i < fx.nr; i++)
+			for (size_t k = 0; k < fx.of[i].nr; k++)
+				if (fx.of[i].items[k].verified)
+					lk_fix_verify_with_linker(&rec, &fx.of[i].items[k], opt->walls);
+		rc = print_replay(opt, &rec, &line, &rp, &fx);
 	}
+	lk_fixes_release(&fx);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);
 	lk_line_release(&line);

@@ -11,7 +11,7 @@
 #include "linkscope/vec.h"
 #include "explain.h"
 #include "reloc_explain.h"
-#include "fix.h"
+#include "cause.h"
 #include "notfound.h"
 #include "unusable.h"
 #include "multidef.h"
@@ -315,11 +315,6 @@ void lk_explain_why(const struct lk_replay *r, const struct lk_line *line,
 void lk_explain_diag_release(struct lk_diag *d)
 {
 	lk_strvec_release(&d->explanation);
-	for (size_t k = 0; k < d->fixes.nr; k++)
-		lk_fix_release(&d->fixes.items[k]);
-	free(d->fixes.items);
-	d->fixes.items = NULL;
-	d->fixes.nr = d->fixes.alloc = 0;
 	lk_strvec_release(&d->symbols);
 	free(d->provider);
 	d->provider = NULL;
@@ -355,9 +350,11 @@ void lk_explain_release(struct lk_replay *r)
 {
 	for (size_t i = 0; i < r->diags.nr; i++)
 		lk_explain_diag_release(&r->diags.items[i]);
-	if (r->whole_fix) {
-		lk_fix_release(r->whole_fix);
-		free(r->whole_fix);
-		r->whole_fix = NULL;
-	}
+}
+
+void lk_explain_causes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	/* A failure that is no prediction gets no causes: there is nothing to fix. */
+	if (!out->unknown)
+		lk_cause_group(rec, line, out);
 }

@@ -8,6 +8,7 @@
 
 #include "linkscope/buf.h"
 #include "line.h"
+#include "linkscope/record.h"
 #include "replay.h"
 
 /*
@@ -15,7 +16,8 @@
  * nearly matches an undefined one (nearmiss.c), or the cause of a
  * multiple definition (multidef.c). `fix` is stated, never verified: it
  * is an edit outside the line (a header, a recompile); an edit of the line
- * is a struct lk_fix of the diagnostic, tried like the others.
+ * (the object that defines it appended) is the fix stage's, which reads
+ * `kind` and `in`.
  */
 struct lk_finding {
 	char *kind;		/* "extern-c", "signature", ...; "tentative-definition", ... (docs/report-format.md) */
@@ -30,9 +32,16 @@ void lk_finding_release(struct lk_finding *f);
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line);
 
 /*
- * Free what the explain stage (the explanations, causes and fixes of
- * explain.c, cause.c and fix.c) added to a diagnostic of the replay, or
- * to every diagnostic and the replay itself; before lk_replay_release().
+ * The causes, for the fix stage (cause.c): undefined symbols grouped by
+ * what would define them, the providers, the near misses. Nothing when
+ * the failure is no prediction.
+ */
+void lk_explain_causes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+
+/*
+ * Free what the explain stage (the explanations and causes of explain.c,
+ * cause.c, nearmiss.c, multidef.c) added to a diagnostic of the replay,
+ * or to every diagnostic; before lk_replay_release().
  */
 void lk_explain_diag_release(struct lk_diag *d);
 void lk_explain_release(struct lk_replay *r);

@@ -35,7 +35,6 @@
 #include "demangle.h"
 #include "elf.h"
 #include "explain.h"
-#include "fix.h"
 #include "nearmiss.h"
 
 #define TREE_FILES_MAX 256	/* objects read from the build tree */
@@ -667,8 +666,7 @@ static int library_name(const char *output)
 }
 
 /* `main` undefined: the line links a program. A library linked as one, or main's object not on the line. */
-static void main_missing(const struct corpus *c, const struct lk_record *rec, const struct lk_line *line,
-			 struct lk_replay *out, struct lk_diag *d)
+static void main_missing(const struct corpus *c, const struct lk_record *rec, struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	struct { const struct src **items; size_t nr, alloc; } mains = { NULL, 0, 0 };
@@ -699,10 +697,7 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 	}
 	if (mains.nr == 1) {
 		lk_buf_addf(&b, "%s defines main", mains.items[0]->where);
-		add_finding(d, "main", "main", mains.items[0]->path, b.buf, NULL);
-		lk_buf_reset(&b);
-		lk_buf_addf(&b, "append %s, the object that defines main", mains.items[0]->path);
-		lk_fix_try_append(rec, line, out, d, mains.items[0]->path, b.buf);
+		add_finding(d, "main", "main", mains.items[0]->path, b.buf, NULL);	/* the fix stage appends it */
 		lk_buf_reset(&b);
 	} else if (mains.nr > 1) {
 		/* Several programs' objects: which one is this program's the inputs do not say, so no edit is offered. */
@@ -723,14 +718,14 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, co
 	lk_buf_release(&b);
 }
 
-static void look_at(const struct corpus *c, const struct lk_record *rec, const struct lk_line *line,
-		    struct lk_replay *out, struct lk_diag *d, const char *u, const struct lk_provider_index *ix)
+static void look_at(const struct corpus *c, const struct lk_record *rec, struct lk_diag *d, const char *u,
+		    const struct lk_provider_index *ix)
 {
 	struct cxx want;
 	size_t before = d->near_misses.nr;
 
 	if (!strcmp(u, "main")) {
-		main_missing(c, rec, line, out, d);
+		main_missing(c, rec, d);
 		return;
 	}
 	exact_matches(c, d, u);
@@ -749,17 +744,7 @@ static void look_at(const struct corpus *c, const struct lk_record *rec, const s
 		if (d->near_misses.nr == before)
 			index_matches(ix, d, u, NULL);
 	}
-	/* An object of the build tree that defines it: the line edit that adds it. */
-	for (size_t i = before; i < d->near_misses.nr; i++)
-		if (!strcmp(d->near_misses.items[i].kind, "not-on-line")) {
-			struct lk_buf b = LK_BUF_INIT;
-			const char *in = d->near_misses.items[i].in;
-
-			lk_buf_addf(&b, "append %s, which defines %s", in, u);
-			lk_fix_try_append(rec, line, out, d, in, b.buf);
-			lk_buf_release(&b);
-			break;
-		}
+	/* An object of the build tree that defines it ("not-on-line"): the fix stage appends it. */
 }
 
 void lk_nearmiss_find(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
@@ -782,7 +767,7 @@ void lk_nearmiss_find(const struct lk_record *rec, const struct lk_line *line, s
 		if (d->kind != LK_DIAG_UNDEFINED || d->defined_path || d->provider)
 			continue;
 		for (size_t k = 0; k < d->symbols.nr && k < SYMBOLS_LOOKED_AT; k++)
-			look_at(&c, rec, line, out, d, d->symbols.items[k], ix);
+			look_at(&c, rec, d, d->symbols.items[k], ix);
 	}
 	corpus_release(&c);
 }

@@ -1,8 +1,8 @@
 /*
  * "cannot find -lNAME" explained (input-not-found, incompatible-skipped):
  * why ld's search (model/libsearch.c, ldfile.c's ldfile_open_file_search)
- * found nothing, read from the search dirs as they are, and the edit
- * that fixes it. The causes, in the order they are looked for:
+ * found nothing, read from the search dirs as they are (the edit that
+ * fixes it is analyzer/fix/'s). The causes, in the order they are looked for:
  *  - incompatible-skipped: every file found was of another machine (ld's
  *    "skipping incompatible"): each one and its machine, and a dir of the
  *    link's machine that has the right one (the line's sysroot, Debian's
@@ -15,9 +15,6 @@
  *    "lib" prefix or suffix, a plural): -lzlib is -lz, -lpthreads
  *    -lpthread;
  *  - missing-dir: a -L dir that does not exist.
- * A fix that replaces the word is tried by a replay of the line with the
- * word replaced where it stands (LK_EDIT_IN_PLACE): verified only when
- * that link succeeds.
  */
 #include <dirent.h>
 #include <glob.h>
@@ -29,7 +26,6 @@
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "elf.h"
-#include "fix.h"
 #include "notfound.h"
 #include "provider.h"
 
@@ -293,8 +289,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* "-lz" for ".../libz.so" or ".../libz.a": the -l word that finds a library file (malloc'd). */
-static char *l_word(const char *path)
+char *lk_notfound_l_word(const char *path)
 {
 	const char *base = base_name(path);
 	size_t len = strlen(base);
@@ -330,7 +325,7 @@ static void explain_lib(const struct lk_line *line, const struct lk_line_item *i
 		free(pkg);
 		free(cache);
 	} else if (near_name(line, it, &dirs, d)) {
-		char *word = l_word(d->not_found_file);
+		char *word = lk_notfound_l_word(d->not_found_file);
 
 		lk_buf_addf(&b, "%s is in a dir searched: did you mean %s?", d->not_found_file, word);
 		say(d, &b);
@@ -356,59 +351,4 @@ void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d)
 		lk_buf_addf(&b, "ld: \"cannot find %s\": no such file", it->word);
 		say(d, &b);
 	}
-}
-
-/* ---- fixes ---- */
-
-/* The line with the -l word of `it` replaced by `word`, replayed where it stood. */
-static void try_replace(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-			const struct lk_line_item *it, struct lk_diag *d, const char *word, const char *description)
-{
-	struct lk_edit e = { LK_EDIT_KIND_REPLACE, it->position, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
-
-	lk_strvec_push(&e.words, word);
-	lk_fix_offer(rec, line, out, d, &e, description);
-}
-
-void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-		       struct lk_diag *d)
-{
-	const struct lk_line_item *it = d->item >= 0 ? &line->items.items[d->item] : NULL;
-	const char *cause = d->not_found_cause, *file = d->not_found_file;
-	struct lk_buf word = LK_BUF_INIT, desc = LK_BUF_INIT;
-	char *l = NULL;
-	/* A word replaced in place: the driver's own word, not one a script or the driver added. */
-	int replaceable = it && it->parent < 0 && it->position >= 0 && (size_t)it->position < rec->args.nr &&
-			  !strcmp(rec->args.items[it->position].text, it->word);
-
-	if (!cause || !file)
-		return;
-	if (!strcmp(cause, "static-only-shared")) {
-		lk_buf_addf(&desc, "install lib%s.a (the static library), or link %s without -static: only %s exists",
-			    it->word + 2, it->word, file);
-		lk_fix_stated(d, LK_EDIT_KIND_OUTSIDE, NULL, "a static library of that name in a dir ld searches", desc.buf);
-	} else if (!strcmp(cause, "runtime-only") || !strcmp(cause, "near-name") ||
-		   !strcmp(cause, "incompatible-skipped")) {
-		const char *base = base_name(file);
-
-		if (!strcmp(cause, "runtime-only"))
-			lk_buf_addf(&word, "-l:%s", base);
-		else if (!strcmp(cause, "near-name"))
-			lk_buf_addstr(&word, (l = l_word(file)));
-		else
-			lk_buf_addstr(&word, file);
-		lk_buf_addf(&desc, "replace %s (at %ld) with %s", it->word, it->position, word.buf);
-		if (!strcmp(cause, "runtime-only"))
-			lk_buf_addf(&desc, " (or install the -dev package that has lib%s.so)", it->word + 2);
-		else if (!strcmp(cause, "incompatible-skipped"))
-			lk_buf_addf(&desc, " (or add -L%.*s before it)", (int)(base - file - 1), file);
-		if (replaceable)
-			try_replace(rec, line, out, it, d, word.buf, desc.buf);
-		else
-			lk_fix_stated(d, LK_EDIT_KIND_OUTSIDE, NULL, "the word replaced where the build writes it (not a word of this argv)",
-				      desc.buf);
-	}
-	free(l);
-	lk_buf_release(&word);
-	lk_buf_release(&desc);
 }

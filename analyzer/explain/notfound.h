@@ -1,4 +1,4 @@
-/* "cannot find -lNAME" explained, and fixed (notfound.c). */
+/* "cannot find -lNAME" explained (notfound.c); its fixes are the fix stage's. */
 #ifndef ANALYZER_NOTFOUND_H
 #define ANALYZER_NOTFOUND_H
 
@@ -13,8 +13,7 @@
  */
 void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d);
 
-/* Its fix: the word replaced where it stands, tried by a replay; or said, when no edit of the line does it. */
-void lk_notfound_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-		       struct lk_diag *d);
+/* "-lz" for ".../libz.so" or ".../libz.a": the -l word that finds a library file (malloc'd). */
+char *lk_notfound_l_word(const char *path);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The explanations and fixes of the relocation room's diagnostics
+ * The explanations of the relocation room's diagnostics
  * (relocation-not-allowed, relocation-overflow, tls-mismatch): reloc.c.
  */
 #ifndef ANALYZER_RELOC_EXPLAIN_H
@@ -13,7 +13,4 @@
 int lk_explain_reloc_kind(enum lk_diag_kind kind);
 /* The timeline of one of its diagnostics. */
 void lk_explain_reloc(const struct lk_replay *out, const struct lk_line *line, struct lk_diag *d);
-/* Their fixes: -no-pie tried by replay; rebuilding the object stated (lk_fix.stated). */
-void lk_fix_reloc(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
-
 #endif

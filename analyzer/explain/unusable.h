@@ -1,4 +1,4 @@
-/* Inputs ld cannot use, explained, with the fixes said (unusable.c). */
+/* Inputs ld cannot use, explained (unusable.c); their fixes are the fix stage's. */
 #ifndef ANALYZER_EXPLAIN_UNUSABLE_H
 #define ANALYZER_EXPLAIN_UNUSABLE_H
 
@@ -11,9 +11,5 @@ int lk_unusable_kind(enum lk_diag_kind kind);
 
 /* The timeline of such a diagnostic of `line`'s replay. */
 void lk_unusable_explain(const struct lk_line *line, struct lk_diag *d);
-
-/* Its fixes: all are rebuilds or another linker, said and not tried (struct lk_fix.stated). */
-void lk_unusable_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-		       struct lk_diag *d);
 
 #endif

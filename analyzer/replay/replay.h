@@ -11,7 +11,6 @@
 #include "line.h"
 #include "linkscope/record.h"
 
-struct lk_fix;
 struct lk_finding;
 struct lk_symtab;
 struct lk_trial_server;
@@ -107,11 +106,11 @@ struct lk_diag {
 	char *problem;		/* the unusable kinds: what is wrong, one line naming the file */
 	/*
 	 * The rest is the explain stage's (explain.h): empty after the
-	 * replay, filled by the explanations, causes and fixes, and released
-	 * by lk_explain_release(), not by lk_diag_release().
+	 * replay, filled by the explanations and causes, and released by
+	 * lk_explain_release(), not by lk_diag_release(). The fixes are the
+	 * fix stage's own result (analyzer/fix/fix.h), not the replay's.
 	 */
 	struct lk_strvec explanation;	/* the timeline, one sentence each */
-	struct { struct lk_fix *items; size_t nr, alloc; } fixes;	/* fix.h */
 	/* undefined-symbol diagnostics are grouped by cause (cause.c) */
 	struct lk_strvec symbols;	/* every symbol of the group, `symbol` first */
 	char *provider;		/* a library not on the line that defines them all, or NULL */
@@ -156,7 +155,6 @@ struct lk_replay {
 	struct lk_strvec untold;	/* inputs the replay could not tell (a thin archive's member gone or changed) */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
-	struct lk_fix *whole_fix;	/* several causes: one edit that fixes them all, or NULL (the explain stage's) */
 };
 
 /*
@@ -166,7 +164,7 @@ struct lk_replay {
  * symbol table; returns 0, or -1 with `err` for a broken invariant only:
  * unreadable inputs are notes. The line is read, never changed. The
  * commands' next stages take `out`: the explanations (explain.h), then
- * the fixes (fix.h), whose trials run from the snapshot that
+ * the fixes (analyzer/fix/), whose trials run from the snapshot that
  * LK_REPLAY_SNAPSHOT keeps after the user's last input (trial.h).
  */
 enum lk_replay_flags {

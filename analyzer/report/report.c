@@ -143,9 +143,11 @@ static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
 }
 
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		    const struct lk_replay *rp, const struct lk_report_options *opt)
+		    const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt)
 {
 	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
+	static const struct lk_fixes no_fixes;	/* ... and no fix */
 	int agree = agreement(rec, line, rp, opt);
 	char *cross = cross_verdict(line, rp);
 	enum lk_linker own = lk_linker_of_flavor(line->flavor);
@@ -159,6 +161,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		memset(&empty, 0, sizeof(empty));
 		empty.notes = rp->notes;
 		rp = &empty;
+		fixes = &no_fixes;
 		free(cross);
 		cross = NULL;
 	} else {
@@ -182,6 +185,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
+		const struct lk_fix_list *fl = lk_fixes_of(fixes, i);
 		char *human = lk_demangle(d->symbol);
 
 		if (d->symbols.nr > 1) {
@@ -219,8 +223,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "  - %s\n", d->explanation.items[k]);
-		for (size_t k = 0; k < d->fixes.nr; k++) {
-			const struct lk_fix *f = &d->fixes.items[k];
+		for (size_t k = 0; k < fl->nr; k++) {
+			const struct lk_fix *f = &fl->items[k];
 
 			if (f->partial) {
 				fprintf(out, "  partial fix (verified by replay for these symbols; %zu other diagnostic%s remain: ",
@@ -240,8 +244,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				fprintf(out, "      not checked by the real linker: %s\n", f->linker_said);
 		}
 	}
-	if (rp->whole_fix)
-		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", rp->whole_fix->description);
+	if (fixes->whole)
+		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", fixes->whole->description);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
 	for (size_t i = 0; i < rp->notes.nr; i++)
@@ -331,7 +335,7 @@ static json_t *finding_json(const struct lk_finding *f)
 }
 
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
-			 const struct lk_diag *d)
+			 const struct lk_diag *d, const struct lk_fix_list *fl)
 {
 	json_t *fixes = json_array(), *ref = json_null(), *def = json_null();
 
@@ -348,8 +352,8 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 	else if (d->defined_path || d->provider)
 		def = json_pack("{s:o, s:[], s:b}", "path", lk_json_str(d->defined_path ? d->defined_path : d->provider),
 				"via", "on_line", d->defined_path != NULL);
-	for (size_t k = 0; k < d->fixes.nr; k++)
-		json_array_append_new(fixes, fix_json(&d->fixes.items[k]));
+	for (size_t k = 0; k < fl->nr; k++)
+		json_array_append_new(fixes, fix_json(&fl->items[k]));
 	char *human = lk_demangle(d->symbol);
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_diag_kind_name(d->kind),
 			      "symbol", lk_json_str(d->symbol), "demangled", lk_json_str(human), "version", lk_json_str(d->version),
@@ -427,14 +431,15 @@ static void linkers_json(json_t *predicted, const struct lk_line *line, const st
 }
 
 int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		   const struct lk_replay *rp, const struct lk_report_options *opt)
+		   const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt)
 {
 	json_t *diags = json_array(), *root;
 	int agree = agreement(rec, line, rp, opt), rc;
 	char *cross = cross_verdict(line, rp);
 
 	for (size_t i = 0; !unknown(line, rp) && i < rp->diags.nr; i++)
-		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i]));
+		json_array_append_new(diags, diag_json(line, rp, &rp->diags.items[i], lk_fixes_of(fixes, i)));
 	root = json_pack("{s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
 			 "schema", "linkscope-report/2", "record", lk_json_str(rec->path),
 			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
@@ -449,7 +454,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 			 "notes", strvec(&rp->notes));
 	linkers_json(json_object_get(root, "predicted"), line, rp, unknown(line, rp));
 	free(cross);
-	json_object_set_new(root, "whole_fix", rp->whole_fix ? fix_json(rp->whole_fix) : json_null());
+	json_object_set_new(root, "whole_fix", fixes->whole ? fix_json(fixes->whole) : json_null());
 	rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
@@ -457,9 +462,11 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 }
 
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		  const struct lk_replay *rp, const struct lk_report_options *opt)
+		  const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt)
 {
 	struct lk_replay empty;	/* an unknown outcome shows no diagnostic, only the notes */
+	static const struct lk_fixes no_fixes;	/* ... and no fix */
 	int agree = agreement(rec, line, rp, opt);
 	char *cross = cross_verdict(line, rp);
 	enum lk_linker own = lk_linker_of_flavor(line->flavor);
@@ -478,6 +485,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		memset(&empty, 0, sizeof(empty));
 		empty.notes = rp->notes;
 		rp = &empty;
+		fixes = &no_fixes;
 		free(cross);
 		cross = NULL;
 	}
@@ -493,6 +501,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
+		const struct lk_fix_list *fl = lk_fixes_of(fixes, i);
 
 		char *human = lk_demangle(d->symbol);
 
@@ -525,10 +534,10 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "- %s\n", d->explanation.items[k]);
-		if (d->fixes.nr)
+		if (fl->nr)
 			fprintf(out, "\n| fix | verified by replay | real linker |\n|---|---|---|\n");
-		for (size_t k = 0; k < d->fixes.nr; k++) {
-			const struct lk_fix *f = &d->fixes.items[k];
+		for (size_t k = 0; k < fl->nr; k++) {
+			const struct lk_fix *f = &fl->items[k];
 
 			fprintf(out, "| %s%s | %s | %s |\n", f->workaround ? "workaround: " : "", f->description,
 				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
@@ -537,8 +546,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		}
 		fprintf(out, "\n");
 	}
-	if (rp->whole_fix)
-		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", rp->whole_fix->description);
+	if (fixes->whole)
+		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", fixes->whole->description);
 	if (line->warnings.nr) {
 		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
 		for (size_t i = 0; i < line->warnings.nr; i++)

@@ -6,18 +6,23 @@
 
 #include "line.h"
 #include "linkscope/record.h"
+#include "fix.h"
 #include "replay.h"
 
+/* `fixes` is the fix stage's result for `rp` (analyzer/fix/fix.h); an empty one prints none. */
 struct lk_report_options {
 	int replay_only;	/* ignore the linker's recorded status and stderr */
 };
 
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		    const struct lk_replay *rp, const struct lk_report_options *opt);
+		    const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt);
 int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		   const struct lk_replay *rp, const struct lk_report_options *opt);
+		   const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt);
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
-		  const struct lk_replay *rp, const struct lk_report_options *opt);
+		  const struct lk_replay *rp,
+		    const struct lk_fixes *fixes, const struct lk_report_options *opt);
 
 /* `s` as a Markdown table cell: "|" escaped (it would end the cell), newlines as spaces. */
 void lk_report_md_cell(FILE *out, const char *s);

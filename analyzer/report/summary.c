@@ -105,7 +105,7 @@ static void add_plain(struct causes *cs, const struct lk_record *rec, const char
 }
 
 static void add_diag(struct causes *cs, const struct lk_record *rec, const struct lk_line *line,
-		     const struct lk_replay *rp, const struct lk_diag *d)
+		     const struct lk_replay *rp, const struct lk_diag *d, const struct lk_fix_list *fl)
 {
 	struct lk_buf key = LK_BUF_INIT, ref = LK_BUF_INIT;
 	const char *def = d->def_input >= 0 ? rp->inputs.items[d->def_input].path : NULL;
@@ -126,11 +126,11 @@ static void add_diag(struct causes *cs, const struct lk_record *rec, const struc
 		c->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			lk_strvec_push(&c->explanation, d->explanation.items[k]);
-		for (size_t k = 0; k < d->fixes.nr; k++) {
+		for (size_t k = 0; k < fl->nr; k++) {
 			LK_GROW(c->fixes.items, c->fixes.nr + 1, c->fixes.alloc);
-			c->fixes.items[c->fixes.nr].description = lk_xstrdup(d->fixes.items[k].description);
-			c->fixes.items[c->fixes.nr].stated = d->fixes.items[k].stated;
-			c->fixes.items[c->fixes.nr++].verified = d->fixes.items[k].verified;
+			c->fixes.items[c->fixes.nr].description = lk_xstrdup(fl->items[k].description);
+			c->fixes.items[c->fixes.nr].stated = fl->items[k].stated;
+			c->fixes.items[c->fixes.nr++].verified = fl->items[k].verified;
 		}
 	}
 	add_link(c, rec, ref.len ? ref.buf : NULL);
@@ -144,6 +144,7 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_line line;
 	struct lk_replay rp;
+	struct lk_fixes fixes;
 	const struct lk_linker_verdict *own;
 	int predicted;
 
@@ -159,7 +160,8 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 		return;
 	}
 	lk_explain_diags(&rp, &line);
-	lk_fix_all(rec, &line, &rp);
+	lk_explain_causes(rec, &line, &rp);
+	lk_fix_all(rec, &line, &rp, &fixes);
 	own = &rp.linkers[lk_linker_of_flavor(line.flavor)];
 	predicted = own->success;
 	if (line.unknown.nr) {
@@ -180,7 +182,8 @@ static void collect(struct causes *cs, const struct lk_record *rec, const struct
 	else if (!rp.diags.nr)
 		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
 	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
-		add_diag(cs, rec, &line, &rp, &rp.diags.items[i]);
+		add_diag(cs, rec, &line, &rp, &rp.diags.items[i], lk_fixes_of(&fixes, i));
+	lk_fixes_release(&fixes);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);
 	lk_line_release(&line);

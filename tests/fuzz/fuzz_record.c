@@ -49,13 +49,17 @@ static void analyse(const struct lk_record *rec, FILE *sink)
 	lk_show_text(sink, rec, &line, &sopt);
 	lk_show_json(sink, rec, &line);
 	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) == 0) {
+		struct lk_fixes fx;
+
 		lk_explain_diags(&rp, &line);
-		lk_fix_all(rec, &line, &rp);
-		lk_report_text(sink, rec, &line, &rp, &ropt);
-		lk_report_json(sink, rec, &line, &rp, &ropt);
-		lk_report_md(sink, rec, &line, &rp, &ropt);
+		lk_explain_causes(rec, &line, &rp);
+		lk_fix_all(rec, &line, &rp, &fx);
+		lk_report_text(sink, rec, &line, &rp, &fx, &ropt);
+		lk_report_json(sink, rec, &line, &rp, &fx, &ropt);
+		lk_report_md(sink, rec, &line, &rp, &fx, &ropt);
 		lk_explain_why(&rp, &line, rec->args.nr > 1 ? rec->args.items[1].text : "main", &lines);
 		lk_strvec_release(&lines);
+		lk_fixes_release(&fx);
 		lk_explain_release(&rp);
 		lk_replay_release(&rp);
 	}

@@ -1,8 +1,9 @@
 /*
- * Diagnostics -> fixes (see fix.h): the direct edit for each diagnostic
- * (edit.h's model), tried on the replay before it is offered, and the
- * order they are offered in: the edit a person makes at the cause first,
- * the workarounds after.
+ * Explained diagnostics -> fixes (see fix.h): the stage's entry, the one
+ * way a fix is offered (an edit of edit.h, tried, judged), the direct
+ * edit of each diagnostic (libc read again, an archive moved or grouped,
+ * a duplicate removed), and the order fixes are offered in: the edit a
+ * person makes at the cause first, the workarounds after.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +11,27 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
-#include "cause.h"
 #include "explain.h"
-#include "fix.h"
+#include "fix_parts.h"
 #include "reloc_explain.h"
-#include "notfound.h"
 #include "unusable.h"
 
-static struct lk_fix *new_fix(struct lk_diag *d, const char *description)
+struct lk_fix_list *lk_fixer_list(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	size_t i = (size_t)(d - fx->rp->diags.items);
+
+	if (d < fx->rp->diags.items || i >= fx->out->nr)
+		LK_BUG("a fix for a diagnostic that is not the replay's");
+	return &fx->out->of[i];
+}
+
+static struct lk_fix *new_fix(const struct lk_fixer *fx, const struct lk_diag *d, const char *description)
+{
+	struct lk_fix_list *l = lk_fixer_list(fx, d);
 	struct lk_fix *f;
 
-	LK_GROW(d->fixes.items, d->fixes.nr + 1, d->fixes.alloc);
-	f = &d->fixes.items[d->fixes.nr++];
+	LK_GROW(l->items, l->nr + 1, l->alloc);
+	f = &l->items[l->nr++];
 	memset(f, 0, sizeof(*f));
 	f->description = lk_xstrdup(description);
 	f->position = -1;
@@ -83,20 +92,20 @@ static void contract_fields(const struct lk_record *rec, struct lk_fix *f)
 	}
 }
 
-struct lk_fix *lk_fix_offer(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-			    struct lk_diag *d, struct lk_edit *edit, const char *description)
+struct lk_fix *lk_fix_offer(const struct lk_fixer *fx, const struct lk_diag *d, struct lk_edit *edit,
+			    const char *description)
 {
 	struct lk_strvec left = LK_STRVEC_INIT;
-	struct lk_fix *f = new_fix(d, description);
+	struct lk_fix *f = new_fix(fx, d, description);
 	int ok;
 
 	f->edit = *edit;
 	memset(edit, 0, sizeof(*edit));
 	if (f->edit.kind == LK_EDIT_KIND_DRIVER)
 		f->driver = lk_xstrdup(f->edit.driver);
-	contract_fields(rec, f);
-	lk_edit_argv(rec, &f->edit, &f->argv);
-	ok = lk_edit_try(out, rec, line, &f->edit, &left);
+	contract_fields(fx->rec, f);
+	lk_edit_argv(fx->rec, &f->edit, &f->argv);
+	ok = lk_edit_try(fx->rp, fx->rec, fx->line, &f->edit, &left);
 	if (ok == LK_EDIT_REJECTED)
 		lk_strvec_push(&f->remaining, left.items[0]);	/* neither verified nor partial: why */
 	else if (ok < 0)
@@ -107,19 +116,19 @@ struct lk_fix *lk_fix_offer(const struct lk_record *rec, const struct lk_line *l
 	return f;
 }
 
-struct lk_fix *lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-				 struct lk_diag *d, const char *word, const char *description)
+struct lk_fix *lk_fix_try_append(const struct lk_fixer *fx, const struct lk_diag *d, const char *word,
+				 const char *description)
 {
-	struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+	struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)fx->rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
 
 	lk_strvec_push(&e.words, word);
-	return lk_fix_offer(rec, line, out, d, &e, description);
+	return lk_fix_offer(fx, d, &e, description);
 }
 
-struct lk_fix *lk_fix_stated(struct lk_diag *d, enum lk_edit_kind kind, const char *input, const char *needs,
-			     const char *description)
+struct lk_fix *lk_fix_stated(const struct lk_fixer *fx, const struct lk_diag *d, enum lk_edit_kind kind,
+			     const char *input, const char *needs, const char *description)
 {
-	struct lk_fix *f = new_fix(d, description);
+	struct lk_fix *f = new_fix(fx, d, description);
 
 	f->edit.kind = kind;
 	f->edit.position = f->edit.to = -1;
@@ -162,22 +171,23 @@ static const char *script_of(const struct lk_line *line, const char *path)
 }
 
 /* A DSO missing from the line: libc read again (at the cause), or the library that defines it by its path. */
-static void fix_dso_missing(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-			    struct lk_diag *d)
+static void fix_dso_missing(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	const struct lk_record *rec = fx->rec;
+	const struct lk_line *line = fx->line;
 	struct lk_buf desc = LK_BUF_INIT;
 	int again_works;
 
 	lk_buf_addstr(&desc, "append -lc after ");
 	last_user_arg(rec, line, &desc);
 	lk_buf_addstr(&desc, ", so that libc is read again after the inputs that need it");
-	again_works = lk_fix_try_append(rec, line, out, d, "-lc", desc.buf)->verified;
+	again_works = lk_fix_try_append(fx, d, "-lc", desc.buf)->verified;
 	lk_buf_reset(&desc);
 	if (d->def_input >= 0) {
-		const char *path = out->inputs.items[d->def_input].path;
+		const char *path = fx->rp->inputs.items[d->def_input].path;
 
 		lk_buf_addf(&desc, "append %s, the library that defines %s", path, d->symbol);
-		lk_fix_try_append(rec, line, out, d, path, desc.buf)->workaround = again_works;
+		lk_fix_try_append(fx, d, path, desc.buf)->workaround = again_works;
 	}
 	lk_buf_release(&desc);
 }
@@ -200,10 +210,10 @@ static const struct lk_line_item *own_word(const struct lk_record *rec, const st
 	return found;
 }
 
-/* The top-level item of the last input (in reading order) that references d's symbols, or NULL. */
-static const struct lk_line_item *last_reference(const struct lk_replay *out, const struct lk_line *line,
-						 const struct lk_diag *d)
+const struct lk_line_item *lk_fix_last_reference(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	const struct lk_replay *out = fx->rp;
+	const struct lk_line *line = fx->line;
 	const struct lk_line_item *last = NULL;
 
 	for (size_t i = 0; i < d->refs.nr; i++) {
@@ -222,13 +232,15 @@ static const struct lk_line_item *last_reference(const struct lk_replay *out, co
  * references (its words at the end), or, when archives need each other,
  * the archives grouped; read again at the end is the workaround.
  */
-static void fix_ordering(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-			 struct lk_diag *d)
+static void fix_ordering(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	const struct lk_record *rec = fx->rec;
+	const struct lk_line *line = fx->line;
 	struct lk_buf desc = LK_BUF_INIT;
 	const char *script = script_of(line, d->defined_path);
 	const struct lk_line_item *it = script ? NULL : own_word(rec, line, d->defined_path);
-	const struct lk_line_item *ref = last_reference(out, line, d);
+	const struct lk_line_item *ref = lk_fix_last_reference(fx, d);
+	struct lk_fix_list *fixes = lk_fixer_list(fx, d);
 	char *path = lk_xstrdup(d->defined_path);
 	const char *them = d->symbols.nr > 1 ? "them" : d->symbol;
 	int fixed = 0;
@@ -238,7 +250,7 @@ static void fix_ordering(const struct lk_record *rec, const struct lk_line *line
 		last_user_arg(rec, line, &desc);
 		lk_buf_addf(&desc, ", so that %s (in its linker script) is read again, after the reference",
 			    path);
-		lk_fix_try_append(rec, line, out, d, script, desc.buf);
+		lk_fix_try_append(fx, d, script, desc.buf);
 		goto done;
 	}
 	if (it) {
@@ -248,7 +260,7 @@ static void fix_ordering(const struct lk_record *rec, const struct lk_line *line
 
 		lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, after the inputs that reference %s (ld reads an archive once, left to right)",
 			    it->word, it->position, them);
-		fixed = lk_fix_offer(rec, line, out, d, &e, desc.buf)->verified;
+		fixed = lk_fix_offer(fx, d, &e, desc.buf)->verified;
 		lk_buf_reset(&desc);
 		if (!fixed && ref && ref->position > it->position && (ref->info.kind == LK_FILE_ARCHIVE || ref->info.kind == LK_FILE_THIN_ARCHIVE)) {
 			struct lk_edit g = { LK_EDIT_KIND_GROUP, it->position, ref->position, LK_STRVEC_INIT,
@@ -256,27 +268,27 @@ static void fix_ordering(const struct lk_record *rec, const struct lk_line *line
 
 			lk_buf_addf(&desc, "group %s (at %ld) .. %s (at %ld): wrap them in -Wl,--start-group and -Wl,--end-group, so that ld reads these archives until nothing new is pulled (they need each other)",
 				    it->word, it->position, ref->word, ref->position);
-			fixed = lk_fix_offer(rec, line, out, d, &g, desc.buf)->verified;
+			fixed = lk_fix_offer(fx, d, &g, desc.buf)->verified;
 			lk_buf_reset(&desc);
 			if (fixed) {
 				/* The move that did not link is not the fix: the group is. */
-				lk_fix_release(&d->fixes.items[d->fixes.nr - 2]);
-				d->fixes.items[d->fixes.nr - 2] = d->fixes.items[d->fixes.nr - 1];
-				d->fixes.nr--;
+				lk_fix_release(&fixes->items[fixes->nr - 2]);
+				fixes->items[fixes->nr - 2] = fixes->items[fixes->nr - 1];
+				fixes->nr--;
 			}
 		}
 	}
 	lk_buf_addf(&desc, "append %s again, after the reference (it defines %s)", path, them);
-	lk_fix_try_append(rec, line, out, d, path, desc.buf)->workaround = fixed;
+	lk_fix_try_append(fx, d, path, desc.buf)->workaround = fixed;
 done:
 	free(path);
 	lk_buf_release(&desc);
 }
 
 /* A multiple definition from two objects of one source: the second copy removed from the line. */
-static void fix_duplicate(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-			  struct lk_diag *d)
+static void fix_duplicate(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	const struct lk_replay *out = fx->rp;
 	const struct lk_rinput *again = &out->inputs.items[d->ref_input];
 	const struct lk_line_item *it;
 	struct lk_edit e = { LK_EDIT_KIND_REMOVE, -1, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
@@ -284,42 +296,47 @@ static void fix_duplicate(const struct lk_record *rec, const struct lk_line *lin
 
 	if (!d->cause || strcmp(d->cause->kind, "duplicate-source") || again->member || again->item < 0)
 		return;
-	it = own_word(rec, line, again->path);
+	it = own_word(fx->rec, fx->line, again->path);
 	if (!it)
 		return;
 	e.position = it->position;
 	for (size_t i = 0; i < (size_t)(d - out->diags.items); i++) {
-		const struct lk_diag *o = &out->diags.items[i];
+		const struct lk_fix_list *o = &fx->out->of[i];
 
 		/* One trial per copy removed: the same pair defines many symbols. */
-		for (size_t k = 0; k < o->fixes.nr; k++)
-			if (o->fixes.items[k].edit.kind == LK_EDIT_KIND_REMOVE && o->fixes.items[k].edit.position == e.position &&
-			    !o->fixes.items[k].verified)
+		for (size_t k = 0; k < o->nr; k++)
+			if (o->items[k].edit.kind == LK_EDIT_KIND_REMOVE && o->items[k].edit.position == e.position &&
+			    !o->items[k].verified)
 				return;
 	}
 	lk_buf_addf(&desc, "remove %s (at %ld) from the line: a second copy of %s, compiled from the same source as %s",
 		    it->word, it->position, d->symbol, out->inputs.items[d->def_input].path);
-	lk_fix_offer(rec, line, out, d, &e, desc.buf);
+	lk_fix_offer(fx, d, &e, desc.buf);
 	lk_buf_release(&desc);
 }
 
-void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+/* Each diagnostic's direct fixes, in the order of the diagnostics. */
+static void propose(const struct lk_fixer *fx)
 {
-	for (size_t i = 0; i < out->diags.nr; i++) {
-		struct lk_diag *d = &out->diags.items[i];
+	for (size_t i = 0; i < fx->rp->diags.nr; i++) {
+		const struct lk_diag *d = &fx->rp->diags.items[i];
 
-		if (d->kind == LK_DIAG_DSO_MISSING)
-			fix_dso_missing(rec, line, out, d);
+		if (d->kind == LK_DIAG_UNDEFINED && !d->defined_path && !d->provider)
+			lk_fix_near_misses(fx, d);
+		else if (d->kind == LK_DIAG_DSO_MISSING)
+			fix_dso_missing(fx, d);
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
-			fix_ordering(rec, line, out, d);
+			fix_ordering(fx, d);
 		else if (d->kind == LK_DIAG_MULTIPLE && d->ref_input >= 0 && d->def_input >= 0)
-			fix_duplicate(rec, line, out, d);
+			fix_duplicate(fx, d);
 		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
-			lk_notfound_fixes(rec, line, out, d);
+			lk_fix_not_found(fx, d);
 		else if (lk_unusable_kind(d->kind))
-			lk_unusable_fixes(rec, line, out, d);
+			lk_fix_unusable(fx, d);
 	}
-	lk_fix_reloc(rec, line, out);
+	for (size_t i = 0; i < fx->rp->diags.nr; i++)
+		if (lk_explain_reloc_kind(fx->rp->diags.items[i].kind))
+			lk_fix_reloc(fx, &fx->rp->diags.items[i]);
 }
 
 /*
@@ -332,30 +349,57 @@ static int rank(const struct lk_fix *f)
 	return !(f->verified || f->stated) ? 2 : f->workaround;
 }
 
-static void cause_first(struct lk_diag *d)
+static void cause_first(struct lk_fix_list *l)
 {
-	struct lk_fix *sorted = lk_xcalloc(d->fixes.nr + 1, sizeof(*sorted));
+	struct lk_fix *sorted = lk_xcalloc(l->nr + 1, sizeof(*sorted));
 	size_t n = 0;
 
 	for (int pass = 0; pass < 3; pass++)
-		for (size_t k = 0; k < d->fixes.nr; k++)
-			if (rank(&d->fixes.items[k]) == pass)
-				sorted[n++] = d->fixes.items[k];
-	if (d->fixes.nr)
-		memcpy(d->fixes.items, sorted, d->fixes.nr * sizeof(*sorted));
+		for (size_t k = 0; k < l->nr; k++)
+			if (rank(&l->items[k]) == pass)
+				sorted[n++] = l->items[k];
+	if (l->nr)
+		memcpy(l->items, sorted, l->nr * sizeof(*sorted));
 	free(sorted);
 }
 
-void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp,
+		struct lk_fixes *out)
 {
+	struct lk_fixer fx = { rec, line, rp, out };
+
+	memset(out, 0, sizeof(*out));
 	/* No fixes for a failure that is no prediction: they would fix the analysis, not the link. */
-	if (out->unknown)
+	if (rp->unknown)
 		return;
-	lk_cause_group(rec, line, out);
-	lk_fix_propose(rec, line, out);
-	lk_cause_fixes(rec, line, out);
-	for (size_t i = 0; i < out->diags.nr; i++)
-		cause_first(&out->diags.items[i]);
+	out->nr = rp->diags.nr;
+	out->of = lk_xcalloc(out->nr + 1, sizeof(*out->of));
+	propose(&fx);
+	lk_fix_providers(&fx);
+	for (size_t i = 0; i < out->nr; i++)
+		cause_first(&out->of[i]);
+}
+
+const struct lk_fix_list *lk_fixes_of(const struct lk_fixes *fx, size_t i)
+{
+	static const struct lk_fix_list none = { NULL, 0, 0 };
+
+	return i < fx->nr ? &fx->of[i] : &none;
+}
+
+void lk_fixes_release(struct lk_fixes *fx)
+{
+	for (size_t i = 0; i < fx->nr; i++) {
+		for (size_t k = 0; k < fx->of[i].nr; k++)
+			lk_fix_release(&fx->of[i].items[k]);
+		free(fx->of[i].items);
+	}
+	free(fx->of);
+	if (fx->whole) {
+		lk_fix_release(fx->whole);
+		free(fx->whole);
+	}
+	memset(fx, 0, sizeof(*fx));
 }
 
 void lk_fix_release(struct lk_fix *f)

@@ -1,8 +1,10 @@
 /*
- * Diagnostics -> fixes: candidate edits of the link, each tried on the
- * replay (a trial leaves the line as it was) and, when asked, on the real
- * linker (verify.c). Cause-level fixes (providers, several causes at once)
- * are cause.c's; they are tried here too.
+ * Explained diagnostics -> fixes (the fix stage, analyzer/fix/): for each
+ * diagnostic of an explained replay, taken read-only, the edits of the
+ * link (edit.h) that fix it, each tried on the replay of the edited line
+ * (a trial leaves the line as it was) and, when asked, by the real linker
+ * (verify.c). The fixes are this stage's result, `struct lk_fixes`, beside
+ * the replay: the replay knows nothing of them.
  */
 #ifndef ANALYZER_FIX_H
 #define ANALYZER_FIX_H
@@ -42,37 +44,35 @@ struct lk_fix {
 	struct lk_fix_where *where;
 };
 
+struct lk_fix_list {
+	struct lk_fix *items;
+	size_t nr, alloc;
+};
+
+/* The fix stage's result. */
+struct lk_fixes {
+	struct lk_fix_list *of;	/* of[i]: the fixes of the replay's diagnostic i, the fix at the cause first */
+	size_t nr;		/* the replay's diagnostics */
+	struct lk_fix *whole;	/* several causes: one edit that fixes them all, or NULL */
+};
+
 /*
- * The fix stage, after the explanations: diagnostics grouped by cause,
- * each one's direct fixes, then the cause-level ones (cause.c), every one
- * tried before it is offered. Nothing when the failure is no prediction.
+ * The fix stage, after the explanations and the causes (explain.h): each
+ * diagnostic's fixes, every one tried before it is offered, into `out`
+ * (release with lk_fixes_release, before the replay is released). No
+ * fixes when the failure is no prediction.
  */
-void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp,
+		struct lk_fixes *out);
 
-/* Each diagnostic's direct fixes: libc read again, the defining library appended, an archive read again. */
-void lk_fix_propose(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+/* The fixes of diagnostic `i` (an empty list for one out of range, so a printer need not check). */
+const struct lk_fix_list *lk_fixes_of(const struct lk_fixes *fx, size_t i);
 
-/*
- * A fix of `d` with `edit` (taken over: `edit` is left empty), said by
- * `description`: its edited argv made, tried (lk_edit_try) when it is an
- * edit of the line the replay models, else stated; then judged: verified
- * when the link then succeeds, partial when it fails but none of d's
- * symbols is left. Returns the fix, d's last.
- */
-struct lk_fix *lk_fix_offer(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *out,
-			    struct lk_diag *d, struct lk_edit *edit, const char *description);
-
-/* `word` appended for diagnostic `d` (an insert at the end of the argv), offered (lk_fix_offer). */
-struct lk_fix *lk_fix_try_append(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-				 struct lk_diag *d, const char *word, const char *description);
-
-/* A fix of `d` outside the line (a rebuild, a declaration, another change of the build): stated, never tried. */
-struct lk_fix *lk_fix_stated(struct lk_diag *d, enum lk_edit_kind kind, const char *input, const char *needs,
-			     const char *description);
+void lk_fixes_release(struct lk_fixes *fx);
 
 /*
- * --verify-with-linker (verify.c): run the recorded driver again with the
- * fix's arguments inserted, in a scratch directory, the output going to a
+ * --verify-with-linker (verify.c): run the fix's edited argv (its driver
+ * from this machine's PATH), in a scratch directory, the output going to a
  * temporary file (never over the user's), inputs that are gone replaced
  * by the copies kept with the record, inside the walls of sandbox.h (those
  * it went without are added to `walls`, which may be NULL). Fills the
