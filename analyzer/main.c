@@ -26,6 +26,7 @@
 #include "diff.h"
 #include "explain.h"
 #include "fix.h"
+#include "srcline.h"
 #include "indexcmd.h"
 #include "resolve.h"
 #include "warn.h"
@@ -462,8 +463,10 @@ static int cmd_replay(const struct lk_options *opt)
 		rc = 1;
 	} else {
 		lk_explain_diags(&rp, &line);
-		if (fixes)
+		if (fixes) {
 			lk_fix_all(&rec, &line, &rp);
+			lk_srcline_fill(&rp);
+		}
 		for (size_t i = 0; opt->verify_with_linker && i < rp.diags.nr; i++)
 			for (size_t k = 0; k < rp.diags.items[i].fixes.nr; k++)
 				if (rp.diags.items[i].fixes.items[k].verified)

@@ -15,6 +15,7 @@
 #include "notfound.h"
 #include "unusable.h"
 #include "multidef.h"
+#include "srcline.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -339,6 +340,7 @@ void lk_explain_diag_release(struct lk_diag *d)
 		free(d->cause);
 		d->cause = NULL;
 	}
+	lk_srcline_release(d);
 }
 
 void lk_finding_release(struct lk_finding *f)
@@ -348,6 +350,9 @@ void lk_finding_release(struct lk_finding *f)
 	free(f->in);
 	free(f->detail);
 	free(f->fix);
+	free(f->def_path);
+	free(f->def_member);
+	lk_srcpos_release(&f->def_pos);
 	memset(f, 0, sizeof(*f));
 }
 

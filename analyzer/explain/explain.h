@@ -7,6 +7,7 @@
 #define ANALYZER_EXPLAIN_H
 
 #include "linkscope/buf.h"
+#include "dwarf_line.h"
 #include "line.h"
 #include "replay.h"
 
@@ -23,6 +24,9 @@ struct lk_finding {
 	char *in;		/* where: "PATH", "PATH(MEMBER)", or NULL */
 	char *detail;		/* one sentence */
 	char *fix;		/* the stated fix, or NULL */
+	/* The file that defines `found` (an object, a shared object, an archive and its member), and its source line (srcline.c). */
+	char *def_path, *def_member;
+	struct lk_srcpos def_pos;
 };
 void lk_finding_release(struct lk_finding *f);
 

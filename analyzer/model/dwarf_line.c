@@ -1,0 +1,648 @@
+/*
+ * Inputs -> source lines (dwarf_line.h): the line-number programs of
+ * .debug_line run as bfd's dwarf2.c runs them (decode_line_info,
+ * concat_filename, lookup_address_in_line_info_table), so a place gets
+ * the file:line GNU ld prints for it. Every read is checked against its
+ * section's end: bad DWARF stops the unit it is in, never the caller.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/vec.h"
+#include "dwarf_line.h"
+
+/* Bounds against a hostile file: what a real object needs is far below them. */
+#define UNITS_MAX 4096		/* compilation units read */
+#define ENTRIES_MAX 65536	/* directory or file entries of one line table */
+#define FORMATS_MAX 32		/* DWARF 5 entry format pairs */
+
+/* DW_FORM_* and the line program's opcodes (DWARF 5, 7.5.6 and 6.2.5). */
+enum {
+	F_ADDR = 0x01, F_BLOCK2 = 0x03, F_BLOCK4 = 0x04, F_DATA2 = 0x05, F_DATA4 = 0x06, F_DATA8 = 0x07,
+	F_STRING = 0x08, F_BLOCK = 0x09, F_BLOCK1 = 0x0a, F_DATA1 = 0x0b, F_FLAG = 0x0c, F_SDATA = 0x0d,
+	F_STRP = 0x0e, F_UDATA = 0x0f, F_REF_ADDR = 0x10, F_REF1 = 0x11, F_REF2 = 0x12, F_REF4 = 0x13,
+	F_REF8 = 0x14, F_REF_UDATA = 0x15, F_INDIRECT = 0x16, F_SEC_OFFSET = 0x17, F_EXPRLOC = 0x18,
+	F_FLAG_PRESENT = 0x19, F_STRX = 0x1a, F_ADDRX = 0x1b, F_REF_SUP4 = 0x1c, F_STRP_SUP = 0x1d,
+	F_DATA16 = 0x1e, F_LINE_STRP = 0x1f, F_REF_SIG8 = 0x20, F_IMPLICIT_CONST = 0x21, F_LOCLISTX = 0x22,
+	F_RNGLISTX = 0x23, F_REF_SUP8 = 0x24, F_STRX1 = 0x25, F_STRX2 = 0x26, F_STRX3 = 0x27, F_STRX4 = 0x28,
+	F_ADDRX1 = 0x29, F_ADDRX2 = 0x2a, F_ADDRX3 = 0x2b, F_ADDRX4 = 0x2c,
+	F_GNU_ADDR_INDEX = 0x1f01, F_GNU_STR_INDEX = 0x1f02, F_GNU_REF_ALT = 0x1f20, F_GNU_STRP_ALT = 0x1f21,
+};
+enum { AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b };
+enum { LNCT_PATH = 1, LNCT_DIRECTORY_INDEX = 2 };
+enum {
+	LNS_COPY = 1, LNS_ADVANCE_PC, LNS_ADVANCE_LINE, LNS_SET_FILE, LNS_SET_COLUMN, LNS_NEGATE_STMT,
+	LNS_SET_BASIC_BLOCK, LNS_CONST_ADD_PC, LNS_FIXED_ADVANCE_PC,
+};
+enum { LNE_END_SEQUENCE = 1, LNE_SET_ADDRESS, LNE_DEFINE_FILE };
+
+/* ---- a bounded cursor ---- */
+
+struct cur {
+	const unsigned char *base, *p, *end;
+	int be, bad;
+};
+
+static void cur_init(struct cur *c, const struct lk_dwarf_bytes *b, size_t from, int be)
+{
+	c->base = b->p;
+	c->be = be;
+	c->bad = !b->p || from > b->size;
+	c->p = c->bad ? NULL : b->p + from;
+	c->end = c->bad ? NULL : b->p + b->size;
+}
+
+static size_t cur_left(const struct cur *c)
+{
+	return c->bad ? 0 : (size_t)(c->end - c->p);
+}
+
+static int cur_skip(struct cur *c, uint64_t n)
+{
+	if (c->bad || n > cur_left(c))
+		return c->bad = 1, 0;
+	c->p += n;
+	return 1;
+}
+
+static uint64_t cur_uint(struct cur *c, unsigned n)
+{
+	uint64_t v = 0;
+
+	if (c->bad || n > cur_left(c) || n > 8) {
+		c->bad = 1;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)c->p[c->be ? n - 1 - i : i] << (8 * i);
+	c->p += n;
+	return v;
+}
+
+static uint64_t cur_leb(struct cur *c, int is_signed)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	unsigned char byte;
+
+	do {
+		if (c->bad || c->p >= c->end) {
+			c->bad = 1;
+			return 0;
+		}
+		byte = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+	} while (byte & 0x80);
+	if (is_signed && shift < 64 && (byte & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	return v;
+}
+
+/* A NUL-terminated string in the cursor's bytes (borrowed), or NULL. */
+static const char *cur_str(struct cur *c)
+{
+	const unsigned char *z;
+
+	if (c->bad || !(z = memchr(c->p, '\0', cur_left(c)))) {
+		c->bad = 1;
+		return NULL;
+	}
+	const char *s = (const char *)c->p;
+
+	c->p = z + 1;
+	return s;
+}
+
+/* The string at `offset` of a string section, or NULL. */
+static const char *str_at(const struct lk_dwarf_bytes *b, uint64_t offset)
+{
+	if (!b->p || offset >= b->size || !memchr(b->p + offset, '\0', b->size - offset))
+		return NULL;
+	return (const char *)b->p + offset;
+}
+
+/* ---- attribute values ---- */
+
+struct unit {
+	int version, offset_size, addr_size, be;
+	const struct lk_dwarf_input *in;
+};
+
+/*
+ * The value of one attribute of form `form` at the cursor: a string (for
+ * the string forms we can read, else NULL) or a number; the cursor past it.
+ */
+static uint64_t form_value(struct cur *c, const struct unit *u, uint64_t form, int64_t implicit,
+			   const char **str)
+{
+	uint64_t v = 0;
+
+	*str = NULL;
+	switch (form) {
+	case F_ADDR: return cur_uint(c, (unsigned)u->addr_size);
+	case F_DATA1: case F_REF1: case F_FLAG: case F_STRX1: case F_ADDRX1: return cur_uint(c, 1);
+	case F_DATA2: case F_REF2: case F_STRX2: case F_ADDRX2: return cur_uint(c, 2);
+	case F_STRX3: case F_ADDRX3: return cur_uint(c, 3);
+	case F_DATA4: case F_REF4: case F_REF_SUP4: case F_STRX4: case F_ADDRX4: return cur_uint(c, 4);
+	case F_DATA8: case F_REF8: case F_REF_SIG8: case F_REF_SUP8: return cur_uint(c, 8);
+	case F_DATA16: cur_skip(c, 16); return 0;
+	case F_SDATA: return cur_leb(c, 1);
+	case F_UDATA: case F_REF_UDATA: case F_STRX: case F_ADDRX: case F_LOCLISTX: case F_RNGLISTX:
+	case F_GNU_ADDR_INDEX: case F_GNU_STR_INDEX:
+		return cur_leb(c, 0);
+	case F_STRING: *str = cur_str(c); return 0;
+	case F_STRP: v = cur_uint(c, (unsigned)u->offset_size); *str = str_at(&u->in->str, v); return v;
+	case F_LINE_STRP: v = cur_uint(c, (unsigned)u->offset_size); *str = str_at(&u->in->line_str, v); return v;
+	case F_SEC_OFFSET: case F_STRP_SUP: case F_GNU_REF_ALT: case F_GNU_STRP_ALT:
+		return cur_uint(c, (unsigned)u->offset_size);
+	case F_REF_ADDR: return cur_uint(c, (unsigned)(u->version <= 2 ? u->addr_size : u->offset_size));
+	case F_BLOCK1: cur_skip(c, cur_uint(c, 1)); return 0;
+	case F_BLOCK2: cur_skip(c, cur_uint(c, 2)); return 0;
+	case F_BLOCK4: cur_skip(c, cur_uint(c, 4)); return 0;
+	case F_BLOCK: case F_EXPRLOC: cur_skip(c, cur_leb(c, 0)); return 0;
+	case F_FLAG_PRESENT: return 1;
+	case F_IMPLICIT_CONST: return (uint64_t)implicit;
+	case F_INDIRECT:
+		form = cur_leb(c, 0);
+		if (form == F_INDIRECT || form == F_IMPLICIT_CONST)
+			break;
+		return form_value(c, u, form, 0, str);
+	default:
+		break;
+	}
+	c->bad = 1;	/* a form we do not know: its size is unknown, so is everything after it */
+	return 0;
+}
+
+/* ---- the compilation unit's DIE: where its line table is, and its directory ---- */
+
+struct cu {
+	uint64_t stmt_list;
+	int has_stmt_list;
+	const char *comp_dir;
+};
+
+/* The abbreviation `code` of the table at `offset`: the cursor at its attribute specs. */
+static int find_abbrev(const struct lk_dwarf_input *in, uint64_t offset, uint64_t code, struct cur *a)
+{
+	cur_init(a, &in->abbrev, offset > SIZE_MAX ? SIZE_MAX : (size_t)offset, in->big_endian);
+	while (!a->bad) {
+		uint64_t have = cur_leb(a, 0);
+
+		if (!have || a->bad)
+			return 0;
+		cur_leb(a, 0);	/* the tag */
+		cur_uint(a, 1);	/* has children */
+		if (have == code)
+			return !a->bad;
+		for (;;) {
+			uint64_t name = cur_leb(a, 0), form = cur_leb(a, 0);
+
+			if (form == F_IMPLICIT_CONST)
+				cur_leb(a, 1);
+			if (a->bad || (!name && !form))
+				break;
+		}
+	}
+	return 0;
+}
+
+/* The first DIE of the unit at the cursor (its header read into `u`): DW_AT_stmt_list, DW_AT_comp_dir. */
+static void read_cu_die(struct cur *c, const struct unit *u, uint64_t abbrev_offset, struct cu *cu)
+{
+	struct cur a;
+	uint64_t code = cur_leb(c, 0);
+
+	if (c->bad || !code || !find_abbrev(u->in, abbrev_offset, code, &a))
+		return;
+	while (!a.bad && !c->bad) {
+		uint64_t name = cur_leb(&a, 0), form = cur_leb(&a, 0);
+		int64_t implicit = form == F_IMPLICIT_CONST ? (int64_t)cur_leb(&a, 1) : 0;
+		const char *s;
+		uint64_t v;
+
+		if (a.bad || (!name && !form))
+			break;
+		v = form_value(c, u, form, implicit, &s);
+		if (c->bad)
+			break;
+		if (name == AT_STMT_LIST && (form == F_SEC_OFFSET || form == F_DATA4 || form == F_DATA8)) {
+			cu->stmt_list = v;
+			cu->has_stmt_list = 1;
+		} else if (name == AT_COMP_DIR) {
+			cu->comp_dir = s;
+		}
+	}
+}
+
+/* ---- one line table ---- */
+
+struct fileent {
+	const char *name;
+	uint64_t dir;
+};
+
+struct table {
+	int version;
+	const char *comp_dir;
+	struct { const char **items; size_t nr, alloc; } dirs;
+	struct { struct fileent *items; size_t nr, alloc; } files;
+};
+
+/* One row of the line-number matrix. */
+struct row {
+	uint32_t section;
+	uint64_t address;
+	uint64_t file;
+	unsigned line;
+	int end;
+};
+struct rows {
+	struct row *items;
+	size_t nr, alloc;
+};
+
+static int absolute(const char *s)
+{
+	return s && s[0] == '/';
+}
+
+/* bfd's concat_filename: the file of the index `file`, joined to its directory and the unit's (malloc'd). */
+static char *file_name(const struct table *t, uint64_t file)
+{
+	const struct fileent *f;
+	const char *dir = NULL, *sub = NULL;
+	uint64_t d;
+	struct lk_buf b = LK_BUF_INIT;
+
+	/* Before DWARF 5, file and directory 0 mean "none": the tables are read from entry 1. */
+	if (t->version < 5) {
+		if (file == 0)
+			return NULL;
+		file--;
+	}
+	if (file >= t->files.nr || !(f = &t->files.items[file])->name)
+		return NULL;
+	if (absolute(f->name))
+		return lk_xstrdup(f->name);
+	d = t->version < 5 ? f->dir - 1 : f->dir;	/* wraps for dir 0 before DWARF 5: no directory */
+	if (d < t->dirs.nr)
+		sub = t->dirs.items[d];
+	if (!sub || !absolute(sub))
+		dir = t->comp_dir;
+	if (!dir) {
+		dir = sub;
+		sub = NULL;
+	}
+	if (!dir)
+		return lk_xstrdup(f->name);
+	lk_buf_addf(&b, "%s/", dir);
+	if (sub)
+		lk_buf_addf(&b, "%s/", sub);
+	lk_buf_addstr(&b, f->name);
+	return lk_buf_detach(&b);
+}
+
+/* DWARF 5 entries of the directory or file table: each a list of (content type, form). */
+static int read_v5_entries(struct cur *c, const struct unit *u, struct table *t, int files)
+{
+	uint64_t format[FORMATS_MAX][2], count;
+	unsigned nformat = (unsigned)cur_uint(c, 1);
+
+	if (nformat > FORMATS_MAX)
+		return 0;
+	for (unsigned i = 0; i < nformat; i++) {
+		format[i][0] = cur_leb(c, 0);
+		format[i][1] = cur_leb(c, 0);
+	}
+	count = cur_leb(c, 0);
+	if (c->bad || count > ENTRIES_MAX)
+		return 0;
+	for (uint64_t e = 0; e < count && !c->bad; e++) {
+		struct fileent ent = { NULL, 0 };
+
+		for (unsigned i = 0; i < nformat && !c->bad; i++) {
+			const char *s;
+			uint64_t v = form_value(c, u, format[i][1], 0, &s);
+
+			if (format[i][0] == LNCT_PATH)
+				ent.name = s;
+			else if (format[i][0] == LNCT_DIRECTORY_INDEX)
+				ent.dir = v;
+		}
+		if (files) {
+			LK_GROW(t->files.items, t->files.nr + 1, t->files.alloc);
+			t->files.items[t->files.nr++] = ent;
+		} else {
+			LK_GROW(t->dirs.items, t->dirs.nr + 1, t->dirs.alloc);
+			t->dirs.items[t->dirs.nr++] = ent.name;
+		}
+	}
+	return !c->bad;
+}
+
+static void add_file(struct table *t, const char *name, uint64_t dir)
+{
+	if (t->files.nr >= ENTRIES_MAX)
+		return;
+	LK_GROW(t->files.items, t->files.nr + 1, t->files.alloc);
+	t->files.items[t->files.nr].name = name;
+	t->files.items[t->files.nr++].dir = dir;
+}
+
+/* Before DWARF 5: include_directories and file_names, each ended by an empty string. */
+static int read_v4_entries(struct cur *c, struct table *t)
+{
+	const char *s;
+
+	while ((s = cur_str(c)) && *s && t->dirs.nr < ENTRIES_MAX) {
+		LK_GROW(t->dirs.items, t->dirs.nr + 1, t->dirs.alloc);
+		t->dirs.items[t->dirs.nr++] = s;
+	}
+	while ((s = cur_str(c)) && *s) {
+		uint64_t dir = cur_leb(c, 0);
+
+		cur_leb(c, 0);	/* mtime */
+		cur_leb(c, 0);	/* length */
+		add_file(t, s, dir);
+	}
+	return !c->bad;
+}
+
+/* The section a DW_LNE_set_address operand at `offset` of .debug_line is relocated against (0: none). */
+static uint32_t address_section(const struct lk_dwarf_input *in, uint64_t offset)
+{
+	size_t lo = 0, hi = in->naddr_relocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (in->addr_relocs[mid].offset == offset)
+			return in->addr_relocs[mid].section;
+		if (in->addr_relocs[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The program's header fields the state machine needs. */
+struct header {
+	unsigned min_inst, max_ops, line_range, opcode_base;
+	int line_base, default_is_stmt;
+	unsigned char std_lengths[256];
+};
+
+/* bfd's add_line_info: a row at the address of the previous one (and as much an end) replaces it. */
+static void add_row(struct rows *rows, size_t seq_start, const struct row *r)
+{
+	if (rows->nr > seq_start) {
+		struct row *last = &rows->items[rows->nr - 1];
+
+		if (last->address == r->address && last->section == r->section && last->end == r->end) {
+			*last = *r;
+			return;
+		}
+	}
+	LK_GROW(rows->items, rows->nr + 1, rows->alloc);
+	rows->items[rows->nr++] = *r;
+}
+
+/* A sequence ended: the places it holds get the row at the greatest address not above them. */
+static void answer(const struct rows *rows, size_t start, const struct table *t,
+		   const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
+{
+	for (size_t q = 0; q < n; q++) {
+		if (out[q].file)
+			continue;
+		for (size_t i = start; i + 1 < rows->nr; i++) {
+			const struct row *r = &rows->items[i], *next = &rows->items[i + 1];
+
+			if (r->end || r->section != places[q].section || places[q].offset < r->address ||
+			    places[q].offset >= next->address || next->section != r->section)
+				continue;
+			out[q].file = file_name(t, r->file);
+			out[q].line = out[q].file ? r->line : 0;
+			break;
+		}
+	}
+}
+
+/* The line program from the cursor to `end`: its sequences answer the places. */
+static void run_program(struct cur *c, const struct unit *u, const struct header *h, struct table *t,
+			const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
+{
+	struct rows rows = { 0 };
+	struct row st = { 0, 0, 1, 1, 0 };
+	uint64_t op_index = 0;
+	size_t seq_start = 0;
+
+	while (cur_left(c) && !c->bad) {
+		unsigned op = (unsigned)cur_uint(c, 1);
+
+		if (op >= h->opcode_base) {
+			unsigned adj = op - h->opcode_base;
+			uint64_t adv = adj / h->line_range;
+
+			st.address += h->min_inst * ((op_index + adv) / h->max_ops);
+			op_index = (op_index + adv) % h->max_ops;
+			st.line += (unsigned)(h->line_base + (int)(adj % h->line_range));
+			add_row(&rows, seq_start, &st);
+			continue;
+		}
+		switch (op) {
+		case 0: {
+			uint64_t len = cur_leb(c, 0);
+			const unsigned char *next = c->p;
+			unsigned ext;
+
+			if (c->bad || !len || len > cur_left(c))
+				goto out;
+			next += len;
+			ext = (unsigned)cur_uint(c, 1);
+			if (ext == LNE_END_SEQUENCE) {
+				st.end = 1;
+				add_row(&rows, seq_start, &st);
+				answer(&rows, seq_start, t, places, n, out);
+				rows.nr = seq_start = 0;
+				st = (struct row){ 0, 0, 1, 1, 0 };
+				op_index = 0;
+			} else if (ext == LNE_SET_ADDRESS) {
+				uint64_t at = (uint64_t)(c->p - c->base);
+
+				st.address = cur_uint(c, (unsigned)(len - 1 > 8 ? 8 : len - 1));
+				st.section = address_section(u->in, at);
+				op_index = 0;
+			} else if (ext == LNE_DEFINE_FILE) {
+				const char *name = cur_str(c);
+				uint64_t dir = cur_leb(c, 0);
+
+				if (name)
+					add_file(t, name, dir);
+			}
+			c->p = next;	/* whatever the operands, the next opcode is where the length says */
+			break;
+		}
+		case LNS_COPY:
+			add_row(&rows, seq_start, &st);
+			break;
+		case LNS_ADVANCE_PC: {
+			uint64_t adv = cur_leb(c, 0);
+
+			st.address += h->min_inst * ((op_index + adv) / h->max_ops);
+			op_index = (op_index + adv) % h->max_ops;
+			break;
+		}
+		case LNS_ADVANCE_LINE:
+			st.line += (unsigned)cur_leb(c, 1);
+			break;
+		case LNS_SET_FILE:
+			st.file = cur_leb(c, 0);
+			break;
+		case LNS_CONST_ADD_PC: {
+			uint64_t adv = (255 - h->opcode_base) / h->line_range;
+
+			st.address += h->min_inst * ((op_index + adv) / h->max_ops);
+			op_index = (op_index + adv) % h->max_ops;
+			break;
+		}
+		case LNS_FIXED_ADVANCE_PC:
+			st.address += cur_uint(c, 2);
+			op_index = 0;
+			break;
+		case LNS_SET_COLUMN:
+			cur_leb(c, 0);
+			break;
+		case LNS_NEGATE_STMT:
+		case LNS_SET_BASIC_BLOCK:
+			break;
+		default:	/* an opcode this reader does not know: skip its ULEB operands */
+			for (unsigned i = 0; i < h->std_lengths[op]; i++)
+				cur_leb(c, 0);
+			break;
+		}
+	}
+out:
+	free(rows.items);
+}
+
+/* The line table at `offset` of .debug_line, for a unit whose directory is `comp_dir`. */
+static void read_table(const struct lk_dwarf_input *in, uint64_t offset, const char *comp_dir,
+		       const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
+{
+	struct cur c, prog;
+	struct unit u = { 0, 4, in->addr_size, in->big_endian, in };
+	struct header h;
+	struct table t;
+	uint64_t len, header_len;
+
+	if (offset >= in->line.size)
+		return;
+	memset(&t, 0, sizeof(t));
+	memset(&h, 0, sizeof(h));
+	cur_init(&c, &in->line, (size_t)offset, in->big_endian);
+	len = cur_uint(&c, 4);
+	if (len == 0xffffffffu) {
+		u.offset_size = 8;
+		len = cur_uint(&c, 8);
+	}
+	if (c.bad || len > cur_left(&c) || len < 2)
+		return;
+	c.end = c.p + len;	/* the unit's end: nothing of it reads past */
+	u.version = (int)cur_uint(&c, 2);
+	t.version = u.version;
+	t.comp_dir = comp_dir;
+	if (u.version < 2 || u.version > 5)
+		return;
+	if (u.version >= 5) {
+		u.addr_size = (int)cur_uint(&c, 1);
+		cur_uint(&c, 1);	/* segment selector size */
+	}
+	header_len = cur_uint(&c, (unsigned)u.offset_size);
+	if (c.bad || header_len > cur_left(&c))
+		return;
+	prog = c;
+	prog.p = c.p + header_len;
+	h.min_inst = (unsigned)cur_uint(&c, 1);
+	h.max_ops = u.version >= 4 ? (unsigned)cur_uint(&c, 1) : 1;
+	h.default_is_stmt = (int)cur_uint(&c, 1);
+	h.line_base = (signed char)cur_uint(&c, 1);
+	h.line_range = (unsigned)cur_uint(&c, 1);
+	h.opcode_base = (unsigned)cur_uint(&c, 1);
+	if (c.bad || !h.line_range || !h.max_ops || !h.opcode_base)
+		return;
+	for (unsigned i = 1; i < h.opcode_base; i++)
+		h.std_lengths[i] = (unsigned char)cur_uint(&c, 1);
+	if (u.version >= 5 ? read_v5_entries(&c, &u, &t, 0) && read_v5_entries(&c, &u, &t, 1)
+			   : read_v4_entries(&c, &t))
+		run_program(&prog, &u, &h, &t, places, n, out);
+	free(t.dirs.items);
+	free(t.files.items);
+}
+
+static int all_answered(const struct lk_srcpos *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!out[i].file)
+			return 0;
+	return 1;
+}
+
+void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place *places, size_t n,
+		    struct lk_srcpos *out)
+{
+	struct cur c;
+	size_t units = 0;
+
+	memset(out, 0, n * sizeof(*out));
+	cur_init(&c, &in->info, 0, in->big_endian);
+	while (cur_left(&c) && units++ < UNITS_MAX && !all_answered(out, n)) {
+		struct unit u = { 0, 4, in->addr_size, in->big_endian, in };
+		struct cu cu = { 0, 0, NULL };
+		struct cur die;
+		uint64_t len = cur_uint(&c, 4), abbrev_offset;
+		int unit_type = 1;	/* DW_UT_compile */
+
+		if (len == 0xffffffffu) {
+			u.offset_size = 8;
+			len = cur_uint(&c, 8);
+		}
+		if (c.bad || len > cur_left(&c) || len < 2)
+			return;
+		die = c;
+		die.end = c.p + len;
+		c.p += len;
+		u.version = (int)cur_uint(&die, 2);
+		if (u.version < 2 || u.version > 5)
+			continue;
+		if (u.version >= 5) {
+			unit_type = (int)cur_uint(&die, 1);
+			u.addr_size = (int)cur_uint(&die, 1);
+			abbrev_offset = cur_uint(&die, (unsigned)u.offset_size);
+			if (unit_type == 4 || unit_type == 5)	/* DW_UT_skeleton, DW_UT_split_compile: a dwo id */
+				cur_uint(&die, 8);
+			else if (unit_type == 2 || unit_type == 6)	/* type units: a signature and an offset */
+				continue;
+		} else {
+			abbrev_offset = cur_uint(&die, (unsigned)u.offset_size);
+			u.addr_size = (int)cur_uint(&die, 1);
+		}
+		if (die.bad || (u.addr_size != 4 && u.addr_size != 8))
+			continue;
+		read_cu_die(&die, &u, abbrev_offset, &cu);
+		if (cu.has_stmt_list)
+			read_table(in, cu.stmt_list, cu.comp_dir, places, n, out);
+	}
+}
+
+void lk_srcpos_release(struct lk_srcpos *p)
+{
+	free(p->file);
+	p->file = NULL;
+	p->line = 0;
+}
