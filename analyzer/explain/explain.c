@@ -353,6 +353,7 @@ void lk_finding_release(struct lk_finding *f)
 	free(f->def_path);
 	free(f->def_member);
 	lk_srcpos_release(&f->def_pos);
+	lk_srcpos_release(&f->fix_pos);
 	memset(f, 0, sizeof(*f));
 }
 

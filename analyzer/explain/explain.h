@@ -27,6 +27,7 @@ struct lk_finding {
 	/* The file that defines `found` (an object, a shared object, an archive and its member), and its source line (srcline.c). */
 	char *def_path, *def_member;
 	struct lk_srcpos def_pos;
+	struct lk_srcpos fix_pos;	/* extern-c: the declaration the referencing code includes, where `fix` goes (srcline.c) */
 };
 void lk_finding_release(struct lk_finding *f);
 

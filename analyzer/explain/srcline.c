@@ -97,8 +97,10 @@ static int in_group(const struct lk_strvec *syms, const char *name)
 
 static struct lk_srcrefs *refs_of(struct lk_diag *d)
 {
-	if (!d->ref_lines)
+	if (!d->ref_lines) {
 		d->ref_lines = lk_xcalloc(1, sizeof(*d->ref_lines));
+		d->ref_lines->decl_input = -1;
+	}
 	return d->ref_lines;
 }
 
@@ -144,6 +146,8 @@ static void input_refs(const struct lk_replay *rp, long input, const struct lk_s
 	}
 	pos = lk_xcalloc(places.nr + 1, sizeof(*pos));
 	lk_elf_dwarf_lines(&o.gc, places.items, places.nr, pos);
+	if (places.nr && !refs->decl.file && lk_elf_dwarf_declaration(&o.gc, refs->items[first].symbol, &refs->decl))
+		refs->decl_input = input;
 	for (size_t i = 0; i < places.nr; i++)
 		refs->items[first + i].pos = pos[i];
 	free(pos);
@@ -224,11 +228,19 @@ void lk_srcline_fill(struct lk_replay *rp)
 		if (d->kind != LK_DIAG_UNDEFINED)
 			continue;
 		diag_refs(rp, d, &opens);
-		for (size_t k = 0; k < d->near_misses.nr && opens < OPENS_MAX; k++)
-			if (d->near_misses.items[k].def_path) {
+		for (size_t k = 0; k < d->near_misses.nr && opens < OPENS_MAX; k++) {
+			struct lk_finding *f = &d->near_misses.items[k];
+
+			if (f->def_path) {
 				opens++;
-				finding_line(&d->near_misses.items[k]);
+				finding_line(f);
 			}
+			/* extern "C" goes on the declaration the referencing code sees, whichever side is C++. */
+			if (!strcmp(f->kind, "extern-c") && d->ref_lines && d->ref_lines->decl.file) {
+				f->fix_pos.file = lk_xstrdup(d->ref_lines->decl.file);
+				f->fix_pos.line = d->ref_lines->decl.line;
+			}
+		}
 	}
 }
 
@@ -242,6 +254,7 @@ void lk_srcline_release(struct lk_diag *d)
 		lk_srcpos_release(&d->ref_lines->items[i].pos);
 	}
 	free(d->ref_lines->items);
+	lk_srcpos_release(&d->ref_lines->decl);
 	free(d->ref_lines);
 	d->ref_lines = NULL;
 }

@@ -28,6 +28,8 @@ struct lk_srcrefs {
 	struct lk_srcref *items;
 	size_t nr, alloc;
 	int cut;		/* more references than were kept */
+	struct lk_srcpos decl;	/* where the first referencing object with DWARF declares the symbol, or none */
+	long decl_input;	/* ... that object, or -1 */
 };
 
 /*

@@ -17,6 +17,7 @@
 #define UNITS_MAX 4096		/* compilation units read */
 #define ENTRIES_MAX 65536	/* directory or file entries of one line table */
 #define FORMATS_MAX 32		/* DWARF 5 entry format pairs */
+#define ABBREVS_MAX 65536	/* abbreviations of one unit */
 
 /* DW_FORM_* and the line program's opcodes (DWARF 5, 7.5.6 and 6.2.5). */
 enum {
@@ -30,7 +31,10 @@ enum {
 	F_ADDRX1 = 0x29, F_ADDRX2 = 0x2a, F_ADDRX3 = 0x2b, F_ADDRX4 = 0x2c,
 	F_GNU_ADDR_INDEX = 0x1f01, F_GNU_STR_INDEX = 0x1f02, F_GNU_REF_ALT = 0x1f20, F_GNU_STRP_ALT = 0x1f21,
 };
-enum { AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b };
+enum {
+	AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b, AT_DECLARATION = 0x3c, AT_DECL_FILE = 0x3a,
+	AT_DECL_LINE = 0x3b, AT_LINKAGE_NAME = 0x6e, AT_MIPS_LINKAGE_NAME = 0x2007,
+};
 enum { LNCT_PATH = 1, LNCT_DIRECTORY_INDEX = 2 };
 enum {
 	LNS_COPY = 1, LNS_ADVANCE_PC, LNS_ADVANCE_LINE, LNS_SET_FILE, LNS_SET_COLUMN, LNS_NEGATE_STMT,
@@ -178,47 +182,76 @@ static uint64_t form_value(struct cur *c, const struct unit *u, uint64_t form, i
 	return 0;
 }
 
-/* ---- the compilation unit's DIE: where its line table is, and its directory ---- */
+/* ---- DIEs: the unit's (where its line table is, its directory) and declarations ---- */
 
-struct cu {
-	uint64_t stmt_list;
-	int has_stmt_list;
-	const char *comp_dir;
+/* The attributes of one DIE that this reader uses. */
+struct die {
+	uint64_t stmt_list, decl_file, decl_line;
+	int has_stmt_list, declaration;
+	const char *comp_dir, *name, *linkage_name;
 };
 
-/* The abbreviation `code` of the table at `offset`: the cursor at its attribute specs. */
-static int find_abbrev(const struct lk_dwarf_input *in, uint64_t offset, uint64_t code, struct cur *a)
-{
-	cur_init(a, &in->abbrev, offset > SIZE_MAX ? SIZE_MAX : (size_t)offset, in->big_endian);
-	while (!a->bad) {
-		uint64_t have = cur_leb(a, 0);
+/* One abbreviation of a unit's table: its code, and the offset of its attribute specs in .debug_abbrev. */
+struct abbrev {
+	uint64_t code;
+	size_t specs;
+};
+struct abbrevs {
+	struct abbrev *items;
+	size_t nr, alloc;
+};
 
-		if (!have || a->bad)
-			return 0;
-		cur_leb(a, 0);	/* the tag */
-		cur_uint(a, 1);	/* has children */
-		if (have == code)
-			return !a->bad;
+/* The abbreviation table at `offset` (at most ABBREVS_MAX entries). */
+static void read_abbrevs(const struct lk_dwarf_input *in, uint64_t offset, struct abbrevs *out)
+{
+	struct cur a;
+
+	cur_init(&a, &in->abbrev, offset > SIZE_MAX ? SIZE_MAX : (size_t)offset, in->big_endian);
+	while (!a.bad && out->nr < ABBREVS_MAX) {
+		uint64_t code = cur_leb(&a, 0);
+
+		if (!code || a.bad)
+			return;
+		cur_leb(&a, 0);	/* the tag */
+		cur_uint(&a, 1);	/* has children */
+		LK_GROW(out->items, out->nr + 1, out->alloc);
+		out->items[out->nr].code = code;
+		out->items[out->nr++].specs = (size_t)(a.p - a.base);
 		for (;;) {
-			uint64_t name = cur_leb(a, 0), form = cur_leb(a, 0);
+			uint64_t name = cur_leb(&a, 0), form = cur_leb(&a, 0);
 
 			if (form == F_IMPLICIT_CONST)
-				cur_leb(a, 1);
-			if (a->bad || (!name && !form))
+				cur_leb(&a, 1);
+			if (a.bad || (!name && !form))
 				break;
 		}
 	}
-	return 0;
 }
 
-/* The first DIE of the unit at the cursor (its header read into `u`): DW_AT_stmt_list, DW_AT_comp_dir. */
-static void read_cu_die(struct cur *c, const struct unit *u, uint64_t abbrev_offset, struct cu *cu)
+/* The specs of abbreviation `code`: gcc and clang number them from 1 in order, so look there first. */
+static int find_abbrev(const struct lk_dwarf_input *in, const struct abbrevs *t, uint64_t code, struct cur *a)
+{
+	const struct abbrev *hit = NULL;
+
+	if (code && code <= t->nr && t->items[code - 1].code == code)
+		hit = &t->items[code - 1];
+	for (size_t i = 0; !hit && i < t->nr; i++)
+		if (t->items[i].code == code)
+			hit = &t->items[i];
+	if (!hit)
+		return 0;
+	cur_init(a, &in->abbrev, hit->specs, in->big_endian);
+	return !a->bad;
+}
+
+/* The DIE at the cursor (its code read: `code`, not 0) into `die`; 0 when it cannot be read. */
+static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t, uint64_t code, struct die *die)
 {
 	struct cur a;
-	uint64_t code = cur_leb(c, 0);
 
-	if (c->bad || !code || !find_abbrev(u->in, abbrev_offset, code, &a))
-		return;
+	memset(die, 0, sizeof(*die));
+	if (!find_abbrev(u->in, t, code, &a))
+		return 0;
 	while (!a.bad && !c->bad) {
 		uint64_t name = cur_leb(&a, 0), form = cur_leb(&a, 0);
 		int64_t implicit = form == F_IMPLICIT_CONST ? (int64_t)cur_leb(&a, 1) : 0;
@@ -226,17 +259,23 @@ static void read_cu_die(struct cur *c, const struct unit *u, uint64_t abbrev_off
 		uint64_t v;
 
 		if (a.bad || (!name && !form))
-			break;
+			return 1;
 		v = form_value(c, u, form, implicit, &s);
-		if (c->bad)
+		switch (name) {
+		case AT_STMT_LIST:
+			die->has_stmt_list = form == F_SEC_OFFSET || form == F_DATA4 || form == F_DATA8;
+			die->stmt_list = v;
 			break;
-		if (name == AT_STMT_LIST && (form == F_SEC_OFFSET || form == F_DATA4 || form == F_DATA8)) {
-			cu->stmt_list = v;
-			cu->has_stmt_list = 1;
-		} else if (name == AT_COMP_DIR) {
-			cu->comp_dir = s;
+		case AT_COMP_DIR: die->comp_dir = s; break;
+		case AT_NAME: die->name = s; break;
+		case AT_LINKAGE_NAME: case AT_MIPS_LINKAGE_NAME: die->linkage_name = s; break;
+		case AT_DECLARATION: die->declaration = v != 0; break;
+		case AT_DECL_FILE: die->decl_file = v; break;
+		case AT_DECL_LINE: die->decl_line = v; break;
+		default: break;
 		}
 	}
+	return 0;
 }
 
 /* ---- one line table ---- */
@@ -531,82 +570,82 @@ out:
 	free(rows.items);
 }
 
-/* The line table at `offset` of .debug_line, for a unit whose directory is `comp_dir`. */
-static void read_table(const struct lk_dwarf_input *in, uint64_t offset, const char *comp_dir,
-		       const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
+/* The header of the line table at `offset` of .debug_line, of a unit whose directory is `comp_dir`; `prog` at its program. */
+static int open_table(const struct lk_dwarf_input *in, uint64_t offset, const char *comp_dir, struct table *t,
+		      struct header *h, struct unit *u, struct cur *prog)
 {
-	struct cur c, prog;
-	struct unit u = { 0, 4, in->addr_size, in->big_endian, in };
-	struct header h;
-	struct table t;
+	struct cur c;
 	uint64_t len, header_len;
 
+	memset(t, 0, sizeof(*t));
+	memset(h, 0, sizeof(*h));
+	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in };
 	if (offset >= in->line.size)
-		return;
-	memset(&t, 0, sizeof(t));
-	memset(&h, 0, sizeof(h));
+		return 0;
 	cur_init(&c, &in->line, (size_t)offset, in->big_endian);
 	len = cur_uint(&c, 4);
 	if (len == 0xffffffffu) {
-		u.offset_size = 8;
+		u->offset_size = 8;
 		len = cur_uint(&c, 8);
 	}
 	if (c.bad || len > cur_left(&c) || len < 2)
-		return;
+		return 0;
 	c.end = c.p + len;	/* the unit's end: nothing of it reads past */
-	u.version = (int)cur_uint(&c, 2);
-	t.version = u.version;
-	t.comp_dir = comp_dir;
-	if (u.version < 2 || u.version > 5)
-		return;
-	if (u.version >= 5) {
-		u.addr_size = (int)cur_uint(&c, 1);
+	u->version = (int)cur_uint(&c, 2);
+	t->version = u->version;
+	t->comp_dir = comp_dir;
+	if (u->version < 2 || u->version > 5)
+		return 0;
+	if (u->version >= 5) {
+		u->addr_size = (int)cur_uint(&c, 1);
 		cur_uint(&c, 1);	/* segment selector size */
 	}
-	header_len = cur_uint(&c, (unsigned)u.offset_size);
+	header_len = cur_uint(&c, (unsigned)u->offset_size);
 	if (c.bad || header_len > cur_left(&c))
-		return;
-	prog = c;
-	prog.p = c.p + header_len;
-	h.min_inst = (unsigned)cur_uint(&c, 1);
-	h.max_ops = u.version >= 4 ? (unsigned)cur_uint(&c, 1) : 1;
-	h.default_is_stmt = (int)cur_uint(&c, 1);
-	h.line_base = (signed char)cur_uint(&c, 1);
-	h.line_range = (unsigned)cur_uint(&c, 1);
-	h.opcode_base = (unsigned)cur_uint(&c, 1);
-	if (c.bad || !h.line_range || !h.max_ops || !h.opcode_base)
-		return;
-	for (unsigned i = 1; i < h.opcode_base; i++)
-		h.std_lengths[i] = (unsigned char)cur_uint(&c, 1);
-	if (u.version >= 5 ? read_v5_entries(&c, &u, &t, 0) && read_v5_entries(&c, &u, &t, 1)
-			   : read_v4_entries(&c, &t))
-		run_program(&prog, &u, &h, &t, places, n, out);
-	free(t.dirs.items);
-	free(t.files.items);
+		return 0;
+	*prog = c;
+	prog->p = c.p + header_len;
+	h->min_inst = (unsigned)cur_uint(&c, 1);
+	h->max_ops = u->version >= 4 ? (unsigned)cur_uint(&c, 1) : 1;
+	h->default_is_stmt = (int)cur_uint(&c, 1);
+	h->line_base = (signed char)cur_uint(&c, 1);
+	h->line_range = (unsigned)cur_uint(&c, 1);
+	h->opcode_base = (unsigned)cur_uint(&c, 1);
+	if (c.bad || !h->line_range || !h->max_ops || !h->opcode_base)
+		return 0;
+	for (unsigned i = 1; i < h->opcode_base; i++)
+		h->std_lengths[i] = (unsigned char)cur_uint(&c, 1);
+	return u->version >= 5 ? read_v5_entries(&c, u, t, 0) && read_v5_entries(&c, u, t, 1)
+			       : read_v4_entries(&c, t);
 }
 
-static int all_answered(const struct lk_srcpos *out, size_t n)
+static void table_release(struct table *t)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!out[i].file)
-			return 0;
-	return 1;
+	free(t->dirs.items);
+	free(t->files.items);
 }
 
-void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place *places, size_t n,
-		    struct lk_srcpos *out)
+/*
+ * Each compilation unit of .debug_info: `fn` gets it with its
+ * abbreviations, its first DIE and the cursor after that DIE (to the
+ * unit's end); it returns 1 to stop.
+ */
+typedef int (*unit_fn)(void *ctx, const struct unit *u, const struct abbrevs *t, const struct die *top,
+		       struct cur *rest);
+
+static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
 {
 	struct cur c;
 	size_t units = 0;
 
-	memset(out, 0, n * sizeof(*out));
 	cur_init(&c, &in->info, 0, in->big_endian);
-	while (cur_left(&c) && units++ < UNITS_MAX && !all_answered(out, n)) {
+	while (cur_left(&c) && units++ < UNITS_MAX) {
 		struct unit u = { 0, 4, in->addr_size, in->big_endian, in };
-		struct cu cu = { 0, 0, NULL };
+		struct abbrevs t = { 0 };
+		struct die top;
 		struct cur die;
-		uint64_t len = cur_uint(&c, 4), abbrev_offset;
-		int unit_type = 1;	/* DW_UT_compile */
+		uint64_t len = cur_uint(&c, 4), abbrev_offset, code;
+		int unit_type = 1, stop = 0;	/* DW_UT_compile */
 
 		if (len == 0xffffffffu) {
 			u.offset_size = 8;
@@ -634,10 +673,97 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
 		}
 		if (die.bad || (u.addr_size != 4 && u.addr_size != 8))
 			continue;
-		read_cu_die(&die, &u, abbrev_offset, &cu);
-		if (cu.has_stmt_list)
-			read_table(in, cu.stmt_list, cu.comp_dir, places, n, out);
+		read_abbrevs(in, abbrev_offset, &t);
+		code = cur_leb(&die, 0);
+		if (!die.bad && code && read_die(&die, &u, &t, code, &top))
+			stop = fn(ctx, &u, &t, &top, &die);
+		free(t.items);
+		if (stop)
+			return;
 	}
+}
+
+struct lines_ctx {
+	const struct lk_dwarf_place *places;
+	size_t n;
+	struct lk_srcpos *out;
+};
+
+static int unit_lines(void *ctx, const struct unit *u, const struct abbrevs *abbrevs, const struct die *top,
+		      struct cur *rest)
+{
+	struct lines_ctx *x = ctx;
+	struct table t;
+	struct header h;
+	struct unit lu;
+	struct cur prog;
+
+	(void)abbrevs, (void)rest;
+	memset(&t, 0, sizeof(t));
+	if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog))
+		run_program(&prog, &lu, &h, &t, x->places, x->n, x->out);
+	table_release(&t);
+	for (size_t i = 0; i < x->n; i++)
+		if (!x->out[i].file)
+			return 0;
+	return 1;
+}
+
+void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place *places, size_t n,
+		    struct lk_srcpos *out)
+{
+	struct lines_ctx x = { places, n, out };
+
+	memset(out, 0, n * sizeof(*out));
+	if (n)
+		each_unit(in, unit_lines, &x);
+}
+
+struct decl_ctx {
+	const char *symbol;
+	struct lk_srcpos *out;
+};
+
+/* A declaration of the symbol: a DIE with DW_AT_declaration, named so by its linkage name, or by its name without one. */
+static int unit_declaration(void *ctx, const struct unit *u, const struct abbrevs *abbrevs, const struct die *top,
+			    struct cur *rest)
+{
+	struct decl_ctx *x = ctx;
+
+	while (cur_left(rest) && !rest->bad) {
+		uint64_t code = cur_leb(rest, 0);
+		const char *name;
+		struct die d;
+		struct table t;
+		struct header h;
+		struct unit lu;
+		struct cur prog;
+
+		if (!code)
+			continue;	/* the end of a DIE's children */
+		if (!read_die(rest, u, abbrevs, code, &d))
+			return 0;
+		name = d.linkage_name ? d.linkage_name : d.name;
+		if (!d.declaration || !d.decl_line || !name || strcmp(name, x->symbol))
+			continue;
+		memset(&t, 0, sizeof(t));
+		if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog)) {
+			x->out->file = file_name(&t, d.decl_file);
+			x->out->line = x->out->file ? (unsigned)d.decl_line : 0;
+		}
+		table_release(&t);
+		return x->out->file != NULL;
+	}
+	return 0;
+}
+
+int lk_dwarf_declaration(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out)
+{
+	struct decl_ctx x = { symbol, out };
+
+	memset(out, 0, sizeof(*out));
+	each_unit(in, unit_declaration, &x);
+	return out->file != NULL;
 }
 
 void lk_srcpos_release(struct lk_srcpos *p)

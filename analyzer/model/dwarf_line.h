@@ -71,6 +71,16 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
 		    struct lk_srcpos *out);
 
 /*
+ * Where the object declares `symbol`: the DW_AT_decl_file and
+ * DW_AT_decl_line of a DIE with DW_AT_declaration whose linkage name (or
+ * name, when it has none: C) is `symbol`, the file named as
+ * lk_dwarf_lines() names files: the header line a C++ caller's
+ * `extern "C"` goes on. 1, or 0 (out zeroed) when it has none; the caller
+ * releases `out`.
+ */
+int lk_dwarf_declaration(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out);
+
+/*
  * The ELF reader's side (elf_dwarf.c), on the object `gc` has open
  * (elf.h): the file and line of each place, as lk_dwarf_lines() finds
  * them in its debug sections relocated. Never fails: an object without
@@ -80,6 +90,8 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
 struct lk_elf_gc;
 void lk_elf_dwarf_lines(const struct lk_elf_gc *gc, const struct lk_dwarf_place *places, size_t n,
 			struct lk_srcpos *out);
+/* lk_dwarf_declaration() on the object `gc` has open. */
+int lk_elf_dwarf_declaration(const struct lk_elf_gc *gc, const char *symbol, struct lk_srcpos *out);
 /* The place of the definition of `name` (any binding) in the object of `gc`: 1, or 0 when it has none. */
 int lk_elf_gc_symbol_place(const struct lk_elf_gc *gc, const char *name, struct lk_dwarf_place *place);
 

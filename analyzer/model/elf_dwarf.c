@@ -188,36 +188,61 @@ static int relocate(Elf *e, struct debug *d)
 	return 1;
 }
 
+/* The debug sections of the object `gc` has open, relocated, into `in` (borrowing `d`); 0 when there are none to read. */
+static int load(const struct lk_elf_gc *gc, struct debug *d, struct lk_dwarf_input *in)
+{
+	Elf *e = gc->elf;
+	GElf_Ehdr ehdr;
+
+	memset(d, 0, sizeof(*d));
+	memset(in, 0, sizeof(*in));
+	if (!e || !gelf_getehdr(e, &ehdr))
+		return 0;
+	d->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (!copy_sections(e, d) || !relocate(e, d))
+		return 0;
+	in->info = (struct lk_dwarf_bytes){ d->bytes[D_INFO], d->size[D_INFO] };
+	in->abbrev = (struct lk_dwarf_bytes){ d->bytes[D_ABBREV], d->size[D_ABBREV] };
+	in->line = (struct lk_dwarf_bytes){ d->bytes[D_LINE], d->size[D_LINE] };
+	in->line_str = (struct lk_dwarf_bytes){ d->bytes[D_LINE_STR], d->size[D_LINE_STR] };
+	in->str = (struct lk_dwarf_bytes){ d->bytes[D_STR], d->size[D_STR] };
+	in->big_endian = d->big_endian;
+	in->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	in->addr_relocs = d->addr_relocs.items;
+	in->naddr_relocs = d->addr_relocs.nr;
+	return 1;
+}
+
+static void debug_release(struct debug *d)
+{
+	for (int k = 0; k < D_COUNT; k++)
+		free(d->bytes[k]);
+	free(d->addr_relocs.items);
+}
+
 void lk_elf_dwarf_lines(const struct lk_elf_gc *gc, const struct lk_dwarf_place *places, size_t n,
 			struct lk_srcpos *out)
 {
-	Elf *e = gc->elf;
+	struct lk_dwarf_input in;
 	struct debug d;
-	GElf_Ehdr ehdr;
 
 	memset(out, 0, n * sizeof(*out));
-	memset(&d, 0, sizeof(d));
-	if (!e || !n || !gelf_getehdr(e, &ehdr))
-		return;
-	d.big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	if (copy_sections(e, &d) && relocate(e, &d)) {
-		struct lk_dwarf_input in;
-
-		memset(&in, 0, sizeof(in));
-		in.info = (struct lk_dwarf_bytes){ d.bytes[D_INFO], d.size[D_INFO] };
-		in.abbrev = (struct lk_dwarf_bytes){ d.bytes[D_ABBREV], d.size[D_ABBREV] };
-		in.line = (struct lk_dwarf_bytes){ d.bytes[D_LINE], d.size[D_LINE] };
-		in.line_str = (struct lk_dwarf_bytes){ d.bytes[D_LINE_STR], d.size[D_LINE_STR] };
-		in.str = (struct lk_dwarf_bytes){ d.bytes[D_STR], d.size[D_STR] };
-		in.big_endian = d.big_endian;
-		in.addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-		in.addr_relocs = d.addr_relocs.items;
-		in.naddr_relocs = d.addr_relocs.nr;
+	if (n && load(gc, &d, &in))
 		lk_dwarf_lines(&in, places, n, out);
-	}
-	for (int k = 0; k < D_COUNT; k++)
-		free(d.bytes[k]);
-	free(d.addr_relocs.items);
+	debug_release(&d);
+}
+
+int lk_elf_dwarf_declaration(const struct lk_elf_gc *gc, const char *symbol, struct lk_srcpos *out)
+{
+	struct lk_dwarf_input in;
+	struct debug d;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (load(gc, &d, &in))
+		rc = lk_dwarf_declaration(&in, symbol, out);
+	debug_release(&d);
+	return rc;
 }
 
 int lk_elf_gc_symbol_place(const struct lk_elf_gc *gc, const char *name, struct lk_dwarf_place *place)

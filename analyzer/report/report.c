@@ -150,6 +150,34 @@ static void ref_lines_text(FILE *out, const struct lk_replay *rp, const struct l
 	}
 	if (d->ref_lines->cut)
 		fprintf(out, "  (more references follow)\n");
+	if (d->ref_lines->decl.file)
+		fprintf(out, "  declared at %s:%u (in the source %s was compiled from)\n", d->ref_lines->decl.file,
+			d->ref_lines->decl.line, rp->inputs.items[d->ref_lines->decl_input].path);
+}
+
+static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
+{
+	return a->file && b->file && a->line == b->line && !strcmp(a->file, b->file);
+}
+
+/* The near misses' source lines, each said once (copies of one object in the build tree name the same line). */
+static void near_miss_lines_text(FILE *out, const struct lk_diag *d)
+{
+	for (size_t k = 0; k < d->near_misses.nr; k++) {
+		const struct lk_finding *f = &d->near_misses.items[k];
+		int def_said = 0, fix_said = 0;
+
+		for (size_t j = 0; j < k; j++) {
+			def_said |= same_pos(&d->near_misses.items[j].def_pos, &f->def_pos);
+			fix_said |= same_pos(&d->near_misses.items[j].fix_pos, &f->fix_pos);
+		}
+		if (f->def_pos.file && !def_said)
+			fprintf(out, "  - %s:%u: the definition of %s (%s)\n", f->def_pos.file, f->def_pos.line,
+				f->found, f->kind);
+		if (f->fix_pos.file && !fix_said)
+			fprintf(out, "  - %s:%u: the line to change: %s\n", f->fix_pos.file, f->fix_pos.line,
+				f->fix ? f->fix : f->kind);
+	}
 }
 
 #define SYMBOLS_SHOWN 5
@@ -248,13 +276,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "  - %s\n", d->explanation.items[k]);
-		for (size_t k = 0; k < d->near_misses.nr; k++) {
-			const struct lk_finding *f = &d->near_misses.items[k];
-
-			if (f->def_pos.file)
-				fprintf(out, "  - %s:%u: the definition of %s (%s)\n", f->def_pos.file, f->def_pos.line,
-					f->found, f->kind);
-		}
+		near_miss_lines_text(out, d);
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			const struct lk_fix *f = &d->fixes.items[k];
 
@@ -346,6 +368,8 @@ static json_t *finding_json(const struct lk_finding *f)
 	/* A near miss's definition's source line, for the multiple-definition cause too: null without DWARF. */
 	json_object_set_new(o, "file", lk_json_str(f->def_pos.file));
 	json_object_set_new(o, "line", f->def_pos.file ? json_integer(f->def_pos.line) : json_null());
+	json_object_set_new(o, "fix_at", f->fix_pos.file ? json_pack("{s:o, s:i}", "file", lk_json_str(f->fix_pos.file),
+								    "line", (int)f->fix_pos.line) : json_null());
 	return o;
 }
 
@@ -417,6 +441,10 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 		json_object_set_new(o, "near_misses", near);
 		json_object_set_new(o, "references", ref_lines_json(rp, d));
 		json_object_set_new(o, "more_references", json_boolean(d->ref_lines && d->ref_lines->cut));
+		json_object_set_new(o, "declared_at", d->ref_lines && d->ref_lines->decl.file ?
+				    json_pack("{s:o, s:i, s:o}", "file", lk_json_str(d->ref_lines->decl.file),
+					      "line", (int)d->ref_lines->decl.line, "path",
+					      lk_json_str(rp->inputs.items[d->ref_lines->decl_input].path)) : json_null());
 	}
 	if (d->item >= 0 && (size_t)d->item < line->items.nr) {
 		/* The input ld stops at: cannot find, or cannot use. */
