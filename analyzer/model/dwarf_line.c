@@ -476,8 +476,16 @@ static void answer(const struct rows *rows, size_t start, const struct table *t,
 static void run_program(struct cur *c, const struct unit *u, const struct header *h, struct table *t,
 			const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
 {
+	/*
+	 * bfd 2.40 starts each DWARF 5 sequence at file 0 (the unit's primary
+	 * file), where the standard says 1: gcc 12 does not set the file for
+	 * a unit's first function when it comes from a header (file 1), and
+	 * ld then prints the primary file with the header's line. Said as ld
+	 * says it, which is what the user compares with.
+	 */
+	const struct row start = { 0, 0, t->version >= 5 ? 0 : 1, 1, 0 };
 	struct rows rows = { 0 };
-	struct row st = { 0, 0, 1, 1, 0 };
+	struct row st = start;
 	uint64_t op_index = 0;
 	size_t seq_start = 0;
 
@@ -509,7 +517,7 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 				add_row(&rows, seq_start, &st);
 				answer(&rows, seq_start, t, places, n, out);
 				rows.nr = seq_start = 0;
-				st = (struct row){ 0, 0, 1, 1, 0 };
+				st = start;
 				op_index = 0;
 			} else if (ext == LNE_SET_ADDRESS) {
 				uint64_t at = (uint64_t)(c->p - c->base);
