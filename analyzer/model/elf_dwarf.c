@@ -184,7 +184,8 @@ static int relocate(Elf *e, struct debug *d)
 				return 0;
 		}
 	}
-	qsort(d->addr_relocs.items, d->addr_relocs.nr, sizeof(*d->addr_relocs.items), addr_reloc_cmp);
+	if (d->addr_relocs.nr > 1)
+		qsort(d->addr_relocs.items, d->addr_relocs.nr, sizeof(*d->addr_relocs.items), addr_reloc_cmp);
 	return 1;
 }
 

@@ -103,6 +103,7 @@ static void object_lines(int version)
 	assert_int_equal(lk_elf_dwarf_declaration(&gc, "foo", &decl), 1);
 	assert_string_equal(decl.file, want_decl);
 	assert_int_equal(decl.line, 1);
+	lk_srcpos_release(&decl);
 	assert_int_equal(lk_elf_dwarf_declaration(&gc, "bar", &decl), 0);
 	assert_null(decl.file);
 	lk_srcpos_release(&pos);
