@@ -112,6 +112,7 @@ static void input_refs(const struct lk_replay *rp, long input, const struct lk_s
 	struct { struct lk_dwarf_place *items; size_t nr, alloc; } places = { 0 };
 	struct lk_srcpos *pos;
 	size_t first = refs->nr;
+	struct lk_elf_dwarf *dw;
 	struct opened o;
 
 	if (!open_object(&o, in->path, in->member, in->member ? (long)in->member_offset : -1, 1))
@@ -144,13 +145,17 @@ static void input_refs(const struct lk_replay *rp, long input, const struct lk_s
 		places.items[places.nr].section = x->section;
 		places.items[places.nr++].offset = x->offset;
 	}
-	pos = lk_xcalloc(places.nr + 1, sizeof(*pos));
-	lk_elf_dwarf_lines(&o.gc, places.items, places.nr, pos);
-	if (places.nr && !refs->decl.file && lk_elf_dwarf_declaration(&o.gc, refs->items[first].symbol, &refs->decl))
-		refs->decl_input = input;
-	for (size_t i = 0; i < places.nr; i++)
-		refs->items[first + i].pos = pos[i];
-	free(pos);
+	if (places.nr && (dw = lk_elf_dwarf_open(&o.gc))) {
+		pos = lk_xcalloc(places.nr, sizeof(*pos));
+		lk_dwarf_lines(lk_elf_dwarf_input(dw), places.items, places.nr, pos);
+		for (size_t i = 0; i < places.nr; i++)
+			refs->items[first + i].pos = pos[i];
+		free(pos);
+		if (!refs->decl.file &&
+		    lk_dwarf_declaration(lk_elf_dwarf_input(dw), refs->items[first].symbol, &refs->decl))
+			refs->decl_input = input;
+		lk_elf_dwarf_close(dw);
+	}
 	free(places.items);
 	opened_close(&o);
 }
@@ -207,12 +212,15 @@ static void diag_refs(const struct lk_replay *rp, struct lk_diag *d, size_t *ope
 static void finding_line(struct lk_finding *f)
 {
 	struct lk_dwarf_place place;
+	struct lk_elf_dwarf *dw;
 	struct opened o;
 
 	if (!f->def_path || !f->found || !open_object(&o, f->def_path, f->def_member, -1, 0))
 		return;
-	if (lk_elf_gc_symbol_place(&o.gc, f->found, &place))
-		lk_elf_dwarf_lines(&o.gc, &place, 1, &f->def_pos);
+	if (lk_elf_gc_symbol_place(&o.gc, f->found, &place) && (dw = lk_elf_dwarf_open(&o.gc))) {
+		lk_dwarf_lines(lk_elf_dwarf_input(dw), &place, 1, &f->def_pos);
+		lk_elf_dwarf_close(dw);
+	}
 	opened_close(&o);
 }
 

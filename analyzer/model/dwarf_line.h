@@ -81,17 +81,17 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
 int lk_dwarf_declaration(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out);
 
 /*
- * The ELF reader's side (elf_dwarf.c), on the object `gc` has open
- * (elf.h): the file and line of each place, as lk_dwarf_lines() finds
- * them in its debug sections relocated. Never fails: an object without
- * DWARF, compressed debug sections, a relocation it cannot apply or a
- * section over 64 MiB leave the places without a line.
+ * The ELF reader's side (elf_dwarf.c): the debug sections of the object
+ * `gc` has open (elf.h), copied and relocated, for lk_dwarf_lines() and
+ * lk_dwarf_declaration(); NULL when there is nothing to read: no DWARF,
+ * compressed debug sections, a relocation it cannot apply, a section over
+ * 64 MiB. Close with lk_elf_dwarf_close() (NULL is fine).
  */
 struct lk_elf_gc;
-void lk_elf_dwarf_lines(const struct lk_elf_gc *gc, const struct lk_dwarf_place *places, size_t n,
-			struct lk_srcpos *out);
-/* lk_dwarf_declaration() on the object `gc` has open. */
-int lk_elf_dwarf_declaration(const struct lk_elf_gc *gc, const char *symbol, struct lk_srcpos *out);
+struct lk_elf_dwarf;
+struct lk_elf_dwarf *lk_elf_dwarf_open(const struct lk_elf_gc *gc);
+const struct lk_dwarf_input *lk_elf_dwarf_input(const struct lk_elf_dwarf *dw);
+void lk_elf_dwarf_close(struct lk_elf_dwarf *dw);
 /* The place of the definition of `name` (any binding) in the object of `gc`: 1, or 0 when it has none. */
 int lk_elf_gc_symbol_place(const struct lk_elf_gc *gc, const char *name, struct lk_dwarf_place *place);
 

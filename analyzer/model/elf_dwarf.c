@@ -189,30 +189,10 @@ static int relocate(Elf *e, struct debug *d)
 	return 1;
 }
 
-/* The debug sections of the object `gc` has open, relocated, into `in` (borrowing `d`); 0 when there are none to read. */
-static int load(const struct lk_elf_gc *gc, struct debug *d, struct lk_dwarf_input *in)
-{
-	Elf *e = gc->elf;
-	GElf_Ehdr ehdr;
-
-	memset(d, 0, sizeof(*d));
-	memset(in, 0, sizeof(*in));
-	if (!e || !gelf_getehdr(e, &ehdr))
-		return 0;
-	d->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	if (!copy_sections(e, d) || !relocate(e, d))
-		return 0;
-	in->info = (struct lk_dwarf_bytes){ d->bytes[D_INFO], d->size[D_INFO] };
-	in->abbrev = (struct lk_dwarf_bytes){ d->bytes[D_ABBREV], d->size[D_ABBREV] };
-	in->line = (struct lk_dwarf_bytes){ d->bytes[D_LINE], d->size[D_LINE] };
-	in->line_str = (struct lk_dwarf_bytes){ d->bytes[D_LINE_STR], d->size[D_LINE_STR] };
-	in->str = (struct lk_dwarf_bytes){ d->bytes[D_STR], d->size[D_STR] };
-	in->big_endian = d->big_endian;
-	in->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-	in->addr_relocs = d->addr_relocs.items;
-	in->naddr_relocs = d->addr_relocs.nr;
-	return 1;
-}
+struct lk_elf_dwarf {
+	struct debug d;
+	struct lk_dwarf_input in;
+};
 
 static void debug_release(struct debug *d)
 {
@@ -221,29 +201,45 @@ static void debug_release(struct debug *d)
 	free(d->addr_relocs.items);
 }
 
-void lk_elf_dwarf_lines(const struct lk_elf_gc *gc, const struct lk_dwarf_place *places, size_t n,
-			struct lk_srcpos *out)
+struct lk_elf_dwarf *lk_elf_dwarf_open(const struct lk_elf_gc *gc)
 {
-	struct lk_dwarf_input in;
-	struct debug d;
+	struct lk_elf_dwarf *dw;
+	struct debug *d;
+	Elf *e = gc->elf;
+	GElf_Ehdr ehdr;
 
-	memset(out, 0, n * sizeof(*out));
-	if (n && load(gc, &d, &in))
-		lk_dwarf_lines(&in, places, n, out);
-	debug_release(&d);
+	if (!e || !gelf_getehdr(e, &ehdr))
+		return NULL;
+	dw = lk_xcalloc(1, sizeof(*dw));
+	d = &dw->d;
+	d->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (!copy_sections(e, d) || !relocate(e, d)) {
+		lk_elf_dwarf_close(dw);
+		return NULL;
+	}
+	dw->in.info = (struct lk_dwarf_bytes){ d->bytes[D_INFO], d->size[D_INFO] };
+	dw->in.abbrev = (struct lk_dwarf_bytes){ d->bytes[D_ABBREV], d->size[D_ABBREV] };
+	dw->in.line = (struct lk_dwarf_bytes){ d->bytes[D_LINE], d->size[D_LINE] };
+	dw->in.line_str = (struct lk_dwarf_bytes){ d->bytes[D_LINE_STR], d->size[D_LINE_STR] };
+	dw->in.str = (struct lk_dwarf_bytes){ d->bytes[D_STR], d->size[D_STR] };
+	dw->in.big_endian = d->big_endian;
+	dw->in.addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	dw->in.addr_relocs = d->addr_relocs.items;
+	dw->in.naddr_relocs = d->addr_relocs.nr;
+	return dw;
 }
 
-int lk_elf_dwarf_declaration(const struct lk_elf_gc *gc, const char *symbol, struct lk_srcpos *out)
+const struct lk_dwarf_input *lk_elf_dwarf_input(const struct lk_elf_dwarf *dw)
 {
-	struct lk_dwarf_input in;
-	struct debug d;
-	int rc = 0;
+	return &dw->in;
+}
 
-	memset(out, 0, sizeof(*out));
-	if (load(gc, &d, &in))
-		rc = lk_dwarf_declaration(&in, symbol, out);
-	debug_release(&d);
-	return rc;
+void lk_elf_dwarf_close(struct lk_elf_dwarf *dw)
+{
+	if (!dw)
+		return;
+	debug_release(&dw->d);
+	free(dw);
 }
 
 int lk_elf_gc_symbol_place(const struct lk_elf_gc *gc, const char *name, struct lk_dwarf_place *place)

@@ -77,6 +77,7 @@ static void object_lines(int version)
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_dwarf_place place = { 0, 0 };
 	struct lk_srcpos pos, decl;
+	struct lk_elf_dwarf *dw;
 	int found = 0;
 
 	snprintf(name, sizeof(name), "a%d.o", version);
@@ -94,21 +95,23 @@ static void object_lines(int version)
 		}
 	}
 	assert_true(found);
-	lk_elf_dwarf_lines(&gc, &place, 1, &pos);
+	assert_non_null(dw = lk_elf_dwarf_open(&gc));
+	lk_dwarf_lines(lk_elf_dwarf_input(dw), &place, 1, &pos);
 	want_call = path_of("a.c");
 	assert_non_null(pos.file);
 	assert_string_equal(pos.file, want_call);
 	assert_int_equal(pos.line, 5);
 	want_decl = want_call;
-	assert_int_equal(lk_elf_dwarf_declaration(&gc, "foo", &decl), 1);
+	assert_int_equal(lk_dwarf_declaration(lk_elf_dwarf_input(dw), "foo", &decl), 1);
 	assert_string_equal(decl.file, want_decl);
 	assert_int_equal(decl.line, 1);
 	lk_srcpos_release(&decl);
-	assert_int_equal(lk_elf_dwarf_declaration(&gc, "bar", &decl), 0);
+	assert_int_equal(lk_dwarf_declaration(lk_elf_dwarf_input(dw), "bar", &decl), 0);
 	assert_null(decl.file);
 	lk_srcpos_release(&pos);
 	lk_srcpos_release(&decl);
 	free(want_call);
+	lk_elf_dwarf_close(dw);
 	lk_elf_gc_release(&gc);
 	lk_elf_syms_release(&syms);
 	free(path);
