@@ -11,6 +11,12 @@
  * Cost: only on a failed replay, only the inputs that reference an
  * undefined symbol (at most INPUTS_MAX per diagnostic and OPENS_MAX in
  * all) and the files the near misses name; a success reads nothing.
+ *
+ * ld prints at most five references in a row to one symbol, then "more
+ * undefined references to `foo' follow"; the report keeps up to
+ * LK_SRCREFS_MAX. NEEDSWORK(#18): under --gc-sections ld reports only the
+ * references from sections it keeps, and the replay does not say which
+ * sections those are: a reference from a discarded section is listed too.
  */
 #include <elf.h>
 #include <stdlib.h>
