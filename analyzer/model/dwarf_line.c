@@ -2,8 +2,10 @@
  * Inputs -> source lines (dwarf_line.h): the line-number programs of
  * .debug_line run as bfd's dwarf2.c runs them (decode_line_info,
  * concat_filename, lookup_address_in_line_info_table), so a place gets
- * the file:line GNU ld prints for it. Every read is checked against its
- * section's end: bad DWARF stops the unit it is in, never the caller.
+ * the file:line GNU ld prints for it; and the DIEs of .debug_info walked
+ * for a declaration's DW_AT_decl_file and DW_AT_decl_line. Every read is
+ * checked against its section's end (and a unit's): bad DWARF stops the
+ * unit it is in, never the caller.
  */
 #include <stdlib.h>
 #include <string.h>
