@@ -35,7 +35,7 @@ enum {
 };
 enum {
 	AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b, AT_DECLARATION = 0x3c, AT_DECL_FILE = 0x3a,
-	AT_DECL_LINE = 0x3b, AT_LINKAGE_NAME = 0x6e, AT_MIPS_LINKAGE_NAME = 0x2007,
+	AT_DECL_LINE = 0x3b, AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_MIPS_LINKAGE_NAME = 0x2007,
 };
 enum { LNCT_PATH = 1, LNCT_DIRECTORY_INDEX = 2 };
 enum {
@@ -136,6 +136,7 @@ static const char *str_at(const struct lk_dwarf_bytes *b, uint64_t offset)
 struct unit {
 	int version, offset_size, addr_size, be;
 	const struct lk_dwarf_input *in;
+	uint64_t str_offsets_base;	/* DW_AT_str_offsets_base of the unit's DIE (clang's strx names), or 0 */
 };
 
 /*
@@ -188,9 +189,12 @@ static uint64_t form_value(struct cur *c, const struct unit *u, uint64_t form, i
 
 /* The attributes of one DIE that this reader uses. */
 struct die {
-	uint64_t stmt_list, decl_file, decl_line;
+	uint64_t stmt_list, decl_file, decl_line, str_offsets_base;
 	int has_stmt_list, declaration;
 	const char *comp_dir, *name, *linkage_name;
+	/* A name given as an index of .debug_str_offsets (DW_FORM_strx*), read once the base is known. */
+	struct { uint64_t attr, index; } strx[3];
+	unsigned nstrx;
 };
 
 /* One abbreviation of a unit's table: its code, and the offset of its attribute specs in .debug_abbrev. */
@@ -246,6 +250,9 @@ static int find_abbrev(const struct lk_dwarf_input *in, const struct abbrevs *t,
 	return !a->bad;
 }
 
+static int is_strx(uint64_t form);
+static void resolve_strx(const struct unit *u, struct die *die);
+
 /* The DIE at the cursor (its code read: `code`, not 0) into `die`; 0 when it cannot be read. */
 static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t, uint64_t code, struct die *die)
 {
@@ -260,9 +267,17 @@ static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t
 		const char *s;
 		uint64_t v;
 
-		if (a.bad || (!name && !form))
+		if (a.bad || (!name && !form)) {
+			resolve_strx(u, die);
 			return 1;
+		}
 		v = form_value(c, u, form, implicit, &s);
+		if (is_strx(form) && (name == AT_NAME || name == AT_COMP_DIR || name == AT_LINKAGE_NAME ||
+				      name == AT_MIPS_LINKAGE_NAME) && die->nstrx < 3) {
+			die->strx[die->nstrx].attr = name;
+			die->strx[die->nstrx++].index = v;
+			continue;
+		}
 		switch (name) {
 		case AT_STMT_LIST:
 			die->has_stmt_list = form == F_SEC_OFFSET || form == F_DATA4 || form == F_DATA8;
@@ -274,10 +289,49 @@ static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t
 		case AT_DECLARATION: die->declaration = v != 0; break;
 		case AT_DECL_FILE: die->decl_file = v; break;
 		case AT_DECL_LINE: die->decl_line = v; break;
+		case AT_STR_OFFSETS_BASE: die->str_offsets_base = v; break;
 		default: break;
 		}
 	}
 	return 0;
+}
+
+static int is_strx(uint64_t form)
+{
+	return form == F_STRX || form == F_STRX1 || form == F_STRX2 || form == F_STRX3 || form == F_STRX4;
+}
+
+/* The string of index `index` of .debug_str_offsets from `base` (DWARF 5), or NULL. */
+static const char *strx_at(const struct unit *u, uint64_t base, uint64_t index)
+{
+	struct cur c;
+	uint64_t at;
+
+	if (!base || index > (SIZE_MAX - base) / (unsigned)u->offset_size)
+		return NULL;
+	at = base + index * (unsigned)u->offset_size;
+	if (at > u->in->str_offsets.size)
+		return NULL;
+	cur_init(&c, &u->in->str_offsets, (size_t)at, u->be);
+	at = cur_uint(&c, (unsigned)u->offset_size);
+	return c.bad ? NULL : str_at(&u->in->str, at);
+}
+
+/* The DIE's strx names, from the unit's base (or, for the unit's own DIE, its own). */
+static void resolve_strx(const struct unit *u, struct die *die)
+{
+	uint64_t base = die->str_offsets_base ? die->str_offsets_base : u->str_offsets_base;
+
+	for (unsigned i = 0; i < die->nstrx; i++) {
+		const char *s = strx_at(u, base, die->strx[i].index);
+
+		if (die->strx[i].attr == AT_NAME)
+			die->name = s;
+		else if (die->strx[i].attr == AT_COMP_DIR)
+			die->comp_dir = s;
+		else
+			die->linkage_name = s;
+	}
 }
 
 /* ---- one line table ---- */
@@ -589,7 +643,7 @@ static int open_table(const struct lk_dwarf_input *in, uint64_t offset, const ch
 
 	memset(t, 0, sizeof(*t));
 	memset(h, 0, sizeof(*h));
-	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in };
+	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in, 0 };
 	if (offset >= in->line.size)
 		return 0;
 	cur_init(&c, &in->line, (size_t)offset, in->big_endian);
@@ -650,7 +704,7 @@ static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
 
 	cur_init(&c, &in->info, 0, in->big_endian);
 	while (cur_left(&c) && units++ < UNITS_MAX) {
-		struct unit u = { 0, 4, in->addr_size, in->big_endian, in };
+		struct unit u = { 0, 4, in->addr_size, in->big_endian, in, 0 };
 		struct abbrevs t = { 0 };
 		struct die top;
 		struct cur die;
@@ -685,8 +739,10 @@ static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
 			continue;
 		read_abbrevs(in, abbrev_offset, &t);
 		code = cur_leb(&die, 0);
-		if (!die.bad && code && read_die(&die, &u, &t, code, &top))
+		if (!die.bad && code && read_die(&die, &u, &t, code, &top)) {
+			u.str_offsets_base = top.str_offsets_base;
 			stop = fn(ctx, &u, &t, &top, &die);
+		}
 		free(t.items);
 		if (stop)
 			return;

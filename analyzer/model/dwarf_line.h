@@ -46,12 +46,13 @@ struct lk_dwarf_bytes {
 
 /*
  * What the reader reads: the bytes of .debug_info, .debug_abbrev,
- * .debug_line, .debug_line_str and .debug_str, relocated; in a
+ * .debug_line, .debug_line_str, .debug_str and .debug_str_offsets
+ * (clang's DW_FORM_strx names), relocated; in a
  * relocatable object the address of a DW_LNE_set_address is an offset
  * in the section that `addr_relocs` (sorted by offset) names for it.
  */
 struct lk_dwarf_input {
-	struct lk_dwarf_bytes info, abbrev, line, line_str, str;
+	struct lk_dwarf_bytes info, abbrev, line, line_str, str, str_offsets;
 	int big_endian;
 	int addr_size;		/* of the ELF class: 4 or 8 */
 	const struct lk_dwarf_addr_reloc *addr_relocs;

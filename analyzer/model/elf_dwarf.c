@@ -22,9 +22,9 @@
 /* A debug section larger than this is not read (a real object's are far smaller). */
 #define DEBUG_SECTION_MAX (64u << 20)
 
-enum { D_INFO, D_ABBREV, D_LINE, D_LINE_STR, D_STR, D_COUNT };
+enum { D_INFO, D_ABBREV, D_LINE, D_LINE_STR, D_STR, D_STR_OFFSETS, D_COUNT };
 static const char *const debug_names[D_COUNT] = {
-	".debug_info", ".debug_abbrev", ".debug_line", ".debug_line_str", ".debug_str",
+	".debug_info", ".debug_abbrev", ".debug_line", ".debug_line_str", ".debug_str", ".debug_str_offsets",
 };
 
 struct debug {
@@ -222,6 +222,7 @@ struct lk_elf_dwarf *lk_elf_dwarf_open(const struct lk_elf_gc *gc)
 	dw->in.line = (struct lk_dwarf_bytes){ d->bytes[D_LINE], d->size[D_LINE] };
 	dw->in.line_str = (struct lk_dwarf_bytes){ d->bytes[D_LINE_STR], d->size[D_LINE_STR] };
 	dw->in.str = (struct lk_dwarf_bytes){ d->bytes[D_STR], d->size[D_STR] };
+	dw->in.str_offsets = (struct lk_dwarf_bytes){ d->bytes[D_STR_OFFSETS], d->size[D_STR_OFFSETS] };
 	dw->in.big_endian = d->big_endian;
 	dw->in.addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
 	dw->in.addr_relocs = d->addr_relocs.items;

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the DWARF line reader (analyzer/model/dwarf_line.c),
- * over .debug_info, .debug_abbrev, .debug_line, .debug_line_str and
- * .debug_str as an object gives them. Input: a flags byte (bit 0 big
+ * over .debug_info, .debug_abbrev, .debug_line, .debug_line_str,
+ * .debug_str and .debug_str_offsets as an object gives them. Input: a flags byte (bit 0 big
  * endian, bit 1 32-bit addresses), then each section as a 2-byte little
  * endian length and its bytes (cut to what is left), then the places
  * looked up, 9 bytes each (a section byte and an 8-byte offset).
@@ -17,7 +17,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lk_dwarf_input in;
-	struct lk_dwarf_bytes *sections[5];
+	struct lk_dwarf_bytes *sections[6];
 	struct lk_dwarf_place places[PLACES_MAX];
 	struct lk_srcpos out[PLACES_MAX], decl;
 	/* One relocation of .debug_line, so set_address meets a section too. */
@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.addr_relocs = &reloc;
 	in.naddr_relocs = 1;
 	sections[0] = &in.info, sections[1] = &in.abbrev, sections[2] = &in.line;
-	sections[3] = &in.line_str, sections[4] = &in.str;
-	for (int k = 0; k < 5; k++) {
+	sections[3] = &in.line_str, sections[4] = &in.str, sections[5] = &in.str_offsets;
+	for (int k = 0; k < 6; k++) {
 		size_t len = 0;
 
 		if (at + 2 <= size) {
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lk_dwarf_declaration(&in, "foo", &decl) != (decl.file != NULL))
 		abort();
 	lk_srcpos_release(&decl);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		free((void *)sections[k]->p);
 	return 0;
 }

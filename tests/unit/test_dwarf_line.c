@@ -1,10 +1,11 @@
 /*
  * Source lines from DWARF (analyzer/model/dwarf_line.c, elf_dwarf.c): the
  * file:line of a relocation in a relocatable object (DWARF 4 and 5, gcc
- * -g), the declaration of an undefined function, and a linked program's
- * address against addr2line (bfd) as the oracle; then its sections cut
- * short at every length and with every byte flipped: no line or the right
- * one, never a read out of bounds (the sanitizer build checks that).
+ * -g; clang -g -O1), the declaration of an undefined function, a linked
+ * program's address against addr2line (bfd) as the oracle; then its
+ * sections cut short at every length and with every byte flipped:
+ * whatever they then say, never a read out of bounds (the sanitizer
+ * build checks that).
  * The fixtures are built at test time with the real cc and objcopy.
  */
 #include <stdarg.h>
@@ -27,13 +28,15 @@ static char dir[64];
 
 /* a.c: foo declared at line 1, called at line 5; each compiled as an object and linked, DWARF 4 and 5. */
 #define DUMP(v) \
-	"cc -g -gdwarf-" #v " -c a.c -o a" #v ".o && cc -g -gdwarf-" #v " a.c f.c -o a" #v " && " \
-	"for s in info abbrev line line_str str; do objcopy --dump-section .debug_$s=a" #v ".$s a" #v " 2>/dev/null " \
+	"cc -g -gdwarf-" #v " -c a.c -o a" #v ".o && cc -g -gdwarf-" #v " a.c f.c -o a" #v " && " SECTIONS(v)
+#define SECTIONS(v) \
+	"for s in info abbrev line line_str str str_offsets; do objcopy --dump-section .debug_$s=a" #v ".$s a" #v " 2>/dev/null " \
 	"; touch a" #v ".$s; done && nm a" #v " | awk '/ T main$/ {print $1}' >a" #v ".addr && " \
 	"addr2line -e a" #v " 0x$(cat a" #v ".addr) >a" #v ".expect"
 #define FILL \
 	"printf '%s\\n' 'int foo(int);' '' 'int main(void)' '{' '\treturn foo(1);' '}' >a.c && " \
-	"printf 'int foo(int x) { return x; }\\n' >f.c && " DUMP(4) " && " DUMP(5)
+	"printf 'int foo(int x) { return x; }\\n' >f.c && clang -g -O1 -c a.c -o ac.o && " DUMP(4) " && " DUMP(5) \
+	" && clang -g a.c f.c -o a6 && " SECTIONS(6)
 
 static int setup(void **state)
 {
@@ -68,10 +71,10 @@ static char *slurp(const char *name, size_t *size)
 	return lk_buf_detach(&b);
 }
 
-/* The reference to foo in a<v>.o: its line, and foo's declaration. */
-static void object_lines(int version)
+/* The reference to foo in the object `name`: its line, and foo's declaration. */
+static void object_lines(const char *name)
 {
-	char name[32], *path, *want_call, *want_decl;
+	char *path, *want_call, *want_decl;
 	struct lk_elf_syms syms = { 0 };
 	struct lk_elf_gc gc = { 0 };
 	struct lk_err err = LK_ERR_INIT;
@@ -80,7 +83,6 @@ static void object_lines(int version)
 	struct lk_elf_dwarf *dw;
 	int found = 0;
 
-	snprintf(name, sizeof(name), "a%d.o", version);
 	path = path_of(name);
 	gc.fd = -1;
 	gc.want = LK_ELF_GC_RELOCS;
@@ -120,18 +122,25 @@ static void object_lines(int version)
 static void test_dwarf_line_object_dwarf4(void **state)
 {
 	(void)state;
-	object_lines(4);
+	object_lines("a4.o");
 }
 
 static void test_dwarf_line_object_dwarf5(void **state)
 {
 	(void)state;
-	object_lines(5);
+	object_lines("a5.o");
+}
+
+/* clang's DWARF 5: names as indexes of .debug_str_offsets (DW_FORM_strx1); -O1 for the call's declaration DIE. */
+static void test_dwarf_line_object_clang(void **state)
+{
+	(void)state;
+	object_lines("ac.o");
 }
 
 struct linked {
-	char *bytes[5];
-	size_t size[5];
+	char *bytes[6];
+	size_t size[6];
 	struct lk_dwarf_input in;
 	struct lk_dwarf_place place;
 	char *expect;
@@ -139,16 +148,16 @@ struct linked {
 
 static void linked_load(struct linked *l, int version)
 {
-	static const char *const names[5] = { "info", "abbrev", "line", "line_str", "str" };
-	struct lk_dwarf_bytes *field[5];
+	static const char *const names[6] = { "info", "abbrev", "line", "line_str", "str", "str_offsets" };
+	struct lk_dwarf_bytes *field[6];
 	char name[32];
 	size_t n;
 	char *addr;
 
 	memset(l, 0, sizeof(*l));
 	field[0] = &l->in.info, field[1] = &l->in.abbrev, field[2] = &l->in.line;
-	field[3] = &l->in.line_str, field[4] = &l->in.str;
-	for (int k = 0; k < 5; k++) {
+	field[3] = &l->in.line_str, field[4] = &l->in.str, field[5] = &l->in.str_offsets;
+	for (int k = 0; k < 6; k++) {
 		snprintf(name, sizeof(name), "a%d.%s", version, names[k]);
 		l->bytes[k] = slurp(name, &l->size[k]);
 		field[k]->p = (const unsigned char *)l->bytes[k];
@@ -168,7 +177,7 @@ static void linked_load(struct linked *l, int version)
 
 static void linked_release(struct linked *l)
 {
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		free(l->bytes[k]);
 	free(l->expect);
 }
@@ -197,9 +206,9 @@ static void linked_lines(int version)
 	assert_string_equal(got, l.expect);
 	lk_srcpos_release(&pos);
 	/* Every section cut short at every length, and every byte of .debug_line and .debug_info flipped. */
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 6; k++) {
 		struct lk_dwarf_bytes *field = k == 0 ? &l.in.info : k == 1 ? &l.in.abbrev : k == 2 ? &l.in.line :
-					       k == 3 ? &l.in.line_str : &l.in.str;
+					       k == 3 ? &l.in.line_str : k == 4 ? &l.in.str : &l.in.str_offsets;
 		size_t full = field->size;
 
 		for (size_t cut = 0; cut < full; cut++) {
@@ -254,13 +263,22 @@ static void test_dwarf_line_empty_and_garbage(void **state)
 	assert_int_equal(lk_dwarf_declaration(&in, "foo", &pos), 0);
 }
 
+/* clang's (DWARF 5, names by DW_FORM_strx1), file "a6". */
+static void test_dwarf_line_linked_clang_and_corrupt(void **state)
+{
+	(void)state;
+	linked_lines(6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dwarf_line_object_dwarf4),
 		cmocka_unit_test(test_dwarf_line_object_dwarf5),
+		cmocka_unit_test(test_dwarf_line_object_clang),
 		cmocka_unit_test(test_dwarf_line_linked_dwarf4_and_corrupt),
 		cmocka_unit_test(test_dwarf_line_linked_dwarf5_and_corrupt),
+		cmocka_unit_test(test_dwarf_line_linked_clang_and_corrupt),
 		cmocka_unit_test(test_dwarf_line_empty_and_garbage),
 	};
 
