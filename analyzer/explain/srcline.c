@@ -223,8 +223,10 @@ static void finding_line(struct lk_finding *f)
 
 	if (!f->def_path || !f->found || !open_object(&o, f->def_path, f->def_member, -1, 0))
 		return;
+	/* The definition's DIE (its declarator's line), else the line table's row at the symbol. */
 	if (lk_elf_gc_symbol_place(&o.gc, f->found, &place) && (dw = lk_elf_dwarf_open(&o.gc))) {
-		lk_dwarf_lines(lk_elf_dwarf_input(dw), &place, 1, &f->def_pos);
+		if (!lk_dwarf_definition(lk_elf_dwarf_input(dw), f->found, &f->def_pos))
+			lk_dwarf_lines(lk_elf_dwarf_input(dw), &place, 1, &f->def_pos);
 		lk_elf_dwarf_close(dw);
 	}
 	opened_close(&o);
@@ -249,10 +251,16 @@ void lk_srcline_fill(struct lk_replay *rp)
 				opens++;
 				finding_line(f);
 			}
-			/* extern "C" goes on the declaration the referencing code sees, whichever side is C++. */
+			/*
+			 * extern "C" goes on the declaration the referencing code sees,
+			 * whichever side is C++; `static` is removed from the definition.
+			 */
 			if (!strcmp(f->kind, "extern-c") && d->ref_lines && d->ref_lines->decl.file) {
 				f->fix_pos.file = lk_xstrdup(d->ref_lines->decl.file);
 				f->fix_pos.line = d->ref_lines->decl.line;
+			} else if (!strcmp(f->kind, "local") && f->def_pos.file) {
+				f->fix_pos.file = lk_xstrdup(f->def_pos.file);
+				f->fix_pos.line = f->def_pos.line;
 			}
 		}
 	}

@@ -35,7 +35,7 @@ enum {
 };
 enum {
 	AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b, AT_DECLARATION = 0x3c, AT_DECL_FILE = 0x3a,
-	AT_DECL_LINE = 0x3b, AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_MIPS_LINKAGE_NAME = 0x2007,
+	AT_DECL_LINE = 0x3b, AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_SPECIFICATION = 0x47, AT_MIPS_LINKAGE_NAME = 0x2007,
 };
 enum { LNCT_PATH = 1, LNCT_DIRECTORY_INDEX = 2 };
 enum {
@@ -137,6 +137,7 @@ struct unit {
 	int version, offset_size, addr_size, be;
 	const struct lk_dwarf_input *in;
 	uint64_t str_offsets_base;	/* DW_AT_str_offsets_base of the unit's DIE (clang's strx names), or 0 */
+	uint64_t start;		/* the unit's offset in .debug_info (its DIEs' references are from there) */
 };
 
 /*
@@ -190,7 +191,8 @@ static uint64_t form_value(struct cur *c, const struct unit *u, uint64_t form, i
 /* The attributes of one DIE that this reader uses. */
 struct die {
 	uint64_t stmt_list, decl_file, decl_line, str_offsets_base;
-	int has_stmt_list, declaration;
+	uint64_t specification;	/* DW_AT_specification: the unit offset of the declaration it completes */
+	int has_stmt_list, declaration, has_specification;
 	const char *comp_dir, *name, *linkage_name;
 	/* A name given as an index of .debug_str_offsets (DW_FORM_strx*), read once the base is known. */
 	struct { uint64_t attr, index; } strx[3];
@@ -290,6 +292,11 @@ static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t
 		case AT_DECL_FILE: die->decl_file = v; break;
 		case AT_DECL_LINE: die->decl_line = v; break;
 		case AT_STR_OFFSETS_BASE: die->str_offsets_base = v; break;
+		case AT_SPECIFICATION:
+			/* A reference within the unit; DW_FORM_ref_addr is from the section's start. */
+			die->has_specification = form != F_REF_SIG8;
+			die->specification = form == F_REF_ADDR ? v - u->start : v;
+			break;
 		default: break;
 		}
 	}
@@ -643,7 +650,7 @@ static int open_table(const struct lk_dwarf_input *in, uint64_t offset, const ch
 
 	memset(t, 0, sizeof(*t));
 	memset(h, 0, sizeof(*h));
-	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in, 0 };
+	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in, 0, 0 };
 	if (offset >= in->line.size)
 		return 0;
 	cur_init(&c, &in->line, (size_t)offset, in->big_endian);
@@ -704,7 +711,7 @@ static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
 
 	cur_init(&c, &in->info, 0, in->big_endian);
 	while (cur_left(&c) && units++ < UNITS_MAX) {
-		struct unit u = { 0, 4, in->addr_size, in->big_endian, in, 0 };
+		struct unit u = { 0, 4, in->addr_size, in->big_endian, in, 0, (uint64_t)(c.p - c.base) };
 		struct abbrevs t = { 0 };
 		struct die top;
 		struct cur die;
@@ -787,30 +794,43 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
 
 struct decl_ctx {
 	const char *symbol;
+	int definition;		/* the DIE of a definition (no DW_AT_declaration), else of a declaration */
 	struct lk_srcpos *out;
 };
 
-/* A declaration of the symbol: a DIE with DW_AT_declaration, named so by its linkage name, or by its name without one. */
+/*
+ * A declaration of the symbol (a DIE with DW_AT_declaration) or its
+ * definition (one without), named so by its linkage name, or by its name
+ * without one (C).
+ */
 static int unit_declaration(void *ctx, const struct unit *u, const struct abbrevs *abbrevs, const struct die *top,
 			    struct cur *rest)
 {
 	struct decl_ctx *x = ctx;
+	uint64_t named_decl = 0;	/* the unit offset of the declaration named so (a definition's specification) */
 
 	while (cur_left(rest) && !rest->bad) {
-		uint64_t code = cur_leb(rest, 0);
+		uint64_t at = (uint64_t)(rest->p - rest->base) - u->start, code = cur_leb(rest, 0);
 		const char *name;
 		struct die d;
 		struct table t;
 		struct header h;
 		struct unit lu;
 		struct cur prog;
+		int named;
 
 		if (!code)
 			continue;	/* the end of a DIE's children */
 		if (!read_die(rest, u, abbrevs, code, &d))
 			return 0;
 		name = d.linkage_name ? d.linkage_name : d.name;
-		if (!d.declaration || !d.decl_line || !name || strcmp(name, x->symbol))
+		named = name && !strcmp(name, x->symbol);
+		if (named && d.declaration && !named_decl)
+			named_decl = at;
+		/* C++: a definition after a declaration names it only by DW_AT_specification. */
+		if (x->definition && !name && named_decl && d.has_specification && d.specification == named_decl)
+			named = 1;
+		if (d.declaration == x->definition || !d.decl_line || !named)
 			continue;
 		memset(&t, 0, sizeof(t));
 		if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog)) {
@@ -825,7 +845,16 @@ static int unit_declaration(void *ctx, const struct unit *u, const struct abbrev
 
 int lk_dwarf_declaration(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out)
 {
-	struct decl_ctx x = { symbol, out };
+	struct decl_ctx x = { symbol, 0, out };
+
+	memset(out, 0, sizeof(*out));
+	each_unit(in, unit_declaration, &x);
+	return out->file != NULL;
+}
+
+int lk_dwarf_definition(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out)
+{
+	struct decl_ctx x = { symbol, 1, out };
 
 	memset(out, 0, sizeof(*out));
 	each_unit(in, unit_declaration, &x);

@@ -80,6 +80,12 @@ void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place
  * releases `out`.
  */
 int lk_dwarf_declaration(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out);
+/*
+ * Likewise for the DIE that defines `symbol` (no DW_AT_declaration): the
+ * line of its declarator ("static int f(int x)"), where the line table's
+ * row at its address is often the line of its opening brace.
+ */
+int lk_dwarf_definition(const struct lk_dwarf_input *in, const char *symbol, struct lk_srcpos *out);
 
 /*
  * The ELF reader's side (elf_dwarf.c): the debug sections of the object

@@ -171,9 +171,13 @@ static void near_miss_lines_text(FILE *out, const struct lk_diag *d)
 			def_said |= same_pos(&d->near_misses.items[j].def_pos, &f->def_pos);
 			fix_said |= same_pos(&d->near_misses.items[j].fix_pos, &f->fix_pos);
 		}
-		if (f->def_pos.file && !def_said)
+		if (f->def_pos.file && !def_said) {
+			char *human = lk_demangle(f->found);
+
 			fprintf(out, "  - %s:%u: the definition of %s (%s)\n", f->def_pos.file, f->def_pos.line,
-				f->found, f->kind);
+				human ? human : f->found, f->kind);
+			free(human);
+		}
 		if (f->fix_pos.file && !fix_said)
 			fprintf(out, "  - %s:%u: the line to change: %s\n", f->fix_pos.file, f->fix_pos.line,
 				f->fix ? f->fix : f->kind);

@@ -73,6 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lk_dwarf_declaration(&in, "foo", &decl) != (decl.file != NULL))
 		abort();
 	lk_srcpos_release(&decl);
+	if (lk_dwarf_definition(&in, "main", &decl) != (decl.file != NULL))
+		abort();
+	lk_srcpos_release(&decl);
 	for (int k = 0; k < 6; k++)
 		free((void *)sections[k]->p);
 	return 0;

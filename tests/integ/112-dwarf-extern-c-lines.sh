@@ -1,12 +1,13 @@
 # The line to change (issue #18, point 3, C and C++): a C++ call to a C
 # function declared without extern "C" names, besides ld's own line of
 # the reference (the oracle here, in the test only: ld's stderr), the C
-# definition's line (the oracle: addr2line, bfd too, at the symbol's
-# value) and the header line the C++ code was compiled with
+# definition's line (its declarator's, DW_AT_decl_line of its DIE, through
+# DW_AT_specification for C++; the oracle: the line the test wrote it on)
+# and the header line the C++ code was compiled with
 # (DW_AT_decl_file/decl_line), which is where extern "C" goes; that edit,
 # made there and rebuilt, links with the real linker. The reverse (a C
-# call to a C++ definition) names the C caller's declaration. DWARF 4 and
-# 5, a declaration inside a namespace.
+# call to a C++ definition) names the C caller's declaration; a static
+# definition names itself. DWARF 4 and 5, a declaration inside a namespace.
 . "$(dirname "$0")/lib.sh"
 
 ld_lines() { sed -n "s/^\(\/usr\/bin\/ld: \)\{0,1\}\(.*:[0-9][0-9]*\): undefined reference to \`\(.*\)'$/\2 \3/p" "$1"; }
@@ -25,14 +26,8 @@ declared() {
 r = json.load(open(sys.argv[1]))
 print(" ".join("%s:%d" % (d["declared_at"]["file"], d["declared_at"]["line"]) for d in r["diagnostics"] if d.get("declared_at")))' "$1"
 }
-# addr2line's file:line of symbol SYM of object OBJ (its section and value, as nm and readelf give them).
-def_line() {
-	local sec val
-	val=$(nm "$1" | awk -v s="$2" '$3 == s && $2 == "T" {print $1}')
-	sec=$(readelf -sW "$1" | awk -v s="$2" '$8 == s {print $7}')
-	sec=$(readelf -SW "$1" | sed -n "s/^ *\[ *$sec\] \([^ ]*\) .*/\1/p")
-	addr2line -e "$1" -j "$sec" "0x$val"
-}
+# FILE:LINE of the first line of FILE that holds TEXT: where the test wrote a declarator.
+line_of() { echo "$T/$1:$(grep -n -F -m1 "$2" "$1" | cut -d: -f1)"; }
 
 cat >foo.h <<'C'
 /* The C library's header: no extern "C" for C++ callers. */
@@ -56,8 +51,8 @@ int main()
 C
 cc -g -gdwarf-4 -c foo.c -o foo.o
 ar rcs libfoo.a foo.o
-want_def=$(def_line foo.o foo)
-check_eq "addr2line's line of foo's definition" "$T/foo.c:4" "$want_def"
+want_def=$(line_of foo.c 'int foo(int x)')
+check_eq "the test's own line of foo's declarator" "$T/foo.c:3" "$want_def"
 
 for v in 4 5; do
 	g++ -g -gdwarf-$v -c use.cpp -o use$v.o
@@ -101,7 +96,25 @@ run_capture rev "$SHIM" main.o bar.o -o rev
 "$LINKSCOPE" report --format json --replay-only last >"$T/rev.json"
 check_eq "C caller: the reference's line is ld's" "$(ld_lines "$T/rev.err")" "$(text_lines "$T/rev.txt")"
 check_eq "C caller: extern-c, the C++ definition's line, the C caller's declaration" \
-	"extern-c $(def_line bar.o _Z3bari) $T/bar.h:2" "$(near "$T/rev.json" | grep '^extern-c')"
+	"extern-c $(line_of bar.cpp 'int bar(int x)') $T/bar.h:2" "$(near "$T/rev.json" | grep '^extern-c')"
+
+# A static definition: its line is the one to change.
+cat >st.c <<'C'
+int st_user(void);
+
+static int st_fn(int x)
+{
+	return x - 1;
+}
+int st_user(void) { return st_fn(1); }
+C
+printf 'int st_fn(int);\nint st_user(void);\nint main(void) { return st_fn(1) + st_user(); }\n' >stm.c
+cc -g -c st.c -o st.o
+cc -g -c stm.c -o stm.o
+run_capture st "$SHIM" stm.o st.o -o st
+"$LINKSCOPE" report --format json --replay-only last >"$T/st.json"
+check_eq "static definition: local, its line, and the line to change" "local $(line_of st.c 'static int st_fn') $(line_of st.c 'static int st_fn')" \
+	"$(near "$T/st.json" | grep '^local')"
 
 # A declaration inside a namespace, defined nowhere: where the caller declared it.
 cat >ns.h <<'C'

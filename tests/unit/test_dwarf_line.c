@@ -108,6 +108,11 @@ static void object_lines(const char *name)
 	assert_string_equal(decl.file, want_decl);
 	assert_int_equal(decl.line, 1);
 	lk_srcpos_release(&decl);
+	/* main's definition: its declarator's line, not its brace's. */
+	assert_int_equal(lk_dwarf_definition(lk_elf_dwarf_input(dw), "main", &decl), 1);
+	assert_string_equal(decl.file, want_decl);
+	assert_int_equal(decl.line, 3);
+	lk_srcpos_release(&decl);
 	assert_int_equal(lk_dwarf_declaration(lk_elf_dwarf_input(dw), "bar", &decl), 0);
 	assert_null(decl.file);
 	lk_srcpos_release(&pos);
@@ -190,6 +195,8 @@ static void check(const struct linked *l)
 	lk_dwarf_lines(&l->in, &l->place, 1, &pos);
 	lk_srcpos_release(&pos);
 	lk_dwarf_declaration(&l->in, "foo", &pos);
+	lk_srcpos_release(&pos);
+	lk_dwarf_definition(&l->in, "main", &pos);
 	lk_srcpos_release(&pos);
 }
 
