@@ -1,9 +1,9 @@
 # Where a reference is (issue #18, point 3, C): each relocation against an
 # undefined symbol gets the file and line GNU ld prints for it ("main.c:6:
 # undefined reference to `foo'"), read from the object's .debug_line
-# (DWARF 4 and 5, relocations applied), never from ld's stderr. Here, in
-# the test only, ld's own stderr is the oracle: the report's lines must be
-# ld's, reference for reference. An object without DWARF gets its section
+# (DWARF 2 to 5, x86-64 and AArch64, relocations applied), never from
+# ld's stderr. Here, in the test only, ld's own stderr is the oracle: the
+# report's lines must be ld's, reference for reference. An object without DWARF gets its section
 # and offset (ld's "(.text+0x9)"), and DWARF made garbage gets no line and
 # no crash.
 . "$(dirname "$0")/lib.sh"
@@ -75,6 +75,22 @@ for v in 4 5; do
 	check_contains "DWARF $v: the declaration the reference was compiled with" "$(cat "$T/explain$v.txt")" \
 		"declared at $T/inc/util.h:1 "
 	check_contains "DWARF $v: the archive member's line" "$(cat "$T/ld$v")" "$T/lib.c:6 baz"
+done
+
+# AArch64 (R_AARCH64_ABS64 and ABS32 in the debug sections), and DWARF 2 and 3.
+aarch64-linux-gnu-gcc -g -Iinc -c sub/main.c -o main-a64.o
+aarch64-linux-gnu-gcc -g -gdwarf-4 -O2 -ffunction-sections -c lib.c -o lib-a64.o
+aarch64-linux-gnu-gcc -g -c use.c -o use-a64.o
+run_capture a64 "$SHIM" -- aarch64-linux-gnu-gcc main-a64.o use-a64.o lib-a64.o -o prog-a64
+"$LINKSCOPE" explain --replay-only last >"$T/a64.txt"
+check_eq "AArch64: ld reports two references" 2 "$(ld_lines "$T/a64.err" | wc -l)"
+check_eq "AArch64: the text's lines are ld's" "$(ld_lines "$T/a64.err" | sort)" "$(text_lines "$T/a64.txt" | sort)"
+for v in 2 3; do
+	cc -g -gdwarf-$v -Iinc -c sub/main.c -o main$v.o
+	run_capture link$v "$SHIM" main$v.o use.o -L. -lh -o prog$v
+	"$LINKSCOPE" explain --replay-only last >"$T/explain$v.txt"
+	check_eq "DWARF $v: ld reports two references" 2 "$(ld_lines "$T/link$v.err" | wc -l)"
+	check_eq "DWARF $v: the text's lines are ld's" "$(ld_lines "$T/link$v.err" | sort)" "$(text_lines "$T/explain$v.txt" | sort)"
 done
 
 # No DWARF: the section and offset, as ld prints them.
