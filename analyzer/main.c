@@ -26,6 +26,7 @@
 #include "diff.h"
 #include "explain.h"
 #include "fix.h"
+#include "srcline.h"
 #include "indexcmd.h"
 #include "resolve.h"
 #include "warn.h"
@@ -470,6 +471,7 @@ static int cmd_replay(const struct lk_options *opt)
 		lk_explain_diags(&rp, &line);
 		if (fixes) {
 			lk_explain_causes(&rec, &line, &rp);
+			lk_srcline_fill(&rp);
 			lk_fix_all(&rec, &line, &rp, &fx);
 		}
 		for (size_t i = 0; opt->verify_with_linker && i < fx.nr; i++)

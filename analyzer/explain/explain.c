@@ -15,6 +15,7 @@
 #include "notfound.h"
 #include "unusable.h"
 #include "multidef.h"
+#include "srcline.h"
 #include "symtab.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
@@ -334,6 +335,7 @@ void lk_explain_diag_release(struct lk_diag *d)
 		free(d->cause);
 		d->cause = NULL;
 	}
+	lk_srcline_release(d);
 }
 
 void lk_finding_release(struct lk_finding *f)
@@ -343,6 +345,10 @@ void lk_finding_release(struct lk_finding *f)
 	free(f->in);
 	free(f->detail);
 	free(f->fix);
+	free(f->def_path);
+	free(f->def_member);
+	lk_srcpos_release(&f->def_pos);
+	lk_srcpos_release(&f->fix_pos);
 	memset(f, 0, sizeof(*f));
 }
 

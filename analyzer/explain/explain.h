@@ -7,6 +7,7 @@
 #define ANALYZER_EXPLAIN_H
 
 #include "linkscope/buf.h"
+#include "dwarf_line.h"
 #include "line.h"
 #include "linkscope/record.h"
 #include "replay.h"
@@ -25,6 +26,10 @@ struct lk_finding {
 	char *in;		/* where: "PATH", "PATH(MEMBER)", or NULL */
 	char *detail;		/* one sentence */
 	char *fix;		/* the stated fix, or NULL */
+	/* The file that defines `found` (an object, a shared object, an archive and its member), and its source line (srcline.c). */
+	char *def_path, *def_member;
+	struct lk_srcpos def_pos;
+	struct lk_srcpos fix_pos;	/* extern-c: the declaration the referencing code includes, where `fix` goes (srcline.c) */
 };
 void lk_finding_release(struct lk_finding *f);
 

@@ -302,8 +302,9 @@ static const char *last_ident(const char *name)
 
 /* ---- findings ---- */
 
-static void add_finding(struct lk_diag *d, const char *kind, const char *found, const char *in,
-			const char *detail, const char *fix)
+/* The finding added (NULL when it is there already, or too many are): its definition's file may be set. */
+static struct lk_finding *add_finding(struct lk_diag *d, const char *kind, const char *found, const char *in,
+				      const char *detail, const char *fix)
 {
 	struct lk_finding *f;
 
@@ -311,11 +312,12 @@ static void add_finding(struct lk_diag *d, const char *kind, const char *found, 
 		if (!strcmp(d->near_misses.items[i].kind, kind) &&
 		    !strcmp(d->near_misses.items[i].found ? d->near_misses.items[i].found : "", found ? found : "") &&
 		    !strcmp(d->near_misses.items[i].in ? d->near_misses.items[i].in : "", in ? in : ""))
-			return;
+			return NULL;
 	if (d->near_misses.nr >= FINDINGS_MAX)
-		return;
+		return NULL;
 	LK_GROW(d->near_misses.items, d->near_misses.nr + 1, d->near_misses.alloc);
 	f = &d->near_misses.items[d->near_misses.nr++];
+	memset(f, 0, sizeof(*f));
 	f->kind = lk_xstrdup(kind);
 	f->found = found ? lk_xstrdup(found) : NULL;
 	f->in = in ? lk_xstrdup(in) : NULL;
@@ -328,6 +330,16 @@ static void add_finding(struct lk_diag *d, const char *kind, const char *found, 
 		lk_buf_addf(&b, "stated fix (outside the line, not verified): %s", fix);
 		lk_strvec_push_owned(&d->explanation, lk_buf_detach(&b));
 	}
+	return f;
+}
+
+/* A finding of a definition `src` holds: its file, for the source line (srcline.c). */
+static void defined_in(struct lk_finding *f, const struct src *src)
+{
+	if (!f)
+		return;
+	f->def_path = lk_xstrdup(src->path);
+	f->def_member = src->f->member ? lk_xstrdup(src->f->member) : NULL;
 }
 
 static int has(const struct lk_strvec *v, const char *s)
@@ -370,16 +382,16 @@ static void exact_matches(const struct corpus *c, struct lk_diag *d, const char 
 			if (y->local && !dso) {
 				lk_buf_addf(&b, "%s defines %s, but as a local symbol (static in C or C++, or an anonymous namespace): no other input can bind to it",
 					    src->where, u);
-				add_finding(d, "local", u, src->where, b.buf,
-					    "remove `static` from the definition (and declare it in a header), or call it only from its own file");
+				defined_in(add_finding(d, "local", u, src->where, b.buf,
+					    "remove `static` from the definition (and declare it in a header), or call it only from its own file"), src);
 			} else if (dso && !y->dynamic && !dso_has_dynamic) {
 				lk_buf_addf(&b, "%s has %s in its .symtab only, %s: the shared object does not export it, so nothing outside it can bind to it",
 					    src->where, u, y->local ? "as a local symbol" : y->hidden ? "with hidden visibility" : "not in .dynsym");
-				add_finding(d, "not-exported", u, src->where, b.buf,
-					    "export it from the library: default visibility (__attribute__((visibility(\"default\"))) under -fvisibility=hidden) and a version script that lists it as global");
+				defined_in(add_finding(d, "not-exported", u, src->where, b.buf,
+					    "export it from the library: default visibility (__attribute__((visibility(\"default\"))) under -fvisibility=hidden) and a version script that lists it as global"), src);
 			} else if (!src->on_line && defined_global(y)) {
 				lk_buf_addf(&b, "%s defines %s", src->where, u);
-				add_finding(d, "not-on-line", u, src->path, b.buf, NULL);
+				defined_in(add_finding(d, "not-on-line", u, src->path, b.buf, NULL), src);
 			}
 			break;
 		}
@@ -488,7 +500,7 @@ static void cxx_matches(const struct corpus *c, struct lk_diag *d, const char *u
 					    want->dm, src->where, y->name);
 				lk_buf_addf(&fix, "declare %s extern \"C\" in the header the C++ code includes (extern \"C\" { ... } around the C declarations, under #ifdef __cplusplus)",
 					    y->name);
-				add_finding(d, "extern-c", y->name, src->where, b.buf, fix.buf);
+				defined_in(add_finding(d, "extern-c", y->name, src->where, b.buf, fix.buf), src);
 				continue;
 			}
 			if (strncmp(y->name, "_Z", 2) || !strstr(y->name, ident) || !cxx_parse(y->name, &have))
@@ -501,14 +513,14 @@ static void cxx_matches(const struct corpus *c, struct lk_diag *d, const char *u
 
 					lk_buf_addf(&b, "%s defines %s, the reference wants %s: the same function but for the std::string ABI; the reference was compiled with _GLIBCXX_USE_CXX11_ABI=%d, the definition with %d",
 						    src->where, have.dm, want->dm, want_new, !want_new);
-					add_finding(d, "cxx11-abi", y->name, src->where, b.buf,
-						    "compile both with the same _GLIBCXX_USE_CXX11_ABI (the default, 1, unless a -D_GLIBCXX_USE_CXX11_ABI=0 is in one of the builds)");
+					defined_in(add_finding(d, "cxx11-abi", y->name, src->where, b.buf,
+						    "compile both with the same _GLIBCXX_USE_CXX11_ABI (the default, 1, unless a -D_GLIBCXX_USE_CXX11_ABI=0 is in one of the builds)"), src);
 				} else {
 					lk_buf_addf(&b, "%s defines %s, the reference wants %s: ", src->where, have.dm, want->dm);
 					say_difference(&b, want, &have);
 					lk_buf_addf(&fix, "make the declaration the caller sees and the definition agree (the header's %s against the definition's %s)",
 						    want->dm, have.dm);
-					add_finding(d, "signature", y->name, src->where, b.buf, fix.buf);
+					defined_in(add_finding(d, "signature", y->name, src->where, b.buf, fix.buf), src);
 				}
 				free(have_plain);
 			} else if (have.params && want->params && strchr(want->name, '<')) {
@@ -519,7 +531,7 @@ static void cxx_matches(const struct corpus *c, struct lk_diag *d, const char *u
 						    src->where, have.dm, want_base, want->dm);
 					lk_buf_addf(&fix, "a template defined in a .cpp is instantiated only for the types that file uses: define %s in the header, or instantiate it explicitly in that .cpp (template %s;)",
 						    want_base, want->dm);
-					add_finding(d, "template", y->name, src->where, b.buf, fix.buf);
+					defined_in(add_finding(d, "template", y->name, src->where, b.buf, fix.buf), src);
 					instances++;
 				}
 				free(have_base);
@@ -563,7 +575,7 @@ static void c_matches(const struct corpus *c, struct lk_diag *d, const char *u)
 				lk_buf_addf(&b, "the C reference %s is to a C++ function: %s defines %s, mangled as %s", u, src->where,
 					    have.dm, y->name);
 				lk_buf_addf(&fix, "declare %s extern \"C\" in the header, where the C++ definition sees it too (extern \"C\" { ... } under #ifdef __cplusplus)", u);
-				add_finding(d, "extern-c", y->name, src->where, b.buf, fix.buf);
+				defined_in(add_finding(d, "extern-c", y->name, src->where, b.buf, fix.buf), src);
 			}
 			cxx_release(&have);
 		}

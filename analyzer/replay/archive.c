@@ -88,6 +88,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 		return 0;
 	}
 	input = rp_add_input(r, a->item, a->ar.path, name, 0);
+	r->out->inputs.items[input].member_offset = a->ar.members.items[m];
 	if (why)
 		r->out->inputs.items[input].pulled_for = lk_xstrdup(why);
 	rp_join_regular(r, input, &syms, &sections);

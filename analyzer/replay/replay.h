@@ -12,6 +12,7 @@
 #include "linkscope/record.h"
 
 struct lk_finding;
+struct lk_srcrefs;
 struct lk_symtab;
 struct lk_trial_server;
 
@@ -29,6 +30,7 @@ struct lk_rdefs {
 struct lk_rinput {
 	long item;		/* line item, or -1 for a DT_NEEDED-only library */
 	char *member;		/* archive member name, or NULL */
+	size_t member_offset;	/* ... and its offset in the archive (lk_elf_archive_member()) */
 	char *path;
 	int dso;		/* a shared object */
 	int needed_only;	/* loaded only through another's DT_NEEDED (no --copy-dt-needed-entries) */
@@ -123,6 +125,7 @@ struct lk_diag {
 	/* explain.h's struct lk_finding: names that nearly match (nearmiss.c), the cause of a multiple definition (multidef.c) */
 	struct { struct lk_finding *items; size_t nr, alloc; } near_misses;
 	struct lk_finding *cause;	/* multiple-definition: why the two definitions, or NULL */
+	struct lk_srcrefs *ref_lines;	/* undefined-symbol: each reference's file and line (srcline.h), or NULL */
 };
 
 /* The linkers modelled (lk_replay.linkers), in the order a report lists them by default. */

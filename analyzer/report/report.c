@@ -17,6 +17,7 @@
 #include "explain.h"
 #include "fix.h"
 #include "report.h"
+#include "srcline.h"
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)
 {
@@ -124,6 +125,65 @@ static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *
 		fprintf(out, " (argv position %ld)", pos);
 }
 
+/*
+ * The references of an undefined-symbol diagnostic as GNU ld prints them
+ * (ldmain.c undefined_symbol's "%H: undefined reference to `%T'"): the
+ * DWARF file and line, else the object and the section's offset.
+ */
+static void ref_lines_text(FILE *out, const struct lk_replay *rp, const struct lk_diag *d)
+{
+	if (!d->ref_lines)
+		return;
+	for (size_t k = 0; k < d->ref_lines->nr; k++) {
+		const struct lk_srcref *r = &d->ref_lines->items[k];
+		const struct lk_rinput *in = &rp->inputs.items[r->input];
+		char *human = lk_demangle(r->symbol);
+
+		if (r->pos.file)
+			fprintf(out, "  %s:%u: ", r->pos.file, r->pos.line);
+		else if (in->member)
+			fprintf(out, "  %s(%s):(%s+0x%llx): ", in->path, in->member, r->section, (unsigned long long)r->offset);
+		else
+			fprintf(out, "  %s:(%s+0x%llx): ", in->path, r->section, (unsigned long long)r->offset);
+		fprintf(out, "undefined reference to `%s'\n", human ? human : r->symbol);
+		free(human);
+	}
+	if (d->ref_lines->cut)
+		fprintf(out, "  (more references follow)\n");
+	if (d->ref_lines->decl.file)
+		fprintf(out, "  declared at %s:%u (in the source %s was compiled from)\n", d->ref_lines->decl.file,
+			d->ref_lines->decl.line, rp->inputs.items[d->ref_lines->decl_input].path);
+}
+
+static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
+{
+	return a->file && b->file && a->line == b->line && !strcmp(a->file, b->file);
+}
+
+/* The near misses' source lines, each said once (copies of one object in the build tree name the same line). */
+static void near_miss_lines_text(FILE *out, const struct lk_diag *d)
+{
+	for (size_t k = 0; k < d->near_misses.nr; k++) {
+		const struct lk_finding *f = &d->near_misses.items[k];
+		int def_said = 0, fix_said = 0;
+
+		for (size_t j = 0; j < k; j++) {
+			def_said |= same_pos(&d->near_misses.items[j].def_pos, &f->def_pos);
+			fix_said |= same_pos(&d->near_misses.items[j].fix_pos, &f->fix_pos);
+		}
+		if (f->def_pos.file && !def_said) {
+			char *human = lk_demangle(f->found);
+
+			fprintf(out, "  - %s:%u: the definition of %s (%s)\n", f->def_pos.file, f->def_pos.line,
+				human ? human : f->found, f->kind);
+			free(human);
+		}
+		if (f->fix_pos.file && !fix_said)
+			fprintf(out, "  - %s:%u: the line to change: %s\n", f->fix_pos.file, f->fix_pos.line,
+				f->fix ? f->fix : f->kind);
+	}
+}
+
 #define SYMBOLS_SHOWN 5
 
 /* The first few of `syms`, demangled, and how many more; `kinded`: items are "kind symbol". */
@@ -203,6 +263,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			site(out, line, &rp->inputs.items[d->ref_input]);
 			fprintf(out, "\n");
 		}
+		ref_lines_text(out, rp, d);
 		if (d->def_input >= 0 && d->kind == LK_DIAG_MULTIPLE) {
 			fprintf(out, "  first defined in ");
 			site(out, line, &rp->inputs.items[d->def_input]);
@@ -223,6 +284,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "  - %s\n", d->explanation.items[k]);
+		near_miss_lines_text(out, d);
 		for (size_t k = 0; k < fl->nr; k++) {
 			const struct lk_fix *f = &fl->items[k];
 
@@ -330,8 +392,33 @@ static json_t *reloc_json(const struct lk_diag_reloc *x)
 
 static json_t *finding_json(const struct lk_finding *f)
 {
-	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "kind", f->kind, "found", lk_json_str(f->found),
-			 "in", lk_json_str(f->in), "detail", lk_json_str(f->detail), "fix", lk_json_str(f->fix));
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "kind", f->kind, "found", lk_json_str(f->found),
+			      "in", lk_json_str(f->in), "detail", lk_json_str(f->detail), "fix", lk_json_str(f->fix));
+
+	/* A near miss's definition's source line, for the multiple-definition cause too: null without DWARF. */
+	json_object_set_new(o, "file", lk_json_str(f->def_pos.file));
+	json_object_set_new(o, "line", f->def_pos.file ? json_integer(f->def_pos.line) : json_null());
+	json_object_set_new(o, "fix_at", f->fix_pos.file ? json_pack("{s:o, s:i}", "file", lk_json_str(f->fix_pos.file),
+								    "line", (int)f->fix_pos.line) : json_null());
+	return o;
+}
+
+/* undefined-symbol: `references`, each relocation against the symbols, with its DWARF line. */
+static json_t *ref_lines_json(const struct lk_replay *rp, const struct lk_diag *d)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; d->ref_lines && k < d->ref_lines->nr; k++) {
+		const struct lk_srcref *r = &d->ref_lines->items[k];
+		const struct lk_rinput *in = &rp->inputs.items[r->input];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:o}", "symbol", lk_json_str(r->symbol),
+						   "path", lk_json_str(in->path), "member", lk_json_str(in->member),
+						   "section", lk_json_str(r->section), "offset", (json_int_t)r->offset,
+						   "file", lk_json_str(r->pos.file),
+						   "line", r->pos.file ? json_integer(r->pos.line) : json_null()));
+	}
+	return a;
 }
 
 static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
@@ -382,6 +469,12 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 		for (size_t k = 0; k < d->near_misses.nr; k++)
 			json_array_append_new(near, finding_json(&d->near_misses.items[k]));
 		json_object_set_new(o, "near_misses", near);
+		json_object_set_new(o, "references", ref_lines_json(rp, d));
+		json_object_set_new(o, "more_references", json_boolean(d->ref_lines && d->ref_lines->cut));
+		json_object_set_new(o, "declared_at", d->ref_lines && d->ref_lines->decl.file ?
+				    json_pack("{s:o, s:i, s:o}", "file", lk_json_str(d->ref_lines->decl.file),
+					      "line", (int)d->ref_lines->decl.line, "path",
+					      lk_json_str(rp->inputs.items[d->ref_lines->decl_input].path)) : json_null());
 	}
 	if (d->item >= 0 && (size_t)d->item < line->items.nr) {
 		/* The input ld stops at: cannot find, or cannot use. */

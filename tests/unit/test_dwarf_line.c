@@ -1,0 +1,293 @@
+/*
+ * Source lines from DWARF (analyzer/model/dwarf_line.c, elf_dwarf.c): the
+ * file:line of a relocation in a relocatable object (DWARF 4 and 5, gcc
+ * -g; clang -g -O1), the declaration of an undefined function, a linked
+ * program's address against addr2line (bfd) as the oracle; then its
+ * sections cut short at every length and with every byte flipped:
+ * whatever they then say, never a read out of bounds (the sanitizer
+ * build checks that).
+ * The fixtures are built at test time with the real cc and objcopy.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkscope/buf.h"
+#include "dwarf_line.h"
+#include "elf.h"
+#include "testdir.h"
+
+static char dir[64];
+
+/* a.c: foo declared at line 1, called at line 5; each compiled as an object and linked, DWARF 4 and 5. */
+#define DUMP(v) \
+	"cc -g -gdwarf-" #v " -c a.c -o a" #v ".o && cc -g -gdwarf-" #v " a.c f.c -o a" #v " && " SECTIONS(v)
+#define SECTIONS(v) \
+	"for s in info abbrev line line_str str str_offsets; do objcopy --dump-section .debug_$s=a" #v ".$s a" #v " 2>/dev/null " \
+	"; touch a" #v ".$s; done && nm a" #v " | awk '/ T main$/ {print $1}' >a" #v ".addr && " \
+	"addr2line -e a" #v " 0x$(cat a" #v ".addr) >a" #v ".expect"
+#define FILL \
+	"printf '%s\\n' 'int foo(int);' '' 'int main(void)' '{' '\treturn foo(1);' '}' >a.c && " \
+	"printf 'int foo(int x) { return x; }\\n' >f.c && clang -g -O1 -c a.c -o ac.o && " DUMP(4) " && " DUMP(5) \
+	" && clang -g a.c f.c -o a6 && " SECTIONS(6)
+
+static int setup(void **state)
+{
+	(void)state;
+	test_dir_make(dir, sizeof(dir), "lk-dwarf", FILL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_dir_remove(dir);
+	return 0;
+}
+
+static char *path_of(const char *name)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	lk_buf_addf(&b, "%s/%s", dir, name);
+	return lk_buf_detach(&b);
+}
+
+static char *slurp(const char *name, size_t *size)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	char *path = path_of(name);
+
+	assert_int_equal(lk_buf_read_file(&b, path, 1 << 24), 0);
+	free(path);
+	*size = b.len;
+	return lk_buf_detach(&b);
+}
+
+/* The reference to foo in the object `name`: its line, and foo's declaration. */
+static void object_lines(const char *name)
+{
+	char *path, *want_call, *want_decl;
+	struct lk_elf_syms syms = { 0 };
+	struct lk_elf_gc gc = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_dwarf_place place = { 0, 0 };
+	struct lk_srcpos pos, decl;
+	struct lk_elf_dwarf *dw;
+	int found = 0;
+
+	path = path_of(name);
+	gc.fd = -1;
+	gc.want = LK_ELF_GC_RELOCS;
+	assert_int_equal(lk_elf_read_syms_gc(path, &syms, &gc, &err), 0);
+	for (size_t i = 0; i < gc.relocs.nr && !found; i++) {
+		const char *n = lk_elf_gc_symbol_name(&gc, gc.relocs.items[i].symbol);
+
+		if (n && !strcmp(n, "foo")) {
+			place.section = gc.relocs.items[i].section;
+			place.offset = gc.relocs.items[i].offset;
+			found = 1;
+		}
+	}
+	assert_true(found);
+	assert_non_null(dw = lk_elf_dwarf_open(&gc));
+	lk_dwarf_lines(lk_elf_dwarf_input(dw), &place, 1, &pos);
+	want_call = path_of("a.c");
+	assert_non_null(pos.file);
+	assert_string_equal(pos.file, want_call);
+	assert_int_equal(pos.line, 5);
+	want_decl = want_call;
+	assert_int_equal(lk_dwarf_declaration(lk_elf_dwarf_input(dw), "foo", &decl), 1);
+	assert_string_equal(decl.file, want_decl);
+	assert_int_equal(decl.line, 1);
+	lk_srcpos_release(&decl);
+	/* main's definition: its declarator's line, not its brace's. */
+	assert_int_equal(lk_dwarf_definition(lk_elf_dwarf_input(dw), "main", &decl), 1);
+	assert_string_equal(decl.file, want_decl);
+	assert_int_equal(decl.line, 3);
+	lk_srcpos_release(&decl);
+	assert_int_equal(lk_dwarf_declaration(lk_elf_dwarf_input(dw), "bar", &decl), 0);
+	assert_null(decl.file);
+	lk_srcpos_release(&pos);
+	lk_srcpos_release(&decl);
+	free(want_call);
+	lk_elf_dwarf_close(dw);
+	lk_elf_gc_release(&gc);
+	lk_elf_syms_release(&syms);
+	free(path);
+}
+
+static void test_dwarf_line_object_dwarf4(void **state)
+{
+	(void)state;
+	object_lines("a4.o");
+}
+
+static void test_dwarf_line_object_dwarf5(void **state)
+{
+	(void)state;
+	object_lines("a5.o");
+}
+
+/* clang's DWARF 5: names as indexes of .debug_str_offsets (DW_FORM_strx1); -O1 for the call's declaration DIE. */
+static void test_dwarf_line_object_clang(void **state)
+{
+	(void)state;
+	object_lines("ac.o");
+}
+
+struct linked {
+	char *bytes[6];
+	size_t size[6];
+	struct lk_dwarf_input in;
+	struct lk_dwarf_place place;
+	char *expect;
+};
+
+static void linked_load(struct linked *l, int version)
+{
+	static const char *const names[6] = { "info", "abbrev", "line", "line_str", "str", "str_offsets" };
+	struct lk_dwarf_bytes *field[6];
+	char name[32];
+	size_t n;
+	char *addr;
+
+	memset(l, 0, sizeof(*l));
+	field[0] = &l->in.info, field[1] = &l->in.abbrev, field[2] = &l->in.line;
+	field[3] = &l->in.line_str, field[4] = &l->in.str, field[5] = &l->in.str_offsets;
+	for (int k = 0; k < 6; k++) {
+		snprintf(name, sizeof(name), "a%d.%s", version, names[k]);
+		l->bytes[k] = slurp(name, &l->size[k]);
+		field[k]->p = (const unsigned char *)l->bytes[k];
+		field[k]->size = l->size[k];
+	}
+	l->in.addr_size = 8;
+	snprintf(name, sizeof(name), "a%d.addr", version);
+	addr = slurp(name, &n);
+	l->place.section = 0;
+	l->place.offset = strtoull(addr, NULL, 16);
+	free(addr);
+	snprintf(name, sizeof(name), "a%d.expect", version);
+	l->expect = slurp(name, &n);
+	if (n && l->expect[n - 1] == '\n')
+		l->expect[n - 1] = '\0';
+}
+
+static void linked_release(struct linked *l)
+{
+	for (int k = 0; k < 6; k++)
+		free(l->bytes[k]);
+	free(l->expect);
+}
+
+/* Looked up: whatever the bytes say, nothing read out of bounds (the sanitizer build checks it). */
+static void check(const struct linked *l)
+{
+	struct lk_srcpos pos;
+
+	lk_dwarf_lines(&l->in, &l->place, 1, &pos);
+	lk_srcpos_release(&pos);
+	lk_dwarf_declaration(&l->in, "foo", &pos);
+	lk_srcpos_release(&pos);
+	lk_dwarf_definition(&l->in, "main", &pos);
+	lk_srcpos_release(&pos);
+}
+
+static void linked_lines(int version)
+{
+	struct linked l;
+	struct lk_srcpos pos;
+	char got[4096];
+
+	linked_load(&l, version);
+	lk_dwarf_lines(&l.in, &l.place, 1, &pos);
+	assert_non_null(pos.file);
+	snprintf(got, sizeof(got), "%s:%u", pos.file, pos.line);
+	assert_string_equal(got, l.expect);
+	lk_srcpos_release(&pos);
+	/* Every section cut short at every length, and every byte of .debug_line and .debug_info flipped. */
+	for (int k = 0; k < 6; k++) {
+		struct lk_dwarf_bytes *field = k == 0 ? &l.in.info : k == 1 ? &l.in.abbrev : k == 2 ? &l.in.line :
+					       k == 3 ? &l.in.line_str : k == 4 ? &l.in.str : &l.in.str_offsets;
+		size_t full = field->size;
+
+		for (size_t cut = 0; cut < full; cut++) {
+			/* A copy of exactly `cut` bytes, so the sanitizer sees a read past it. */
+			unsigned char *copy = malloc(cut ? cut : 1);
+
+			memcpy(copy, l.bytes[k], cut);
+			field->p = copy;
+			field->size = cut;
+			check(&l);
+			free(copy);
+		}
+		field->p = (const unsigned char *)l.bytes[k];
+		field->size = full;
+		for (size_t i = 0; (k == 0 || k == 2) && i < full; i++) {
+			l.bytes[k][i] ^= 0xff;
+			check(&l);
+			l.bytes[k][i] ^= 0xff;
+		}
+	}
+	linked_release(&l);
+}
+
+static void test_dwarf_line_linked_dwarf4_and_corrupt(void **state)
+{
+	(void)state;
+	linked_lines(4);
+}
+
+static void test_dwarf_line_linked_dwarf5_and_corrupt(void **state)
+{
+	(void)state;
+	linked_lines(5);
+}
+
+/* No sections at all, or garbage in each: nothing found, nothing read out of bounds. */
+static void test_dwarf_line_empty_and_garbage(void **state)
+{
+	static const unsigned char garbage[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x05, 0x00 };
+	struct lk_dwarf_input in;
+	struct lk_dwarf_place place = { 1, 0 };
+	struct lk_srcpos pos;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.addr_size = 8;
+	lk_dwarf_lines(&in, &place, 1, &pos);
+	assert_null(pos.file);
+	in.info = in.abbrev = in.line = in.line_str = in.str = (struct lk_dwarf_bytes){ garbage, sizeof(garbage) };
+	lk_dwarf_lines(&in, &place, 1, &pos);
+	assert_null(pos.file);
+	assert_int_equal(lk_dwarf_declaration(&in, "foo", &pos), 0);
+}
+
+/* clang's (DWARF 5, names by DW_FORM_strx1), file "a6". */
+static void test_dwarf_line_linked_clang_and_corrupt(void **state)
+{
+	(void)state;
+	linked_lines(6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dwarf_line_object_dwarf4),
+		cmocka_unit_test(test_dwarf_line_object_dwarf5),
+		cmocka_unit_test(test_dwarf_line_object_clang),
+		cmocka_unit_test(test_dwarf_line_linked_dwarf4_and_corrupt),
+		cmocka_unit_test(test_dwarf_line_linked_dwarf5_and_corrupt),
+		cmocka_unit_test(test_dwarf_line_linked_clang_and_corrupt),
+		cmocka_unit_test(test_dwarf_line_empty_and_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
