@@ -46,6 +46,7 @@ SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
 ANALYZER_STAGES := model replay explain report
 ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
 ANALYZER_LIB_SRC += $(wildcard analyzer/replay/arch/*.c)
+ANALYZER_LIB_SRC += $(wildcard analyzer/explain/where/*.c)
 ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 

@@ -14,6 +14,7 @@
 #include "notfound.h"
 #include "unusable.h"
 #include "trial.h"
+#include "where/where.h"
 
 int lk_fix_trial(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		 const struct lk_strvec *words, struct lk_strvec *remaining)
@@ -156,6 +157,7 @@ void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, struct 
 	lk_cause_group(rec, line, out);
 	lk_fix_propose(rec, line, out);
 	lk_cause_fixes(rec, line, out);
+	lk_where_fixes(rec, line, out);
 }
 
 void lk_fix_release(struct lk_fix *f)
@@ -166,5 +168,6 @@ void lk_fix_release(struct lk_fix *f)
 	lk_strvec_release(&f->args);
 	lk_strvec_release(&f->remaining);
 	lk_strvec_release(&f->build_script);
+	lk_where_free(f->where);
 	memset(f, 0, sizeof(*f));
 }

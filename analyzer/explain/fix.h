@@ -12,6 +12,8 @@
 #include "replay.h"
 #include "sandbox.h"
 
+struct lk_fix_where;
+
 /* A candidate edit of the link: proposed, tried and verified by the functions below. */
 struct lk_fix {
 	char *description;
@@ -27,6 +29,7 @@ struct lk_fix {
 	struct lk_strvec remaining;	/* partial: "kind symbol" of what still fails */
 	char *driver;		/* the fix is another driver (g++ for cc); `args` is what it adds */
 	struct lk_strvec build_script;	/* a Rust crate's: the cargo: lines its build script should print */
+	struct lk_fix_where *where;	/* where the user makes it (where/where.h), or NULL */
 };
 
 /*

@@ -16,6 +16,7 @@
 #include "demangle.h"
 #include "explain.h"
 #include "fix.h"
+#include "where/where.h"
 #include "report.h"
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)
@@ -232,6 +233,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 					f->stated ? "(stated, not tried by the replay)" : "(does not fix it)",
 					f->description);
 			}
+			if (f->where)
+				fprintf(out, "      where: %s\n", f->where->sentence);
 			if (f->linker_checked)
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
 					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
@@ -242,6 +245,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	}
 	if (rp->whole_fix)
 		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", rp->whole_fix->description);
+	if (rp->whole_fix && rp->whole_fix->where)
+		fprintf(out, "      where: %s\n", rp->whole_fix->where->sentence);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
 	for (size_t i = 0; i < rp->notes.nr; i++)
@@ -266,15 +271,34 @@ static json_t *unknown_because(const struct lk_line *line, const struct lk_repla
 	return a;
 }
 
+/* Where the user makes the fix (where/where.h): present only when the build files say it. */
+static json_t *where_json(const struct lk_fix_where *w)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:s}", "system", w->system, "file", lk_json_str(w->file),
+			      "line", w->line > 0 ? json_integer((json_int_t)w->line) : json_null(),
+			      w->name_key, lk_json_str(w->name), "text", w->text);
+
+	if (w->replaces)
+		json_object_set_new(o, "replaces", json_string(w->replaces));
+	if (w->moves_from)
+		json_object_set_new(o, "moves_from", json_string(w->moves_from));
+	json_object_set_new(o, "sentence", lk_json_str(w->sentence));
+	return o;
+}
+
 static json_t *fix_json(const struct lk_fix *f)
 {
-	return json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
+	json_t *o = json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
 			 "args", strvec(&f->args), "position", (json_int_t)f->position,
 			 "replaces", f->replaces, "stated", f->stated,
 			 "verified", f->verified, "partial", f->partial, "remaining", strvec(&f->remaining),
 			 "driver", lk_json_str(f->driver), "build_script", strvec(&f->build_script),
 			 "linker_verified", f->linker_checked ? json_boolean(f->linker_ok) : json_null(),
 			 "linker_said", lk_json_str(f->linker_said));
+
+	if (f->where)
+		json_object_set_new(o, "where", where_json(f->where));
+	return o;
 }
 
 /* relocation-not-allowed, relocation-overflow, tls-mismatch: what the relocation room names. */
@@ -508,7 +532,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t k = 0; k < d->fixes.nr; k++) {
 			const struct lk_fix *f = &d->fixes.items[k];
 
-			fprintf(out, "| %s | %s | %s |\n", f->description,
+			fprintf(out, "| %s%s%s | %s | %s |\n", f->description, f->where ? "; where: " : "",
+				f->where ? f->where->sentence : "",
 				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
 				f->stated ? "stated, not tried" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
@@ -516,7 +541,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		fprintf(out, "\n");
 	}
 	if (rp->whole_fix)
-		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", rp->whole_fix->description);
+		fprintf(out, "**Fix for the whole link** (verified by replay): %s%s%s\n\n", rp->whole_fix->description,
+			rp->whole_fix->where ? "; where: " : "", rp->whole_fix->where ? rp->whole_fix->where->sentence : "");
 	if (line->warnings.nr) {
 		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
 		for (size_t i = 0; i < line->warnings.nr; i++)
