@@ -198,7 +198,9 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 	const struct mvar *v, *srcdir;
 	struct mvars vars;
 
-	if (!text || !a->rec->output || !builds(text, a->rec->output) || a->f->driver || !a->words->nr) {
+	/* CMake's own Makefiles are no user's: a line of theirs not in a link.txt is not said */
+	if (!text || !a->rec->output || !builds(text, a->rec->output) || a->f->driver || !a->words->nr ||
+	    strstr(text, "\"Unix Makefiles\" Generator")) {
 		free(text);
 		free(path);
 		return NULL;
