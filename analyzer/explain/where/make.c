@@ -190,12 +190,25 @@ static char *replaced(const struct mvar *v, const char *old, const char *new)
 	return lk_buf_detach(&b);
 }
 
+/* The word the user wrote for a file the fix names again: "-lshapes" for the ./libshapes.a it found; else `w`. */
+static const char *user_word(const struct lk_line *line, const char *w)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->kind == LK_ITEM_LIB && it->parent < 0 && it->position >= 0 && it->path && !strcmp(it->path, w))
+			return it->word;
+	}
+	return w;
+}
+
 struct lk_fix_where *wh_make(const struct wh_ask *a)
 {
 	char *path = makefile(a->rec->cwd), *text = path ? wh_read(path) : NULL, *prog, *words, *file = NULL;
 	struct lk_buf var = LK_BUF_INIT, t = LK_BUF_INIT, s = LK_BUF_INIT;
 	struct lk_fix_where *w = NULL;
 	const struct mvar *v, *srcdir;
+	struct lk_strvec said = LK_STRVEC_INIT;	/* the fix's words as the Makefile has them */
 	struct mvars vars;
 
 	/* CMake's own Makefiles are no user's: a line of theirs not in a link.txt is not said */
@@ -206,7 +219,9 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 		return NULL;
 	}
 	parse(text, &vars);
-	words = words_text(a->words);
+	for (size_t i = 0; i < a->words->nr; i++)
+		lk_strvec_push(&said, user_word(a->line, a->words->items[i]));
+	words = words_text(&said);
 	prog = canonical(a->rec->output);
 	lk_buf_addf(&var, "%s_LDADD", prog);
 	if (a->old && (v = carrying(&vars, a->old))) {
@@ -218,7 +233,7 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 		w->replaces = lk_xstrdup(a->old);
 		lk_buf_addf(&s, "in %s, line %ld: %s carries %s; write %s", path, v->line, v->name, a->old, line);
 		free(line);
-	} else if (!a->old && !((v = carrying(&vars, a->words->items[0])) && !ldflags_var(v->name))) {
+	} else if (!a->old && !((v = carrying(&vars, said.items[0])) && !ldflags_var(v->name))) {
 		/* (a word a library variable has already is read too early for another reason: not said here) */
 		const struct mvar *in = v;
 		const char *envflags = lk_record_env(a->rec, "LDFLAGS");
@@ -247,11 +262,11 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 			w->moves_from = lk_xstrdup(in->name);
 			w->line = in->line;
 			lk_buf_addf(&s, "in %s, line %ld: %s is in %s, which the link rule puts before the objects, where nothing needs it yet; move it to %s, which comes after them: remove it from %s and write %s",
-				    path, in->line, a->words->items[0], in->name, var.buf, in->name, t.buf);
-		} else if (!in && envflags && wh_has_word(envflags, NULL, a->words->items[0])) {
+				    path, in->line, said.items[0], in->name, var.buf, in->name, t.buf);
+		} else if (!in && envflags && wh_has_word(envflags, NULL, said.items[0])) {
 			w->moves_from = lk_xstrdup("LDFLAGS");
 			lk_buf_addf(&s, "%s is in the LDFLAGS the build was given (the environment), which the link rule puts before the objects; give it in %s instead (make %s='%s')",
-				    a->words->items[0], var.buf, var.buf, words);
+				    said.items[0], var.buf, var.buf, words);
 		} else {
 			const struct mvar *at = named(&vars, var.buf);
 
@@ -263,6 +278,7 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 	if (w)
 		w->sentence = lk_buf_detach(&s);
 	mvars_release(&vars);
+	lk_strvec_release(&said);
 	lk_buf_release(&var);
 	lk_buf_release(&t);
 	lk_buf_release(&s);
