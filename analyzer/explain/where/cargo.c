@@ -25,6 +25,8 @@
 
 /* Ancestors looked at for a Cargo.toml above a source, or a .cargo/config.toml above the cwd. */
 #define CARGO_UP_MAX 8
+/* Crates read for one fix (each: a dep-info, a Cargo.toml, a build output): a bigger line reads no more. */
+#define CARGO_CRATES_MAX 256
 
 struct crate {
 	char *pkg;		/* the package name, as Cargo.toml has it */
@@ -249,7 +251,7 @@ static void crates_collect(const struct lk_record *rec, struct crates *cs)
 
 	memset(cs, 0, sizeof(*cs));
 	cs->profile = profile_dir(rec);
-	for (size_t i = 1; cs->profile && i < rec->args.nr && cs->nr < WH_DIR_MAX; i++) {
+	for (size_t i = 1; cs->profile && i < rec->args.nr && cs->nr < CARGO_CRATES_MAX; i++) {
 		const char *w = rec->args.items[i].text, *base = lk_path_base(w);
 		struct lk_buf d = LK_BUF_INIT;
 		char *src, *dir;
@@ -391,14 +393,11 @@ static char *lib_stem(const char *s)
 /*
  * Whose build script links the library `stem`: the crate whose `links`
  * it is (pcre2 for pcre2-8), else REF-sys, else the referencing crate
- * itself when it has a build script, else the line's only crate with
- * `links`. NULL when none is.
+ * itself when it has a build script. NULL when none is: a crate that is
+ * merely there is not guessed.
  */
 static const struct crate *lib_owner(const struct crates *cs, const char *stem, const char *ref)
 {
-	const struct crate *only = NULL;
-	size_t n_links = 0;
-
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct crate *c = &cs->items[i];
 		size_t n = c->links ? strlen(c->links) : 0;
@@ -414,17 +413,10 @@ static const struct crate *lib_owner(const struct crates *cs, const char *stem, 
 		if (c->build_rs && !strncmp(c->pkg, ref, n) && same_crate(c->pkg + n, "-sys"))
 			return c;
 	}
-	for (size_t i = 0; i < cs->nr; i++) {
-		const struct crate *c = &cs->items[i];
-
-		if (ref && c->build_rs && same_crate(c->pkg, ref))
-			return c;
-		if (c->build_rs && c->links) {
-			only = c;
-			n_links++;
-		}
-	}
-	return n_links == 1 ? only : NULL;
+	for (size_t i = 0; ref && i < cs->nr; i++)
+		if (cs->items[i].build_rs && same_crate(cs->items[i].pkg, ref))
+			return &cs->items[i];
+	return NULL;
 }
 
 /* The cargo: lines for words appended to the line: -lz -> rustc-link-lib=z, DIR/libx.a -> static=x and its dir. */

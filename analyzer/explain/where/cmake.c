@@ -17,6 +17,8 @@
 
 /* Dirs above the link's looked at for CMakeCache.txt. */
 #define CMAKE_UP_MAX 16
+/* link.txt files read for one fix (each up to WH_FILE_MAX): a dir with more targets reads no more. */
+#define CMAKE_LINKTXT_MAX 256
 
 /* Does link.txt's text say `-o OUTPUT` and name the recorded driver? */
 static int is_the_line(const char *text, const struct lk_record *rec)
@@ -44,9 +46,9 @@ static char *makefile_target(const struct lk_record *rec)
 	char *dir = wh_join(rec->cwd, "CMakeFiles"), *target = NULL;
 	DIR *dh = opendir(dir);
 	struct dirent *e;
-	int seen = 0;
+	int seen = 0, read = 0;
 
-	while (dh && !target && (e = readdir(dh)) && seen++ < WH_DIR_MAX) {
+	while (dh && !target && (e = readdir(dh)) && seen++ < WH_DIR_MAX && read < CMAKE_LINKTXT_MAX) {
 		size_t n = strlen(e->d_name);
 		struct lk_buf p = LK_BUF_INIT;
 		char *text;
@@ -54,6 +56,7 @@ static char *makefile_target(const struct lk_record *rec)
 		if (n <= 4 || strcmp(e->d_name + n - 4, ".dir"))
 			continue;
 		lk_buf_addf(&p, "%s/%s/link.txt", dir, e->d_name);
+		read++;
 		text = wh_read(p.buf);
 		if (text && is_the_line(text, rec))
 			target = lk_xstrndup(e->d_name, n - 4);
@@ -107,13 +110,18 @@ static char *lists_file(const struct lk_record *rec)
 	char *dir = lk_xstrdup(rec->cwd), *found = NULL;
 
 	for (int up = 0; !found && up < CMAKE_UP_MAX; up++) {
-		char *cache = wh_join(dir, "CMakeCache.txt"), *text = wh_read(cache), *home, *parent;
+		char *cache = wh_join(dir, "CMakeCache.txt"), *text = wh_read(cache), *parent;
+		const char *home;
 		const char *key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
 
-		if (text && (home = strstr(text, key))) {
+		home = NULL;
+		if (text && !strncmp(text, key + 1, strlen(key + 1)))
+			home = text + strlen(key + 1);	/* the key on the first line */
+		else if (text && (home = strstr(text, key)))
+			home += strlen(key);
+		if (home) {
 			struct lk_buf f = LK_BUF_INIT;
 
-			home += strlen(key);
 			lk_buf_addf(&f, "%.*s%s/CMakeLists.txt", (int)strcspn(home, "\r\n"), home, rec->cwd + strlen(dir));
 			if (wh_is_file(f.buf))
 				found = lk_buf_detach(&f);

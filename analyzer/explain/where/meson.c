@@ -54,6 +54,7 @@ static int target_of(const char *json, const char *path, char **name, char **def
 		return 0;
 	free(*name);
 	free(*defined_in);
+	*name = *defined_in = NULL;
 	return -1;
 }
 
