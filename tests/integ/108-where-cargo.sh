@@ -119,6 +119,25 @@ build
 check_eq "-lzlib: with the line replaced, cargo links" 0 "$?"
 check_eq "-lzlib: and the last link succeeded" 0 "$(rec "$(last_record)" 'r["result"]["exit_status"]')"
 
+# --- the real case's shape (../shared/background): archives appended in a
+# group by cargo:rustc-link-arg after rustc's -lc, GNU ld: the -lc goes in
+# the same build script, after the group's end ---
+cp -r "$ROOT/testdata/cargo-group" grp
+gbuild() { CARGO_GROUP_VARIANT=atexit CARGO_TARGET_DIR=$T/gt RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld" \
+	LINKSCOPE_EXPAND=always "$CARGO" build --offline -q --manifest-path grp/Cargo.toml >"$T/grp.out" 2>&1; }
+gbuild
+check "group: GNU ld fails on atexit" grep -q "atexit" "$T/grp.out"
+json=$("$LINKSCOPE" report --format json last-failed)
+where='[f["where"] for f in d[0]["fixes"] if f.get("where")][0]'
+check_eq "group: -lc after the group's end, in the build script that printed it (line 29)" \
+	"cargo-group $T/grp/build.rs 29 cargo:rustc-link-arg=-lc" \
+	"$(field "$json" "' '.join(map(str, [$where[k] for k in ('crate', 'file', 'line', 'text')]))")"
+check_contains "group: the sentence says after which line" "$("$LINKSCOPE" explain last-failed)" \
+	'print "cargo:rustc-link-arg=-lc" after "cargo:rustc-link-arg=-Wl,--end-group", which put -Wl,--end-group on the line'
+sed -i "$(field "$json" "$where['line']")a\\    println!(\"$(field "$json" "$where['text']")\");" grp/build.rs
+gbuild
+check_eq "group: with the build script edited, GNU ld links" 0 "$?"
+
 # --- a build tree that is not as expected: no where, no crash ---
 sed -i 's/cargo:rustc-link-lib=z"/cargo:rustc-link-lib=zlib"/' ws/minz-sys/build.rs
 build

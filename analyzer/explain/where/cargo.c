@@ -49,14 +49,14 @@ static int ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
-/* TARGET/PROFILE from the first rlib in a deps/ dir on the line, absolute. */
+/* TARGET/PROFILE from the first rlib or codegen unit in a deps/ dir on the line, absolute. */
 static char *profile_dir(const struct lk_record *rec)
 {
 	for (size_t i = 1; i < rec->args.nr; i++) {
 		const char *w = rec->args.items[i].text;
 		char *path, *deps, *profile = NULL;
 
-		if (w[0] == '-' || !ends_with(w, ".rlib"))
+		if (w[0] == '-' || !(ends_with(w, ".rlib") || ends_with(w, ".rcgu.o")))
 			continue;
 		path = wh_join(rec->cwd, w);
 		deps = wh_dirname(path);
@@ -355,19 +355,39 @@ static char *output_line(const char *output, const char *want)
 	return NULL;
 }
 
-/* The line of the build script that prints `out_line` (its instruction in a string), 1-based, or 0. */
-static long script_line(const char *build_rs, const char *out_line)
+/* The line (1-based) of `text` holding `needle` and, when not NULL, also `also`; 0 if none. */
+static long line_with(const char *text, const char *needle, const char *also)
 {
-	char *text = wh_read(build_rs);
-	const char *in = instruction(out_line), *hit;
 	long nr = 1;
 
-	if (!text || !in || !(hit = strstr(text, in))) {
-		free(text);
-		return 0;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL, nr++) {
+		size_t n = strcspn(p, "\n");
+		char *line = lk_xstrndup(p, n);
+		int hit = strstr(line, needle) && (!also || strstr(line, also));
+
+		free(line);
+		if (hit)
+			return nr;
 	}
-	for (const char *p = text; p < hit; p++)
-		nr += *p == '\n';
+	return 0;
+}
+
+/*
+ * The line of the build script that prints `out_line`: its instruction
+ * in a string, else a line naming the instruction's key and its value
+ * (`cargo:rustc-link-arg{which}=-Wl,--end-group`, formatted). 1-based, or 0.
+ */
+static long script_line(const char *build_rs, const char *out_line)
+{
+	char *text = wh_read(build_rs), *key;
+	const char *in = instruction(out_line), *eq;
+	long nr = 0;
+
+	if (text && in && !(nr = line_with(text, in, NULL)) && (eq = strchr(in, '=')) && eq[1]) {
+		key = lk_xstrndup(in, (size_t)(eq - in));
+		nr = line_with(text, eq + 1, key);
+		free(key);
+	}
 	free(text);
 	return nr;
 }
