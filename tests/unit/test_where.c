@@ -234,6 +234,37 @@ static void test_where_cargo_sys_crate(void **state)
 	world_release(&w);
 }
 
+/* A -C link-arg from .cargo/config.toml's rustflags, replaced there (no build script printed it). */
+static void test_where_cargo_rustflags(void **state)
+{
+	static const char *const argv[] = { "cc", "t/debug/deps/app-0123456789abcdef.x.rcgu.o", "-lzlib", NULL };
+	enum lk_prov prov[] = { LK_PROV_DRIVER, LK_PROV_RUSTC_OBJECT, LK_PROV_LINK_ARG };
+	struct world w;
+	struct lk_fix_where *got;
+	char cfg[128];
+
+	(void)state;
+	world_init(&w, "mkdir -p ws/.cargo t/debug/deps && "
+		   "printf '[build]\\nrustflags = [\"-C\", \"link-arg=-lzlib\"]\\n' >ws/.cargo/config.toml",
+		   "ws", argv, NULL, "-lz");
+	w.rec.prov = prov;
+	w.rec.link_args_start = 2;
+	w.rec.link_args_end = 3;
+	w.fix.position = 2;
+	w.fix.replaces = 1;
+	w.ask.old = "-lzlib";
+	got = wh_cargo(&w.ask);
+	assert_non_null(got);
+	snprintf(cfg, sizeof(cfg), "%s/ws/.cargo/config.toml", w.dir);
+	assert_string_equal(got->file, cfg);
+	assert_string_equal(got->name, "rustflags");
+	assert_string_equal(got->text, "-lz");
+	assert_string_equal(got->replaces, "-lzlib");
+	lk_where_free(got);
+	w.rec.prov = NULL;
+	world_release(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_where_cmake_subdir_target),
 		cmocka_unit_test(test_where_meson_scan),
 		cmocka_unit_test(test_where_cargo_sys_crate),
+		cmocka_unit_test(test_where_cargo_rustflags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -531,6 +531,17 @@ static struct lk_fix_where *missing_library(const struct wh_ask *a, const struct
 	return w;
 }
 
+/* Is `word` a whole word of rustflags' text: after a blank, `=` or a quote, before a blank, a quote or a comma? */
+static int in_flags(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word))
+		if ((p == text || strchr(" \t\n=\"'", p[-1])) && (!p[n] || strchr(" \t\n\"',", p[n])))
+			return 1;
+	return 0;
+}
+
 /* `word` in RUSTFLAGS (as the record has it) or a .cargo/config.toml above the cwd: where it is set. */
 static struct lk_fix_where *rustflags_of(const struct lk_record *rec, const char *word, const char *text)
 {
@@ -538,7 +549,7 @@ static struct lk_fix_where *rustflags_of(const struct lk_record *rec, const char
 	char *dir = lk_xstrdup(rec->cwd);
 	struct lk_fix_where *w = NULL;
 
-	if (env && strstr(env, word))
+	if (env && in_flags(env, word))
 		w = wh_new("cargo", NULL, "variable", "RUSTFLAGS", text);
 	for (int up = 0; !w && up < CARGO_UP_MAX; up++) {
 		char *cfg = wh_join(dir, ".cargo/config.toml"), *body = wh_read(cfg), *parent;
@@ -548,7 +559,7 @@ static struct lk_fix_where *rustflags_of(const struct lk_record *rec, const char
 			cfg = wh_join(dir, ".cargo/config");
 			body = wh_read(cfg);
 		}
-		if (body && strstr(body, word))
+		if (body && in_flags(body, word))
 			w = wh_new("cargo", cfg, "variable", "rustflags", text);
 		free(body);
 		free(cfg);
@@ -668,12 +679,12 @@ static struct lk_fix_where *replaced(const struct wh_ask *a, const struct crates
 			    cr->build_rs, l.buf, out_line);
 		w->sentence = lk_buf_detach(&s);
 	} else if (prov == LK_PROV_LINK_ARG) {
-		lk_buf_reset(&l);
-		lk_buf_addf(&l, "-Clink-arg=%s", new);
-		w = rustflags_of(a->rec, old, l.buf);
+		/* the word itself, in its -C link-arg= (or link-args=) where rustflags say it */
+		w = rustflags_of(a->rec, old, new);
 		if (w) {
 			w->replaces = lk_xstrdup(old);
-			lk_buf_addf(&s, "in %s, write %s instead of %s", w->file ? w->file : "RUSTFLAGS", new, old);
+			lk_buf_addf(&s, "in %s, write %s instead of %s in its -C link-arg", w->file ? w->file : "RUSTFLAGS",
+				    new, old);
 			w->sentence = lk_buf_detach(&s);
 		}
 	}
