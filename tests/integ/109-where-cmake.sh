@@ -52,6 +52,13 @@ cmake --build cmn --target app >>"$T/build.out" 2>&1
 check_eq "Ninja: the same target and line" "app target_link_libraries(app PRIVATE z shapes)" \
 	"$(field "$("$LINKSCOPE" report --format json last-failed)" "r['whole_fix']['where']['target'] + ' ' + r['whole_fix']['where']['text']")"
 
+# Under Ninja every target links from the top: the subdirectory's CMakeLists.txt all the same.
+cmake --build cmn --target meter >"$T/ninja.out" 2>&1
+check "Ninja: meter's link fails" grep -q "undefined reference to .cos" "$T/ninja.out"
+check_eq "Ninja: meter's tools/CMakeLists.txt, from the top build dir" "$T/cm/tools/CMakeLists.txt meter" \
+	"$(field "$("$LINKSCOPE" report --format json last-failed)" "' '.join([f['where'] for f in d[0]['fixes'] if f.get('where')][0][k] for k in ('file', 'target'))")"
+check_eq "Ninja: the record is the top dir's link" "$T/cmn" "$(rec "$(last_record)" 'r["cwd"]')"
+
 # Applied as it says: the line written after line 4; cmake --build links and app runs.
 sed -i "$(field "$json" "r['whole_fix']['where']['line']")a $(field "$json" "r['whole_fix']['where']['text']")" cm/CMakeLists.txt
 cmake --build cmb --target app >"$T/build.out" 2>&1

@@ -104,8 +104,29 @@ static char *ninja_target(const struct lk_record *rec)
 	return target;
 }
 
-/* The source dir's CMakeLists.txt for the link's build dir, or NULL. */
-static char *lists_file(const struct lk_record *rec)
+/* Ninja: the build subdir of the target's objects ("tools/" for tools/CMakeFiles/meter.dir/x.o), owned, or NULL. */
+static char *ninja_subdir(const struct lk_record *rec, const char *target)
+{
+	struct lk_buf want = LK_BUF_INIT;
+	char *sub = NULL;
+
+	lk_buf_addf(&want, "CMakeFiles/%s.dir/", target);
+	for (size_t i = 1; !sub && i < rec->args.nr; i++) {
+		const char *w = rec->args.items[i].text, *at = strstr(w, want.buf);
+
+		if (w[0] != '-' && w[0] != '/' && at && (at == w || at[-1] == '/') && !strstr(w, ".."))
+			sub = lk_xstrndup(w, (size_t)(at - w));
+	}
+	lk_buf_release(&want);
+	return sub;
+}
+
+/*
+ * The source dir's CMakeLists.txt for the target's build dir: the link's
+ * dir, and below it `sub` (Ninja links every target from the top: "tools/"
+ * for tools/CMakeFiles/meter.dir/), or NULL.
+ */
+static char *lists_file(const struct lk_record *rec, const char *sub)
 {
 	char *dir = lk_xstrdup(rec->cwd), *found = NULL;
 
@@ -122,7 +143,7 @@ static char *lists_file(const struct lk_record *rec)
 		if (home) {
 			struct lk_buf f = LK_BUF_INIT;
 
-			lk_buf_addf(&f, "%.*s%s/CMakeLists.txt", (int)strcspn(home, "\r\n"), home, rec->cwd + strlen(dir));
+			lk_buf_addf(&f, "%.*s%s/%sCMakeLists.txt", (int)strcspn(home, "\r\n"), home, rec->cwd + strlen(dir), sub);
 			if (wh_is_file(f.buf))
 				found = lk_buf_detach(&f);
 			lk_buf_release(&f);
@@ -200,16 +221,17 @@ static char *item_of(const struct lk_record *rec, const char *w)
 
 struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 {
-	char *target = makefile_target(a->rec), *file, *old = NULL;
+	char *target = makefile_target(a->rec), *file, *old = NULL, *sub = NULL;
 	struct lk_buf text = LK_BUF_INIT, s = LK_BUF_INIT;
 	struct lk_fix_where *w;
 	const char *how;
 
-	if (!target)
-		target = ninja_target(a->rec);
+	if (!target && (target = ninja_target(a->rec)))
+		sub = ninja_subdir(a->rec, target);
 	if (!target)
 		return NULL;
-	file = lists_file(a->rec);
+	file = lists_file(a->rec, sub ? sub : "");
+	free(sub);
 	if (a->f->driver && strstr(a->f->driver, "++")) {
 		lk_buf_addf(&text, "set_target_properties(%s PROPERTIES LINKER_LANGUAGE CXX)", target);
 		how = "CMake then links it with the C++ driver";
