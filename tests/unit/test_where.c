@@ -88,6 +88,26 @@ static void test_where_make_ldflags_moves(void **state)
 	world_release(&w);
 }
 
+/* -lz in the LDFLAGS the build was given (the recorded environment), not in the Makefile. */
+static void test_where_make_ldflags_from_environment(void **state)
+{
+	struct lk_envvar var = { (char *)"LDFLAGS", (char *)"-Wl,--as-needed -lz" };
+	struct world w;
+	struct lk_fix_where *got;
+
+	(void)state;
+	world_init(&w, "printf 'prog: prog.o\\n' >Makefile", NULL, cc_prog, "prog", "-lz");
+	w.rec.env.items = &var;
+	w.rec.env.nr = 1;
+	got = wh_make(&w.ask);
+	assert_non_null(got);
+	assert_string_equal(got->moves_from, "LDFLAGS");
+	assert_string_equal(got->text, "LDLIBS += -lz");
+	assert_non_null(strstr(got->sentence, "make LDLIBS='-lz'"));
+	lk_where_free(got);
+	world_release(&w);
+}
+
 static void test_where_make_automake_ldadd(void **state)
 {
 	struct world w;
@@ -269,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_where_make_ldflags_moves),
+		cmocka_unit_test(test_where_make_ldflags_from_environment),
 		cmocka_unit_test(test_where_make_automake_ldadd),
 		cmocka_unit_test(test_where_make_odd_files),
 		cmocka_unit_test(test_where_cmake_subdir_target),
