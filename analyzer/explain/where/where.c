@@ -111,7 +111,7 @@ static void where_of(const struct lk_record *rec, const struct lk_line *line, co
 		return;
 	if (f->replaces && f->position >= 0 && (size_t)f->position < rec->args.nr)
 		a.old = rec->args.items[f->position].text;
-	if (rec->caller_is_rustc) {
+	if (rec->caller_is_rustc || (rec->prov_method && !strncmp(rec->prov_method, "rustc", 5))) {
 		f->where = wh_cargo(&a);
 		return;		/* a rustc line's words are cargo's, whatever else the directory holds */
 	}
