@@ -46,6 +46,7 @@ SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
 ANALYZER_STAGES := model replay explain fix report
 ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
 ANALYZER_LIB_SRC += $(wildcard analyzer/replay/arch/*.c)
+ANALYZER_LIB_SRC += $(wildcard analyzer/fix/where/*.c)
 ANALYZER_INCLUDES := $(ANALYZER_STAGES:%=-iquote analyzer/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
@@ -139,7 +140,7 @@ FUZZ_RUNS ?= 20000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \

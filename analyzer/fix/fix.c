@@ -378,6 +378,7 @@ void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, const s
 	lk_fix_providers(&fx);
 	for (size_t i = 0; i < out->nr; i++)
 		cause_first(&out->of[i]);
+	lk_where_fixes(rec, line, rp, out);
 }
 
 const struct lk_fix_list *lk_fixes_of(const struct lk_fixes *fx, size_t i)
@@ -412,5 +413,6 @@ void lk_fix_release(struct lk_fix *f)
 	lk_strvec_release(&f->args);
 	lk_strvec_release(&f->remaining);
 	lk_strvec_release(&f->build_script);
+	lk_where_free(f->where);
 	memset(f, 0, sizeof(*f));
 }

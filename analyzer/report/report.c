@@ -16,6 +16,7 @@
 #include "demangle.h"
 #include "explain.h"
 #include "fix.h"
+#include "where/where.h"
 #include "report.h"
 #include "srcline.h"
 
@@ -298,6 +299,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 					f->stated ? "(stated, not tried by the replay)" : "(does not fix it)",
 					f->description);
 			}
+			if (f->where)
+				fprintf(out, "      where: %s\n", f->where->sentence);
 			if (f->linker_checked)
 				fprintf(out, "      the real linker with this edit: %s%s%s\n",
 					f->linker_ok ? "links" : "fails", f->linker_said ? ": " : "",
@@ -308,6 +311,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	}
 	if (fixes->whole)
 		fprintf(out, "\nfix for the whole link (verified by replay): %s\n", fixes->whole->description);
+	if (fixes->whole && fixes->whole->where)
+		fprintf(out, "      where: %s\n", fixes->whole->where->sentence);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
 	for (size_t i = 0; i < rp->notes.nr; i++)
@@ -348,6 +353,21 @@ static json_t *edit_json(const struct lk_edit *e)
 	return o;
 }
 
+/* Where the user makes the fix (where/where.h): present only when the build files say it. */
+static json_t *where_json(const struct lk_fix_where *w)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:s}", "system", w->system, "file", lk_json_str(w->file),
+			      "line", w->line > 0 ? json_integer((json_int_t)w->line) : json_null(),
+			      w->name_key, lk_json_str(w->name), "text", w->text);
+
+	if (w->replaces)
+		json_object_set_new(o, "replaces", json_string(w->replaces));
+	if (w->moves_from)
+		json_object_set_new(o, "moves_from", json_string(w->moves_from));
+	json_object_set_new(o, "sentence", lk_json_str(w->sentence));
+	return o;
+}
+
 static json_t *fix_json(const struct lk_fix *f)
 {
 	json_t *o = json_pack("{s:o, s:o, s:I, s:b, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "description", lk_json_str(f->description),
@@ -361,7 +381,7 @@ static json_t *fix_json(const struct lk_fix *f)
 	json_object_set_new(o, "edit", edit_json(&f->edit));
 	json_object_set_new(o, "argv", lk_edit_on_line(&f->edit) ? strvec(&f->argv) : json_null());
 	json_object_set_new(o, "workaround", json_boolean(f->workaround));
-	json_object_set_new(o, "where", json_null());	/* issue #18, point 3: the build file's place */
+	json_object_set_new(o, "where", f->where ? where_json(f->where) : json_null());
 	return o;
 }
 
@@ -632,7 +652,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		for (size_t k = 0; k < fl->nr; k++) {
 			const struct lk_fix *f = &fl->items[k];
 
-			fprintf(out, "| %s%s | %s | %s |\n", f->workaround ? "workaround: " : "", f->description,
+			fprintf(out, "| %s%s%s%s | %s | %s |\n", f->workaround ? "workaround: " : "", f->description,
+				f->where ? "; where: " : "", f->where ? f->where->sentence : "",
 				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
 				f->stated ? "stated, not tried" : "no",
 				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
@@ -640,7 +661,8 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		fprintf(out, "\n");
 	}
 	if (fixes->whole)
-		fprintf(out, "**Fix for the whole link** (verified by replay): %s\n\n", fixes->whole->description);
+		fprintf(out, "**Fix for the whole link** (verified by replay): %s%s%s\n\n", fixes->whole->description,
+			fixes->whole->where ? "; where: " : "", fixes->whole->where ? fixes->whole->where->sentence : "");
 	if (line->warnings.nr) {
 		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
 		for (size_t i = 0; i < line->warnings.nr; i++)
