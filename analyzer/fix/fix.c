@@ -15,6 +15,7 @@
 #include "fix_parts.h"
 #include "reloc_explain.h"
 #include "unusable.h"
+#include "where/where.h"
 
 struct lk_fix_list *lk_fixer_list(const struct lk_fixer *fx, const struct lk_diag *d)
 {
