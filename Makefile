@@ -121,10 +121,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS) $(ELF_LIBS)
 
 # Test tools (tests/tools/): redact-record applies the shim's redaction to a
-# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction).
-TOOL_BIN := $(BUILD)/tests/redact-record
+# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction);
+# record-as-jansson checks that records are jansson's own text (golden-records.sh).
+TOOL_BIN := $(BUILD)/tests/redact-record $(BUILD)/tests/record-as-jansson
 
-$(BUILD)/tests/redact-record: $(BUILD)/obj/tests/tools/redact-record.o $(BUILD)/lib/liblkcommon.a
+$(TOOL_BIN): $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
 
