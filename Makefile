@@ -75,7 +75,7 @@ $(BUILD)/obj/analyzer/replay/%.o: INCLUDES := -iquote analyzer/model -iquote ana
 $(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
 	-iquote analyzer/explain
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
-$(BUILD)/obj/analyzer/main.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
 # A plain `make` on a fresh machine says which build dependency is missing
@@ -108,9 +108,17 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $(SHIM_LDFLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS)
 
-$(ANALYZER): Makefile $(BUILD)/obj/analyzer/main.o $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
+# report --failed's cache (analyzer/failcache.c) keeps each analysis with what it
+# read: the C library's calls that look at files, the environment and the programs
+# run are wrapped to note it (analyzer/readset.c). Only the analyzer's own binary.
+ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o
+ANALYZER_WRAP := open __open_2 openat __openat_2 fopen stat lstat fstatat access opendir \
+	realpath __realpath_chk glob getenv mkdtemp mkstemp lk_runcmd lk_runcmd_start
+ANALYZER_WRAP_FLAGS := $(foreach f,$(ANALYZER_WRAP),-Wl,--wrap=$(f))
+
+$(ANALYZER): Makefile $(ANALYZER_MAIN_OBJ) $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
+	$(CC) $(LDFLAGS_ALL) $(ANALYZER_WRAP_FLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
 
 $(BUILD)/lib/liblkanalyzer.a: $(ANALYZER_LIB_OBJ)
 	@mkdir -p $(dir $@)
