@@ -24,6 +24,16 @@
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
 
+static int utf8_valid(const char *s)
+{
+	size_t len = strlen(s), n;
+
+	for (size_t i = 0; i < len; i += n)
+		if (!(n = lk_utf8_seq((const unsigned char *)s + i, len - i)))
+			return 0;
+	return 1;
+}
+
 /* The writer and the redaction's log: the JSON path of every string it changed. */
 struct rwriter {
 	struct lk_jsonw w;
@@ -400,6 +410,14 @@ static void write_env(struct rwriter *rw, const struct lk_record_draft *rec)
 		const struct lk_envvar *v = &rec->env->items[i];
 		size_t logged = rw->log.nr;
 		int secret = rw->redact && lk_env_name_is_secret(v->name);
+
+		/*
+		 * As a jansson object kept them: a name that is not UTF-8 is no
+		 * key (dropped), and a name twice (sorted, so side by side) is
+		 * one key with the last value.
+		 */
+		if (!utf8_valid(v->name) || (i + 1 < rec->env->nr && !strcmp(v->name, rec->env->items[i + 1].name)))
+			continue;
 
 		key_str(rw, v->name, secret ? LK_REDACTED : v->value);
 		if (secret || rw->log.nr > logged)

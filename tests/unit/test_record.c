@@ -281,9 +281,9 @@ static void test_record_stream_is_jansson(void **state)
 	struct lk_argv_info info;
 	struct lk_provenance prov;
 	char n0[] = "API_TOKEN", v0[] = "hunter2", n1[] = "CFLAGS", v1[] = "-DKEY=https://u:p@h/ \xff";
-	char n2[] = "PATH", v2[] = "/bin";
-	struct lk_envvar vars[] = { { n0, v0 }, { n1, v1 }, { n2, v2 } };
-	struct lk_envvars env = { vars, 3, 3 };
+	char n2[] = "CC_\xff", v2[] = "x", n3[] = "PATH", v3[] = "/bin";
+	struct lk_envvar vars[] = { { n0, v0 }, { n1, v1 }, { n2, v2 }, { n3, v3 } };
+	struct lk_envvars env = { vars, 4, 4 };
 	struct lk_strvec cmd = { 0 };
 	struct lk_record_draft rec;
 	struct lk_err err = LK_ERR_INIT;
@@ -341,6 +341,9 @@ static void test_record_stream_is_jansson(void **state)
 	assert_non_null(strstr(redacted, "\"API_TOKEN\": \"[redacted]\""));
 	assert_non_null(strstr(redacted, "\"hex\": \"636166e92d2d746f6b656e3d5b72656461637465645d\""));
 	assert_non_null(strstr(redacted, "\"duration_ms\": 12.34567"));
+	/* A variable whose name is not UTF-8 is left out, as a jansson object could not hold it. */
+	assert_null(strstr(redacted, "\"CC_"));
+	assert_non_null(strstr(redacted, "\"PATH\": \"/bin\""));
 	free(want);
 	free(plain);
 	free(redacted);
