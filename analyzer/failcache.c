@@ -61,6 +61,9 @@ void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lo
 
 void lk_failcache_close(struct lk_failcache *fc)
 {
+	for (size_t i = 0; i < fc->checked.nslots; i++)
+		free(fc->checked.slots[i]);
+	free(fc->checked.slots);
 	free(fc->dir);
 	free(fc->skip);
 	memset(fc, 0, sizeof(*fc));
@@ -130,11 +133,12 @@ static int load_part(json_t *j, struct lk_summary_parts *parts)
 }
 
 /*
- * A read as the entry has it, one string: "HOW EXISTS DEV INO MODE SIZE
- * MTIME_NS CTIME_NS PATH", HOW s (stat), l (lstat) or p (program). A string,
- * not an object of nine members: an entry holds a thousand or more (the
- * provider index stats every library of the system's dirs), and jansson
- * reads strings many times faster than objects.
+ * A read as the entry has it, one line after the entry's JSON: "HOW
+ * EXISTS DEV INO MODE SIZE MTIME_NS CTIME_NS PATH", HOW s (stat), l
+ * (lstat) or p (program), PATH its bytes. Lines, not JSON: an entry holds
+ * a thousand reads or more (the provider index stats every library of
+ * the system's dirs), and jansson took 25 ms to read them; the same lines
+ * in several entries are checked once a run (struct lk_failcache.checked).
  */
 static const char read_hows[] = "slp";
 
@@ -166,22 +170,60 @@ static int parse_read(const char *s, struct lk_read *r)
 	return *s ? 0 : -1;
 }
 
-/* Is every read of the entry as it was? */
-static int reads_unchanged(json_t *reads)
+static size_t line_hash(const char *s, size_t len)
 {
-	size_t i;
-	json_t *j;
+	size_t h = 1469598103934665603u;
 
-	if (!json_is_array(reads))
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+/* Was this read line found unchanged already in this run? Else check it, and remember it if so. */
+static int line_unchanged(struct lk_failcache *fc, char *line, size_t len)
+{
+	size_t h = line_hash(line, len), i;
+	struct lk_read r = { 0 };
+
+	if (2 * (fc->checked.nr + 1) > fc->checked.nslots) {
+		size_t n = fc->checked.nslots ? 2 * fc->checked.nslots : 4096;
+		char **slots = lk_xcalloc(n, sizeof(*slots));
+
+		for (size_t k = 0; k < fc->checked.nslots; k++) {
+			char *x = fc->checked.slots[k];
+
+			if (!x)
+				continue;
+			for (i = line_hash(x, strlen(x)) & (n - 1); slots[i]; i = (i + 1) & (n - 1))
+				;
+			slots[i] = x;
+		}
+		free(fc->checked.slots);
+		fc->checked.slots = slots;
+		fc->checked.nslots = n;
+	}
+	for (i = h & (fc->checked.nslots - 1); fc->checked.slots[i]; i = (i + 1) & (fc->checked.nslots - 1))
+		if (!strcmp(fc->checked.slots[i], line))
+			return 1;
+	if (parse_read(line, &r) < 0 || !lk_read_unchanged(&r))
 		return 0;
-	json_array_foreach(reads, i, j) {
-		char *line = lk_json_bytes(j);
-		struct lk_read r = { 0 };
-		int ok = line && parse_read(line, &r) == 0 && lk_read_unchanged(&r);
+	fc->checked.slots[i] = lk_xstrndup(line, len);
+	fc->checked.nr++;
+	return 1;
+}
 
-		free(line);
-		if (!ok)
+/* Is every read of the entry (its lines from `p` to `end`) as it was? */
+static int reads_unchanged(struct lk_failcache *fc, char *p, const char *end)
+{
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
 			return 0;
+		*nl = '\0';
+		if (!line_unchanged(fc, p, (size_t)(nl - p)))
+			return 0;
+		p = nl + 1;
 	}
 	return 1;
 }
@@ -219,23 +261,25 @@ static int str_is(json_t *j, const char *s)
 }
 
 /* The entry of `key` when it is whole and fresh: its parts and walls. 0, or -1 (no use). */
-static int entry_load(const struct lk_failcache *fc, const char *key, struct lk_summary_parts *parts,
+static int entry_load(struct lk_failcache *fc, const char *key, struct lk_summary_parts *parts,
 		      struct lk_walls *walls)
 {
 	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
 	json_t *root = NULL, *list, *w, *j;
+	char *nl;
 	int rc = -1;
 	size_t i;
 
 	memset(parts, 0, sizeof(*parts));
 	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
 	if (lk_buf_read_file(&text, path.buf, LK_RECORD_MAX_BYTES) < 0 ||
-	    !(root = json_loadb(text.buf, text.len, 0, NULL)) ||
+	    !(nl = memmem(text.buf, text.len, "\n}\n", 3)) ||
+	    !(root = json_loadb(text.buf, (size_t)(nl + 2 - text.buf), 0, NULL)) ||
 	    !str_is(json_object_get(root, "schema"), ENTRY_SCHEMA) || !str_is(json_object_get(root, "key"), key) ||
 	    !json_is_array(list = json_object_get(root, "parts")) ||
 	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR ||
 	    !env_unchanged(json_object_get(root, "env"), json_object_get(root, "environ")) ||
-	    !reads_unchanged(json_object_get(root, "reads")))
+	    !reads_unchanged(fc, nl + 3, text.buf + text.len))
 		goto out;
 	json_array_foreach(list, i, j)
 		if (load_part(j, parts) < 0)
@@ -261,23 +305,23 @@ static void key_str(struct lk_jsonw *w, const char *k, const char *v)
 	lk_jsonw_str(w, v);
 }
 
-static void write_reads(struct lk_jsonw *w, const struct lk_readset *rs)
+/* The read lines; -1 when a path holds a newline (no line can say it: the entry is not written). */
+static int read_lines(const struct lk_readset *rs, struct lk_buf *out)
 {
-	struct lk_buf line = LK_BUF_INIT;
-
-	lk_jsonw_key(w, "reads");
-	lk_jsonw_array(w);
 	for (size_t i = 0; i < rs->reads.nr; i++) {
 		const struct lk_read *r = &rs->reads.items[i];
 
-		lk_buf_reset(&line);
-		lk_buf_addf(&line, "%c %d %llu %llu %u %lld %lld %lld %s", read_hows[r->how], r->exists,
+		if (strchr(r->path, '\n'))
+			return -1;
+		lk_buf_addf(out, "%c %d %llu %llu %u %lld %lld %lld %s\n", read_hows[r->how], r->exists,
 			    (unsigned long long)r->dev, (unsigned long long)r->ino, (unsigned)r->mode,
 			    (long long)r->size, (long long)r->mtime_ns, (long long)r->ctime_ns, r->path);
-		lk_jsonw_str(w, line.buf);
 	}
-	lk_jsonw_end(w);
-	lk_buf_release(&line);
+	return 0;
+}
+
+static void write_env(struct lk_jsonw *w, const struct lk_readset *rs)
+{
 	lk_jsonw_key(w, "env");
 	lk_jsonw_array(w);
 	for (size_t i = 0; i < rs->env.nr; i++) {
@@ -331,13 +375,15 @@ static void entry_write(struct lk_failcache *fc, const char *key, const struct l
 			const struct lk_summary_parts *parts, const int walls[LK_WALL_NR])
 {
 	struct lk_jsonw w = LK_JSONW_INIT;
-	struct lk_buf tmp = LK_BUF_INIT, path = LK_BUF_INIT;
+	struct lk_buf tmp = LK_BUF_INIT, path = LK_BUF_INIT, lines = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
 
+	if (read_lines(rs, &lines) < 0)
+		return;
 	lk_jsonw_object(&w);
 	key_str(&w, "schema", ENTRY_SCHEMA);
 	key_str(&w, "key", key);
-	write_reads(&w, rs);
+	write_env(&w, rs);
 	lk_jsonw_key(&w, "walls");
 	lk_jsonw_array(&w);
 	for (size_t k = 0; k < LK_WALL_NR; k++)
@@ -345,12 +391,15 @@ static void entry_write(struct lk_failcache *fc, const char *key, const struct l
 	lk_jsonw_end(&w);
 	write_parts(&w, parts);
 	lk_jsonw_end(&w);
+	/* The JSON ends at the first "\n}\n" (a nested object's brace is indented); the read lines follow. */
 	lk_buf_addch(&w.out, '\n');
+	lk_buf_add(&w.out, lines.buf, lines.len);
 	lk_buf_addf(&tmp, "%s/.%s.%ld.tmp", fc->dir, key, (long)getpid());
 	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
 	if (lk_file_write_new(tmp.buf, path.buf, w.out.buf, w.out.len, &err) == 0)
 		fc->made++;
 	lk_buf_release(&w.out);
+	lk_buf_release(&lines);
 	lk_buf_release(&tmp);
 	lk_buf_release(&path);
 }

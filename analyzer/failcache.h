@@ -26,6 +26,10 @@ struct lk_failcache {
 	char *skip;		/* CACHE: its files are not part of a read set */
 	char identity[65];	/* of this analyzer and the options */
 	size_t used, made;	/* entries used, entries (re)written */
+	struct {		/* the read lines found unchanged in this run (open addressing) */
+		char **slots;
+		size_t nr, nslots;
+	} checked;
 };
 
 /*

@@ -44,10 +44,12 @@ fi
 "$PY" - "$(entries)" <<'PY'
 import json, sys
 for path in sys.argv[1].split():
-    e = json.load(open(path))
+    text = open(path).read()
+    end = text.index("\n}\n") + 2
+    e = json.loads(text[:end])
     for p in e["parts"]:
         p["explanation"] = ["told from the cache"] + p["explanation"]
-    open(path, "w").write(json.dumps(e))
+    open(path, "w").write(json.dumps(e, indent=1) + text[end:])
 PY
 check_contains "an entry in force is used, not the records analysed again" "$(report text)" "told from the cache"
 rm -f $(entries)
@@ -71,6 +73,11 @@ check_eq "an archive rewritten: the same report with the cache" "$fresh_text" "$
 # A corrupt entry is ignored and rewritten.
 for e in $(entries); do printf '{"schema": "linkscope-failed-cache/1", "parts": [' >"$e"; done
 check_eq "corrupt entries: the same report" "$fresh_text" "$(report text)"
-check "corrupt entries: rewritten whole" "$PY" -c 'import json, sys; [json.load(open(p)) for p in sys.argv[1:]]' $(entries)
+check "corrupt entries: rewritten whole" "$PY" -c '
+import json, sys
+for p in sys.argv[1:]:
+    t = open(p).read()
+    json.loads(t[:t.index("\n}\n") + 2])
+    assert len(t.splitlines()) > 40, p' $(entries)
 check_eq "and used again" "$fresh_text" "$(report text)"
 finish
