@@ -78,7 +78,7 @@ $(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote an
 $(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
 	-iquote analyzer/explain -iquote analyzer/fix
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
-$(BUILD)/obj/analyzer/main.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
 # A plain `make` on a fresh machine says which build dependency is missing
@@ -111,9 +111,17 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) $(SHIM_LDFLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS)
 
-$(ANALYZER): Makefile $(BUILD)/obj/analyzer/main.o $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
+# report --failed's cache (analyzer/failcache.c) keeps each analysis with what it
+# read: the C library's calls that look at files, the environment and the programs
+# run are wrapped to note it (analyzer/readset.c). Only the analyzer's own binary.
+ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o
+ANALYZER_WRAP := open __open_2 openat __openat_2 fopen stat lstat fstatat access opendir \
+	realpath __realpath_chk glob getenv mkdtemp mkstemp lk_runcmd lk_runcmd_start
+ANALYZER_WRAP_FLAGS := $(foreach f,$(ANALYZER_WRAP),-Wl,--wrap=$(f))
+
+$(ANALYZER): Makefile $(ANALYZER_MAIN_OBJ) $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
+	$(CC) $(LDFLAGS_ALL) $(ANALYZER_WRAP_FLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
 
 $(BUILD)/lib/liblkanalyzer.a: $(ANALYZER_LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -124,10 +132,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/lib/liblkshim.a $(BUILD)/
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(JANSSON_LIBS) $(ELF_LIBS)
 
 # Test tools (tests/tools/): redact-record applies the shim's redaction to a
-# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction).
-TOOL_BIN := $(BUILD)/tests/redact-record
+# record written with LINKSCOPE_REDACT=0 (difftest.py and realtest.py --redaction);
+# record-as-jansson checks that records are jansson's own text (golden-records.sh).
+TOOL_BIN := $(BUILD)/tests/redact-record $(BUILD)/tests/record-as-jansson
 
-$(BUILD)/tests/redact-record: $(BUILD)/obj/tests/tools/redact-record.o $(BUILD)/lib/liblkcommon.a
+$(TOOL_BIN): $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(JANSSON_LIBS)
 

@@ -32,6 +32,7 @@
 #include "warn.h"
 #include "show.h"
 #include "summary.h"
+#include "failcache.h"
 #include "recdir.h"
 #include "check.h"
 #include "fragility.h"
@@ -493,6 +494,8 @@ static int cmd_report_failed(const struct lk_options *opt)
 {
 	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
 	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
+	struct lk_summary_parts *parts;
+	struct lk_failcache fc;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_recdir rd;
 	int64_t since_ns = 0;
@@ -526,9 +529,17 @@ static int cmd_report_failed(const struct lk_options *opt)
 		free(path);
 	}
 	lk_recdir_release(&rd);
-	lk_summary_print(stdout, recs.items, recs.nr, &sopt);
+	parts = lk_xcalloc(recs.nr ? recs.nr : 1, sizeof(*parts));
+	lk_failcache_open(&fc, &sopt.line);
 	for (size_t i = 0; i < recs.nr; i++)
+		lk_failcache_analyse(&fc, &recs.items[i], &sopt.line, &parts[i]);
+	lk_failcache_close(&fc);
+	lk_summary_print(stdout, recs.items, parts, recs.nr, &sopt);
+	for (size_t i = 0; i < recs.nr; i++) {
+		lk_summary_parts_release(&parts[i]);
 		lk_record_release(&recs.items[i]);
+	}
+	free(parts);
 	free(recs.items);
 	return bad ? 1 : 0;
 }

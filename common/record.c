@@ -1,5 +1,6 @@
 /*
- * The record: serialization of one link to JSON and back (jansson).
+ * The record: one link as JSON, read back (jansson); the writer is
+ * record_write.c.
  *
  * Takes: struct lk_record_draft, filled by the shim from the argv model, the
  * response-file expansion, the provenance and the run. Gives: the record
@@ -24,42 +25,9 @@
 #include "linkscope/expansion.h"
 #include "linkscope/file.h"
 #include "linkscope/json.h"
+#include "linkscope/jsonw.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
-
-/* Length of the valid UTF-8 sequence at s (at most `len`), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t len)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 char *lk_record_utf8_lossy(const char *s, size_t len)
 {
@@ -69,7 +37,7 @@ char *lk_record_utf8_lossy(const char *s, size_t len)
 
 	lk_buf_grow(&out, len);
 	while (i < len) {
-		size_t n = p[i] ? utf8_seq(p + i, len - i) : 0;
+		size_t n = p[i] ? lk_utf8_seq(p + i, len - i) : 0;
 
 		if (n) {
 			lk_buf_add(&out, p + i, n);
@@ -83,260 +51,12 @@ char *lk_record_utf8_lossy(const char *s, size_t len)
 	return lk_buf_detach(&out);
 }
 
-static json_t *jstrn(const char *s, size_t len)
-{
-	char *copy = lk_xstrndup(s, len);
-	json_t *j = lk_json_str(copy);
-
-	free(copy);
-	return j;
-}
-
-static json_t *jint_or_null(long v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
-
 static void set(json_t *obj, const char *key, json_t *value)
 {
 	/* json_object_set_new steals the value even on failure. */
 	if (!value)
 		value = json_null();
 	json_object_set_new(obj, key, value);
-}
-
-static json_t *strvec_json(const char *const *items, size_t nr)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < nr; i++)
-		json_array_append_new(a, lk_json_str(items[i]));
-	return a;
-}
-
-static void format_time(int64_t ns, char *out, size_t size)
-{
-	time_t secs = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	gmtime_r(&secs, &tm);
-	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
-}
-
-static json_t *time_json(const struct lk_record_draft *rec)
-{
-	char when[64];
-
-	format_time(rec->start_ns, when, sizeof(when));
-	return json_pack("{s:s, s:I, s:f}", "start", when,
-			 "start_unix_ns", (json_int_t)rec->start_ns,
-			 "duration_ms", (double)rec->duration_ns / 1e6);
-}
-
-static json_t *args_json(const struct lk_record_draft *rec)
-{
-	json_t *texts = json_array(), *origins = json_array();
-	json_t *files = json_array();
-
-	for (size_t i = 0; i < rec->args->nr; i++) {
-		const struct lk_arg *a = &rec->args->items[i];
-
-		json_array_append_new(texts, lk_json_str(a->text));
-		json_array_append_new(origins, json_pack("{s:I, s:o}",
-			"argv_index", (json_int_t)a->argv_index,
-			"response_file", jint_or_null(a->rsp)));
-	}
-	for (size_t i = 0; i < rec->rspfiles->nr; i++) {
-		const struct lk_rspfile *f = &rec->rspfiles->items[i];
-		static const char *const status[] = { "read", "missing", "unreadable" };
-
-		json_array_append_new(files, json_pack("{s:o, s:I, s:o, s:s, s:o, s:I}",
-			"path", lk_json_str(f->path),
-			"argv_index", (json_int_t)f->argv_index,
-			"parent", jint_or_null(f->parent),
-			"status", status[f->status],
-			"error", f->status == LK_RSP_READ ? json_null() :
-				 json_string(lk_file_strerror(f->error)),
-			"nargs", (json_int_t)f->nargs));
-	}
-	return json_pack("{s:o, s:o, s:o}", "argv_expanded", texts,
-			 "arg_origins", origins, "response_files", files);
-}
-
-static json_t *provenance_json(const struct lk_record_draft *rec)
-{
-	const struct lk_provenance *p = rec->prov;
-	json_t *kinds = json_array();
-
-	for (size_t i = 0; i < p->nr; i++)
-		json_array_append_new(kinds, json_string(lk_prov_name(p->items[i])));
-	return json_pack("{s:s, s:o, s:o}", "method", p->method, "args", kinds,
-			 "link_args", p->link_args_start < 0 ? json_null() :
-			 json_pack("{s:I, s:I}",
-				   "start", (json_int_t)p->link_args_start,
-				   "end", (json_int_t)p->link_args_end));
-}
-
-static json_t *caller_json(const struct lk_record_draft *rec)
-{
-	const struct lk_rustc_caller *c = rec->caller;
-
-	if (c && c->is_rustc)
-		return json_pack("{s:s, s:I, s:o, s:o}", "kind", "rustc",
-				 "pid", (json_int_t)c->pid,
-				 "argv", strvec_json((const char *const *)c->argv.items, c->argv.nr),
-				 "link_args", strvec_json((const char *const *)c->link_args.items,
-							  c->link_args.nr));
-	return json_pack("{s:s, s:o}", "kind", "other", "name", lk_json_str(rec->caller_name));
-}
-
-static json_t *line_json(const struct lk_record_draft *rec)
-{
-	const struct lk_argv_info *info = rec->info;
-	const struct lk_args *args = rec->args;
-	json_t *lc = json_array(), *groups = json_array(), *libs = json_array();
-
-	for (size_t i = 0; i < info->lc.nr; i++)
-		json_array_append_new(lc, json_integer((json_int_t)info->lc.items[i]));
-	for (size_t i = 0; i < info->groups.nr; i++) {
-		const struct lk_argv_group *g = &info->groups.items[i];
-		size_t last = g->end < 0 ? args->nr : (size_t)g->end;
-		json_t *contents = json_array();
-
-		for (size_t k = g->start + 1; k < last; k++)
-			json_array_append_new(contents, json_pack("{s:I, s:o}",
-				"index", (json_int_t)k, "text", lk_json_str(args->items[k].text)));
-		json_array_append_new(groups, json_pack("{s:I, s:o, s:I, s:o}",
-			"start", (json_int_t)g->start, "end", jint_or_null(g->end),
-			"depth", (json_int_t)g->depth, "contents", contents));
-	}
-	for (size_t i = 0; i < info->libs.nr; i++)
-		json_array_append_new(libs, json_pack("{s:I, s:o}",
-			"index", (json_int_t)info->libs.items[i].index,
-			"name", jstrn(info->libs.items[i].name, info->libs.items[i].name_len)));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
-		"output", lk_json_str(info->output_path),
-		"output_index", jint_or_null(info->output),
-		"lc", lc, "groups", groups, "libs", libs,
-		"libdirs", strvec_json(info->libdirs.items, info->libdirs.nr),
-		"bdirs", strvec_json(info->bdirs.items, info->bdirs.nr),
-		"shared", !!(info->flags & LK_ARGV_SHARED), "static", !!(info->flags & LK_ARGV_STATIC),
-		"nostdlib", !!(info->flags & LK_ARGV_NOSTDLIB),
-		"nodefaultlibs", !!(info->flags & LK_ARGV_NODEFAULTLIBS),
-		"nostartfiles", !!(info->flags & LK_ARGV_NOSTARTFILES));
-}
-
-static json_t *file_json(const struct lk_record_file *f)
-{
-	if (!f->exists)
-		return json_pack("{s:o, s:b}", "path", lk_json_str(f->path), "exists", 0);
-	return json_pack("{s:o, s:b, s:I, s:I}", "path", lk_json_str(f->path), "exists", 1,
-			 "size", (json_int_t)f->size, "mtime_ns", (json_int_t)f->mtime_ns);
-}
-
-static json_t *inputs_json(const struct lk_record_draft *rec)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < rec->inputs.nr; i++) {
-		const struct lk_record_input *in = &rec->inputs.items[i];
-		json_t *o = json_pack("{s:I, s:s}", "index", (json_int_t)in->index,
-				      "kind", in->kind);
-
-		if (in->name) {
-			json_t *cands = json_array();
-
-			for (size_t k = 0; k < in->candidates.nr; k++)
-				json_array_append_new(cands, file_json(&in->candidates.items[k]));
-			set(o, "name", jstrn(in->name, in->name_len));
-			set(o, "candidates", cands);
-		} else {
-			set(o, "file", file_json(&in->file));
-		}
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *kept_json(const struct lk_record_draft *rec)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < rec->kept.nr; i++) {
-		const struct lk_record_copy *k = &rec->kept.items[i];
-		char blob[80];
-
-		snprintf(blob, sizeof(blob), "blobs/%s", k->sha256);
-		json_array_append_new(a, json_pack("{s:o, s:s, s:I, s:s, s:s}",
-			"path", lk_json_str(k->path), "sha256", k->sha256,
-			"size", (json_int_t)k->size, "blob", blob, "reason", k->reason));
-	}
-	return a;
-}
-
-static json_t *linker_json(const struct lk_record_draft *rec)
-{
-	const struct lk_argv_info *info = rec->info;
-
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
-		"flavor", rec->linker_flavor,
-		"fuse_ld", lk_json_str(info->fuse_ld),
-		"fuse_ld_index", jint_or_null(info->fuse_ld_index),
-		"program", lk_json_str(rec->linker_program),
-		"program_source", lk_json_str(rec->linker_program_source),
-		"print_prog_name", lk_json_str(rec->expansion.linker_program));
-}
-
-static json_t *result_json(const struct lk_record_draft *rec)
-{
-	return json_pack("{s:b, s:o, s:o, s:i, s:o}",
-		"ran", rec->ran,
-		"exit_status", rec->ran && !rec->signal ? json_integer(rec->exit_status) : json_null(),
-		"signal", rec->signal ? json_integer(rec->signal) : json_null(),
-		"shim_exit", rec->shim_exit,
-		"spawn_error", lk_json_str(rec->spawn_error));
-}
-
-static json_t *stderr_json(const struct lk_record_draft *rec)
-{
-	char *text = lk_record_utf8_lossy(rec->stderr_text ? rec->stderr_text : "",
-					  rec->stderr_len);
-	json_t *o = json_pack("{s:I, s:b, s:s}", "bytes", (json_int_t)rec->stderr_bytes,
-			      "truncated", rec->stderr_truncated, "text", text);
-
-	free(text);
-	return o;
-}
-
-static json_t *expansion_json(const struct lk_record_draft *rec)
-{
-	const struct lk_expansion *e = &rec->expansion;
-	json_t *cmds;
-
-	if (!e->done)
-		return json_null();
-	cmds = json_array();
-	for (size_t i = 0; i < e->commands.nr; i++)
-		json_array_append_new(cmds, strvec_json(
-			(const char *const *)e->commands.items[i].items,
-			e->commands.items[i].nr));
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "trigger", e->trigger,
-			 "exit_status", e->exit_status, "commands", cmds,
-			 "linker_command", jint_or_null(e->linker_command),
-			 "library_path", lk_json_str(e->library_path),
-			 "compiler_path", lk_json_str(e->compiler_path));
-}
-
-/* The variables as they are: lk_record_redact fills "redacted". */
-static json_t *env_json(const struct lk_record_draft *rec)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < rec->env->nr; i++)
-		set(o, rec->env->items[i].name, lk_json_str(rec->env->items[i].value));
-	return json_pack("{s:o, s:[]}", "vars", o, "redacted");
 }
 
 /*
@@ -455,78 +175,6 @@ void lk_record_redact(json_t *root)
 	else
 		json_decref(names);
 	set(root, "redactions", log);
-}
-
-static json_t *record_json(const struct lk_record_draft *rec)
-{
-	json_t *root = json_object();
-	json_t *args = args_json(rec);
-
-	set(root, "schema", json_string(LK_RECORD_SCHEMA));
-	set(root, "id", lk_json_str(rec->id));
-	set(root, "tool", json_pack("{s:s, s:s}", "name", "linkscope-cc",
-				    "version", rec->tool_version));
-	set(root, "time", time_json(rec));
-	set(root, "host", json_pack("{s:s, s:s}", "os", "linux",
-				    "machine", rec->host_machine));
-	set(root, "target", json_pack("{s:o, s:o}", "triple", lk_json_str(rec->target),
-				      "source", lk_json_str(rec->target_source)));
-	set(root, "cwd", lk_json_str(rec->cwd));
-	set(root, "mode", json_string(rec->mode));
-	set(root, "driver", json_pack("{s:o, s:s, s:o, s:o}",
-		"given", lk_json_str(rec->driver_given), "source", rec->driver_source,
-		"resolved", lk_json_str(rec->driver_resolved), "real", lk_json_str(rec->driver_real)));
-	set(root, "argv", strvec_json(rec->argv, rec->argc));
-	json_object_update(root, args);
-	json_decref(args);
-	set(root, "provenance", provenance_json(rec));
-	set(root, "caller", caller_json(rec));
-	set(root, "line", line_json(rec));
-	set(root, "linker", linker_json(rec));
-	set(root, "inputs", inputs_json(rec));
-	set(root, "kept", kept_json(rec));
-	set(root, "result", result_json(rec));
-	set(root, "stderr", stderr_json(rec));
-	set(root, "expansion", expansion_json(rec));
-	set(root, "env", env_json(rec));
-	set(root, "reproducer", lk_json_str(rec->reproducer));
-	set(root, "warnings", strvec_json((const char *const *)rec->warnings.items,
-					  rec->warnings.nr));
-	if (rec->no_redaction)
-		set(root, "redactions", json_array());
-	else
-		lk_record_redact(root);
-	return root;
-}
-
-int lk_record_write(const struct lk_record_draft *rec, const char *dir,
-		    char **path_out, struct lk_err *err)
-{
-	json_t *root = record_json(rec);
-	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT, data = LK_BUF_INIT;
-	int rc = -1;
-
-	if (!text) {
-		json_decref(root);
-		return lk_err_set(err, LK_E_FORMAT, "cannot serialize the record");
-	}
-	lk_buf_addstr(&data, text);
-	lk_buf_addch(&data, '\n');
-	free(text);
-	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
-	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
-	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
-	if (lk_file_write_new(tmp.buf, final.buf, data.buf, data.len, err) == 0) {
-		lk_record_index_append(root, rec, dir, data.len);
-		*path_out = lk_buf_detach(&final);
-		rc = 0;
-	}
-	json_decref(root);
-	lk_buf_release(&data);
-	lk_buf_release(&tmp);
-	lk_buf_release(&final);
-	return rc;
 }
 
 char *lk_record_dir(const char *dir_env)

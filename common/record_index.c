@@ -1,6 +1,6 @@
 /*
  * A record's line in the directory's index (recindex.h): from the record
- * the shim has just written (its JSON tree, redacted as written), or from
+ * the shim has just written (what record_write.c says it wrote), or from
  * a record read back (the analyzer's rebuild). Both give the same line
  * for the same record: list's fields as lk_record_load reads them.
  */
@@ -10,24 +10,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <jansson.h>
-
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
-#include "linkscope/json.h"
 #include "linkscope/recindex.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
-
-/* The outcome as list tells it, from the record's "result". */
-static void entry_outcome(json_t *result, struct lk_index_entry *e)
-{
-	json_t *status = json_object_get(result, "exit_status");
-
-	e->has_exit = json_is_integer(status);
-	e->exit_status = (int)json_integer_value(status);
-	e->signal = (int)json_integer_value(json_object_get(result, "signal"));
-}
 
 void lk_record_index_entry(const struct lk_record *rec, struct lk_index_entry *e)
 {
@@ -44,31 +31,24 @@ void lk_record_index_entry(const struct lk_record *rec, struct lk_index_entry *e
 	e->output = rec->output ? lk_xstrdup(rec->output) : NULL;
 }
 
-/*
- * The record's index line, from what was written (redacted as the record
- * is): what lk_record_load and lk_record_index_entry would give.
- */
-static void index_entry_of(json_t *root, const struct lk_record_draft *rec, size_t bytes,
-			   struct lk_index_entry *e)
+/* The record's index line, from what was written: what lk_record_load and lk_record_index_entry would give. */
+static void index_entry_of(const struct lk_record_draft *rec, const struct lk_record_written *as,
+			   size_t bytes, struct lk_index_entry *e)
 {
-	json_t *caller = json_object_get(root, "caller");
-	json_t *name = json_object_get(caller, "name");
-	json_t *output = json_object_get(json_object_get(root, "line"), "output");
-	json_t *start = json_object_get(json_object_get(root, "time"), "start");
-	const char *kind = json_string_value(json_object_get(caller, "kind"));
-
 	memset(e, 0, sizeof(*e));
 	e->name = rec->id;
 	e->mtime_s = (int64_t)time(NULL);
 	e->bytes = (int64_t)bytes;
 	e->summary = 1;
 	e->start_ns = rec->start_ns;
-	e->start = json_is_string(start) ? lk_xstrdup(json_string_value(start)) : NULL;
-	entry_outcome(json_object_get(root, "result"), e);
-	e->caller = kind && !strcmp(kind, "rustc") ? lk_xstrdup("rustc") :
-		    json_is_null(name) || !name ? NULL : lk_json_bytes(name);
-	e->driver = lk_json_bytes(json_array_get(json_object_get(root, "argv_expanded"), 0));
-	e->output = json_is_null(output) || !output ? NULL : lk_json_bytes(output);
+	e->start = as->start ? lk_xstrdup(as->start) : NULL;
+	/* "exit_status" is an integer only when the driver ran and was not killed. */
+	e->has_exit = rec->ran && !rec->signal;
+	e->exit_status = e->has_exit ? rec->exit_status : 0;
+	e->signal = rec->signal;
+	e->caller = as->caller ? lk_xstrdup(as->caller) : NULL;
+	e->driver = as->driver ? lk_xstrdup(as->driver) : NULL;
+	e->output = as->output ? lk_xstrdup(as->output) : NULL;
 	e->blobs_listed = 1;
 	for (size_t i = 0; i < rec->kept.nr; i++) {
 		LK_GROW(e->blobs.items, e->blobs.nr + 1, e->blobs.alloc);
@@ -77,13 +57,14 @@ static void index_entry_of(json_t *root, const struct lk_record_draft *rec, size
 	}
 }
 
-void lk_record_index_append(json_t *root, const struct lk_record_draft *rec, const char *dir, size_t bytes)
+void lk_record_index_append(const struct lk_record_draft *rec, const struct lk_record_written *as,
+			    const char *dir, size_t bytes)
 {
 	struct lk_buf path = LK_BUF_INIT;
 	struct lk_index_entry e;
 	struct stat st;
 
-	index_entry_of(root, rec, bytes, &e);
+	index_entry_of(rec, as, bytes, &e);
 	/* lld's reproducer, written beside the record during the link. */
 	if (rec->reproducer && !strncmp(rec->reproducer, dir, strlen(dir)) &&
 	    stat(rec->reproducer, &st) == 0 && S_ISREG(st.st_mode))

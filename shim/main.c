@@ -865,6 +865,23 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	return rec->shim_exit;
 }
 
+/*
+ * Our own binary's path, symlinks resolved: the kernel's name for it, as
+ * realpath(3) of /proc/self/exe gives it but without a readlink(2) per
+ * path component (eight system calls on every link). NULL when unknown
+ * (a deleted binary is named "PATH (deleted)", which no driver is).
+ */
+static char *self_path(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf));
+
+	if (n <= 0 || (size_t)n >= sizeof(buf))
+		return NULL;
+	buf[n] = '\0';
+	return lk_xstrdup(buf);
+}
+
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
@@ -878,7 +895,7 @@ int main(int argc, char **argv)
 		usage_and_exit();
 	read_options(&opt);
 	read_invocation(argc, argv, &opt, &inv);
-	self_real = realpath("/proc/self/exe", NULL);
+	self_real = self_path();
 	if (lk_driver_resolve(inv.driver_given, self_real, getenv("PATH"),
 			      &inv.driver, &err) < 0) {
 		fprintf(stderr, "linkscope-cc: %s\n", err.msg);

@@ -35,19 +35,13 @@ struct link_ref {
 	char *referenced_by;	/* owned: where this link references the symbol, or NULL */
 };
 
-struct sfix {
-	char *description;
-	int verified;
-	int stated;	/* said, not tried by the replay */
-};
-
 struct cause {
 	char *key;
 	char *kind, *symbol, *version;	/* symbol and version may be NULL */
 	char *defined_in;		/* the defining library, or NULL */
 	char *referenced_by;		/* of the first link: "member m of a.a at 13", or NULL */
 	struct lk_strvec explanation;	/* of the first link with this cause */
-	struct { struct sfix *items; size_t nr, alloc; } fixes;
+	struct { struct lk_summary_fix *items; size_t nr, alloc; } fixes;
 	struct { struct link_ref *items; size_t nr, alloc; } links;
 };
 
@@ -59,6 +53,132 @@ struct causes {
 static char *dup_or_null(const char *s)
 {
 	return s ? lk_xstrdup(s) : NULL;
+}
+
+static struct lk_summary_part *new_part(struct lk_summary_parts *parts, const char *key, const char *kind)
+{
+	struct lk_summary_part *p;
+
+	LK_GROW(parts->items, parts->nr + 1, parts->alloc);
+	p = &parts->items[parts->nr++];
+	memset(p, 0, sizeof(*p));
+	p->key = lk_xstrdup(key);
+	p->kind = lk_xstrdup(kind);
+	return p;
+}
+
+/* A cause with no diagnostic behind it: the line could not be modelled, or the replay links. */
+static void add_plain(struct lk_summary_parts *parts, const char *kind, const char *why,
+		      const struct lk_strvec *notes)
+{
+	struct lk_summary_part *p = new_part(parts, kind, kind);
+
+	lk_strvec_push(&p->explanation, why);
+	for (size_t i = 0; notes && i < notes->nr; i++)
+		lk_strvec_push(&p->explanation, notes->items[i]);
+}
+
+static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
+		     const struct lk_replay *rp, const struct lk_diag *d, const struct lk_fix_list *fl)
+{
+	struct lk_buf key = LK_BUF_INIT, ref = LK_BUF_INIT;
+	const char *def = d->def_input >= 0 ? rp->inputs.items[d->def_input].path : NULL;
+	char *def_n = def ? lk_norm_name(lk_norm_base(def)) : NULL;
+	struct lk_summary_part *p;
+
+	if (d->ref_input >= 0)
+		lk_explain_site_text(rp, line, d->ref_input, &ref);
+	/* The same symbol missing the same way: one cause, whichever input asks for it. */
+	lk_buf_addf(&key, "%s|%s|%s|%s", lk_diag_kind_name(d->kind), d->symbol,
+		    d->version ? d->version : "", def_n ? def_n : "");
+	p = new_part(parts, key.buf, lk_diag_kind_name(d->kind));
+	p->symbol = lk_xstrdup(d->symbol);
+	p->version = dup_or_null(d->version);
+	p->defined_in = dup_or_null(def);
+	p->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
+	for (size_t k = 0; k < d->explanation.nr; k++)
+		lk_strvec_push(&p->explanation, d->explanation.items[k]);
+	for (size_t k = 0; k < fl->nr; k++) {
+		LK_GROW(p->fixes.items, p->fixes.nr + 1, p->fixes.alloc);
+		p->fixes.items[p->fixes.nr].description = lk_xstrdup(fl->items[k].description);
+		p->fixes.items[p->fixes.nr].stated = fl->items[k].stated;
+		p->fixes.items[p->fixes.nr++].verified = fl->items[k].verified;
+	}
+	free(def_n);
+	lk_buf_release(&key);
+	lk_buf_release(&ref);
+}
+
+void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt,
+			struct lk_summary_parts *parts)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_line line;
+	struct lk_replay rp;
+	struct lk_fixes fixes;
+	const struct lk_linker_verdict *own;
+	int predicted;
+
+	memset(parts, 0, sizeof(*parts));
+	if (lk_line_build(rec, lopt, &line, &err) < 0) {
+		add_plain(parts, "not-analysed", err.msg, NULL);
+		return;
+	}
+	lk_resolve_line(rec, &line);
+	lk_warn_line(rec, &line);
+	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) < 0) {
+		add_plain(parts, "not-analysed", err.msg, NULL);
+		lk_line_release(&line);
+		return;
+	}
+	lk_explain_diags(&rp, &line);
+	lk_explain_causes(rec, &line, &rp);
+	lk_fix_all(rec, &line, &rp, &fixes);
+	own = &rp.linkers[lk_linker_of_flavor(line.flavor)];
+	predicted = own->success;
+	if (line.unknown.nr) {
+		/* Something needed was not run (docs/security.md): no cause is guessed. */
+		add_plain(parts, "unknown", line.unknown.items[0], &rp.notes);
+		predicted = 1;
+	} else if (predicted)
+		add_plain(parts, "not-explained",
+			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
+			  &rp.notes);
+	else if (rp.unknown)
+		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
+		add_plain(parts, "unknown", rp.unknown, &rp.notes);
+	else if (own->why.nr)
+		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
+		for (size_t i = 0; i < own->why.nr; i++)
+			add_plain(parts, "linker-rule", own->why.items[i], &rp.notes);
+	else if (!rp.diags.nr)
+		add_plain(parts, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
+	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
+		add_diag(parts, &line, &rp, &rp.diags.items[i], lk_fixes_of(&fixes, i));
+	lk_fixes_release(&fixes);
+	lk_explain_release(&rp);
+	lk_replay_release(&rp);
+	lk_line_release(&line);
+}
+
+void lk_summary_parts_release(struct lk_summary_parts *parts)
+{
+	for (size_t i = 0; i < parts->nr; i++) {
+		struct lk_summary_part *p = &parts->items[i];
+
+		free(p->key);
+		free(p->kind);
+		free(p->symbol);
+		free(p->version);
+		free(p->defined_in);
+		free(p->referenced_by);
+		lk_strvec_release(&p->explanation);
+		for (size_t k = 0; k < p->fixes.nr; k++)
+			free(p->fixes.items[k].description);
+		free(p->fixes.items);
+	}
+	free(parts->items);
+	memset(parts, 0, sizeof(*parts));
 }
 
 static struct cause *cause_for(struct causes *cs, const char *key, const char *kind, int *fresh)
@@ -89,104 +209,27 @@ static void add_link(struct cause *c, const struct lk_record *rec, const char *r
 	c->links.nr++;
 }
 
-/* A cause with no diagnostic behind it: the line could not be modelled, or the replay links. */
-static void add_plain(struct causes *cs, const struct lk_record *rec, const char *kind,
-		      const char *why, const struct lk_strvec *notes)
+/* One link's part into its cause: the first link with a cause tells it, each adds itself. */
+static void merge(struct causes *cs, const struct lk_record *rec, const struct lk_summary_part *p)
 {
 	int fresh;
-	struct cause *c = cause_for(cs, kind, kind, &fresh);
+	struct cause *c = cause_for(cs, p->key, p->kind, &fresh);
 
 	if (fresh) {
-		lk_strvec_push(&c->explanation, why);
-		for (size_t i = 0; notes && i < notes->nr; i++)
-			lk_strvec_push(&c->explanation, notes->items[i]);
-	}
-	add_link(c, rec, NULL);
-}
-
-static void add_diag(struct causes *cs, const struct lk_record *rec, const struct lk_line *line,
-		     const struct lk_replay *rp, const struct lk_diag *d, const struct lk_fix_list *fl)
-{
-	struct lk_buf key = LK_BUF_INIT, ref = LK_BUF_INIT;
-	const char *def = d->def_input >= 0 ? rp->inputs.items[d->def_input].path : NULL;
-	char *def_n = def ? lk_norm_name(lk_norm_base(def)) : NULL;
-	struct cause *c;
-	int fresh;
-
-	if (d->ref_input >= 0)
-		lk_explain_site_text(rp, line, d->ref_input, &ref);
-	/* The same symbol missing the same way: one cause, whichever input asks for it. */
-	lk_buf_addf(&key, "%s|%s|%s|%s", lk_diag_kind_name(d->kind), d->symbol,
-		    d->version ? d->version : "", def_n ? def_n : "");
-	c = cause_for(cs, key.buf, lk_diag_kind_name(d->kind), &fresh);
-	if (fresh) {
-		c->symbol = lk_xstrdup(d->symbol);
-		c->version = dup_or_null(d->version);
-		c->defined_in = dup_or_null(def);
-		c->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
-		for (size_t k = 0; k < d->explanation.nr; k++)
-			lk_strvec_push(&c->explanation, d->explanation.items[k]);
-		for (size_t k = 0; k < fl->nr; k++) {
+		c->symbol = dup_or_null(p->symbol);
+		c->version = dup_or_null(p->version);
+		c->defined_in = dup_or_null(p->defined_in);
+		c->referenced_by = dup_or_null(p->referenced_by);
+		for (size_t k = 0; k < p->explanation.nr; k++)
+			lk_strvec_push(&c->explanation, p->explanation.items[k]);
+		for (size_t k = 0; k < p->fixes.nr; k++) {
 			LK_GROW(c->fixes.items, c->fixes.nr + 1, c->fixes.alloc);
-			c->fixes.items[c->fixes.nr].description = lk_xstrdup(fl->items[k].description);
-			c->fixes.items[c->fixes.nr].stated = fl->items[k].stated;
-			c->fixes.items[c->fixes.nr++].verified = fl->items[k].verified;
+			c->fixes.items[c->fixes.nr].description = lk_xstrdup(p->fixes.items[k].description);
+			c->fixes.items[c->fixes.nr].stated = p->fixes.items[k].stated;
+			c->fixes.items[c->fixes.nr++].verified = p->fixes.items[k].verified;
 		}
 	}
-	add_link(c, rec, ref.len ? ref.buf : NULL);
-	free(def_n);
-	lk_buf_release(&key);
-	lk_buf_release(&ref);
-}
-
-static void collect(struct causes *cs, const struct lk_record *rec, const struct lk_line_options *lopt)
-{
-	struct lk_err err = LK_ERR_INIT;
-	struct lk_line line;
-	struct lk_replay rp;
-	struct lk_fixes fixes;
-	const struct lk_linker_verdict *own;
-	int predicted;
-
-	if (lk_line_build(rec, lopt, &line, &err) < 0) {
-		add_plain(cs, rec, "not-analysed", err.msg, NULL);
-		return;
-	}
-	lk_resolve_line(rec, &line);
-	lk_warn_line(rec, &line);
-	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) < 0) {
-		add_plain(cs, rec, "not-analysed", err.msg, NULL);
-		lk_line_release(&line);
-		return;
-	}
-	lk_explain_diags(&rp, &line);
-	lk_explain_causes(rec, &line, &rp);
-	lk_fix_all(rec, &line, &rp, &fixes);
-	own = &rp.linkers[lk_linker_of_flavor(line.flavor)];
-	predicted = own->success;
-	if (line.unknown.nr) {
-		/* Something needed was not run (docs/security.md): no cause is guessed. */
-		add_plain(cs, rec, "unknown", line.unknown.items[0], &rp.notes);
-		predicted = 1;
-	} else if (predicted)
-		add_plain(cs, rec, "not-explained",
-			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
-			  &rp.notes);
-	else if (rp.unknown)
-		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
-		add_plain(cs, rec, "unknown", rp.unknown, &rp.notes);
-	else if (own->why.nr)
-		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
-		for (size_t i = 0; i < own->why.nr; i++)
-			add_plain(cs, rec, "linker-rule", own->why.items[i], &rp.notes);
-	else if (!rp.diags.nr)
-		add_plain(cs, rec, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
-	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
-		add_diag(cs, rec, &line, &rp, &rp.diags.items[i], lk_fixes_of(&fixes, i));
-	lk_fixes_release(&fixes);
-	lk_explain_release(&rp);
-	lk_replay_release(&rp);
-	lk_line_release(&line);
+	add_link(c, rec, p->referenced_by);
 }
 
 static int most_links_first(const void *a, const void *b)
@@ -363,13 +406,14 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 	json_decref(root);
 }
 
-void lk_summary_print(FILE *out, const struct lk_record *failed, size_t nr,
-		      const struct lk_summary_options *opt)
+void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk_summary_parts *parts,
+		      size_t nr, const struct lk_summary_options *opt)
 {
 	struct causes cs = { NULL, 0, 0 };
 
 	for (size_t i = 0; i < nr; i++)
-		collect(&cs, &failed[i], &opt->line);
+		for (size_t k = 0; k < parts[i].nr; k++)
+			merge(&cs, &failed[i], &parts[i].items[k]);
 	if (cs.nr)
 		qsort(cs.items, cs.nr, sizeof(*cs.items), most_links_first);
 	if (!strcmp(opt->format, "json"))

@@ -23,11 +23,43 @@ struct lk_summary_options {
 };
 
 /*
- * Replay each record of `failed` (failed links, newest first), group their
- * diagnostics by cause and print the summary. Records are only read.
+ * What one failed link gives the summary: one part per cause (a
+ * diagnostic, or why there is none), in the order the replay found them.
+ * The part is the link's own: it does not depend on the other links, so
+ * it can be kept and used again (failcache.h).
  */
-void lk_summary_print(FILE *out, const struct lk_record *failed, size_t nr,
-		      const struct lk_summary_options *opt);
+struct lk_summary_fix {
+	char *description;
+	int verified;
+	int stated;		/* said, not tried by the replay */
+};
+
+struct lk_summary_part {
+	char *key;		/* what makes two links' parts one cause */
+	char *kind;
+	char *symbol, *version;	/* or NULL */
+	char *defined_in;	/* the defining library, or NULL */
+	char *referenced_by;	/* "member m of a.a at 13", or NULL */
+	struct lk_strvec explanation;
+	struct { struct lk_summary_fix *items; size_t nr, alloc; } fixes;
+};
+
+struct lk_summary_parts {
+	struct lk_summary_part *items;
+	size_t nr, alloc;
+};
+
+/* Replay `rec` (a failed link) as `explain` does and fill `parts` (released by the caller). */
+void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt,
+			struct lk_summary_parts *parts);
+void lk_summary_parts_release(struct lk_summary_parts *parts);
+
+/*
+ * Group the parts of the `nr` records of `failed` (failed links, newest
+ * first; parts[i] is failed[i]'s) by cause and print the summary.
+ */
+void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk_summary_parts *parts,
+		      size_t nr, const struct lk_summary_options *opt);
 
 /*
  * --since TIME: "2026-11-30T14:00:00Z", "2026-11-30 14:00", "2026-11-30"

@@ -41,6 +41,12 @@ int lk_env_name_is_secret(const char *name);
  */
 char *lk_env_redact(const char *value, int *changed);
 /*
+ * Could any rule of lk_env_redact match in `value`: does it hold a mark
+ * of a secret (a token prefix, "://", an authorization or bearer word, a
+ * '=' after a secret name)? When not, lk_env_redact copies it unchanged.
+ */
+int lk_env_may_hold_secret(const char *value);
+/*
  * The same rules tried at every character, without the look that lets
  * lk_env_redact() copy a string holding no mark of a secret at once: the
  * two must give the same (tests/fuzz/fuzz_redact.c).

@@ -121,7 +121,7 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 		    char **path_out, struct lk_err *err);
 
 /*
- * Redact the record `root` in place, as lk_record_write does unless
+ * Redact the record `root` (read back) in place, as lk_record_write does unless
  * rec->no_redaction (docs/security.md): an allow-listed variable whose
  * name says a secret is replaced whole, then every string (argv,
  * argv_expanded, group contents, the -### commands, stderr, the caller's
@@ -133,13 +133,32 @@ struct json_t;
 void lk_record_redact(struct json_t *root);
 
 /*
- * After lk_record_write's rename: the line of the record `root` (as
- * written, `bytes` long) appended to DIR's index in one write (recindex.h).
+ * What the record says of itself that its index line repeats, as written
+ * (redacted as the record is): list's fields. Owned.
+ */
+struct lk_record_written {
+	char *start;		/* time.start */
+	char *caller;		/* "rustc", the caller's name, or NULL */
+	char *driver;		/* argv_expanded[0], or NULL */
+	char *output;		/* line.output, or NULL */
+};
+
+void lk_record_written_release(struct lk_record_written *as);
+
+/*
+ * The record's text (what lk_record_write writes), malloc'd, its length
+ * in *len; and, when `as` is not NULL, what the index repeats of it.
+ */
+char *lk_record_text(const struct lk_record_draft *rec, size_t *len, struct lk_record_written *as);
+
+/*
+ * After lk_record_write's rename: the line of the record (as written,
+ * `bytes` long) appended to DIR's index in one write (recindex.h).
  * Nothing is said when it cannot be: the record is the truth, and readers
  * add a line the index lacks.
  */
-void lk_record_index_append(struct json_t *root, const struct lk_record_draft *rec, const char *dir,
-			    size_t bytes);
+void lk_record_index_append(const struct lk_record_draft *rec, const struct lk_record_written *as,
+			    const char *dir, size_t bytes);
 
 /* A record read back in full, for the analyzer. Everything is owned. */
 struct lk_record_kept {

@@ -15,6 +15,7 @@
 
 #include "linkscope/record.h"
 #include "linkscope/sha256.h"
+#include "linkscope/vec.h"
 #include "testdir.h"
 
 static char dir[64];
@@ -244,12 +245,123 @@ static void test_record_redact(void **state)
 	json_decref(root);
 }
 
+/* jansson's text of `text` read back, with a newline, as the shim wrote before its streaming writer. */
+static char *as_jansson(const char *text, int redact)
+{
+	json_t *root = json_loads(text, 0, NULL);
+	char *dump, *out;
+
+	assert_non_null(root);
+	if (redact)
+		lk_record_redact(root);
+	dump = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	assert_non_null(dump);
+	out = malloc(strlen(dump) + 2);
+	assert_non_null(out);
+	snprintf(out, strlen(dump) + 2, "%s\n", dump);
+	free(dump);
+	json_decref(root);
+	return out;
+}
+
+/*
+ * The streaming writer's record is jansson's, byte for byte: as written
+ * unredacted, and redacted (the tree's redaction of the unredacted record,
+ * what tools/redact-record does): escapes, control characters, UTF-8,
+ * other bytes as hex, secrets in nested arrays and in the environment.
+ */
+static void test_record_stream_is_jansson(void **state)
+{
+	const char *argv[] = { "cc", "q\"uote\\back\tt\x01\x1f\x7f.o", "caf\xe9--token=s3cr3tvalue.o",
+			       "\xf0\x9f\x98\x80-\xc3\xa9.o", "-Wl,--start-group", "-lz", "-Wl,--token=abcdefgh,-lm",
+			       "-Wl,--end-group", "https://bob:pw@example.com/x.o", "-o", "prog" };
+	const size_t argc = sizeof(argv) / sizeof(*argv);
+	struct lk_args args = { NULL, 0, 0 };
+	struct lk_rspfiles files = { NULL, 0, 0 };
+	struct lk_argv_info info;
+	struct lk_provenance prov;
+	char n0[] = "API_TOKEN", v0[] = "hunter2", n1[] = "CFLAGS", v1[] = "-DKEY=https://u:p@h/ \xff";
+	char n2[] = "CC_\xff", v2[] = "x", n3[] = "PATH", v3[] = "/bin";
+	struct lk_envvar vars[] = { { n0, v0 }, { n1, v1 }, { n2, v2 }, { n3, v3 } };
+	struct lk_envvars env = { vars, 4, 4 };
+	struct lk_strvec cmd = { 0 };
+	struct lk_record_draft rec;
+	struct lk_err err = LK_ERR_INIT;
+	char *plain, *redacted, *want;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(lk_rsp_expand(argv, argc, &args, &files, &err), 0);
+	lk_argv_classify(&args, &info);
+	lk_rustc_provenance(&args, NULL, &prov);
+	memset(&rec, 0, sizeof(rec));
+	rec.id = strdup("20261130T000000.000000Z-1-00000000");
+	rec.start_ns = 1796000000123456789LL;
+	rec.duration_ns = 12345678;
+	rec.tool_version = "test";
+	rec.mode = "linker";
+	rec.driver_given = "cc";
+	rec.driver_source = "default";
+	rec.argv = argv;
+	rec.argc = argc;
+	rec.args = &args;
+	rec.rspfiles = &files;
+	rec.info = &info;
+	rec.prov = &prov;
+	rec.env = &env;
+	rec.linker_flavor = "default";
+	rec.ran = 1;
+	rec.exit_status = 1;
+	rec.shim_exit = 1;
+	rec.stderr_text = "bad \xff byte\nAuthorization: Bearer abcdefghijkl\n";
+	rec.stderr_len = strlen(rec.stderr_text);
+	rec.expansion.done = 1;
+	rec.expansion.trigger = "always";
+	rec.expansion.linker_command = 0;
+	lk_strvec_push(&cmd, "/usr/bin/ld");
+	lk_strvec_push(&cmd, "--token=ghp_abcdefghijklmnopqrstuvwxyz");
+	LK_GROW(rec.expansion.commands.items, 1, rec.expansion.commands.alloc);
+	rec.expansion.commands.items[rec.expansion.commands.nr++] = cmd;
+	lk_strvec_push(&rec.warnings, "a warning with a \"quote\"");
+
+	rec.no_redaction = 1;
+	plain = lk_record_text(&rec, &len, NULL);
+	assert_int_equal(len, strlen(plain));
+	want = as_jansson(plain, 0);
+	assert_string_equal(plain, want);
+	free(want);
+	rec.no_redaction = 0;
+	redacted = lk_record_text(&rec, &len, NULL);
+	want = as_jansson(plain, 1);
+	assert_string_equal(redacted, want);
+	/* Not vacuous: the escapes, the hex and the redactions are there. */
+	assert_non_null(strstr(redacted, "q\\\"uote\\\\back\\tt\\u0001\\u001F\x7f.o"));
+	assert_non_null(strstr(redacted, "\"expansion.commands[0][1]\""));
+	assert_non_null(strstr(redacted, "\"env.vars.CFLAGS\""));
+	assert_non_null(strstr(redacted, "\"API_TOKEN\": \"[redacted]\""));
+	assert_non_null(strstr(redacted, "\"hex\": \"636166e92d2d746f6b656e3d5b72656461637465645d\""));
+	assert_non_null(strstr(redacted, "\"duration_ms\": 12.34567"));
+	/* A variable whose name is not UTF-8 is left out, as a jansson object could not hold it. */
+	assert_null(strstr(redacted, "\"CC_"));
+	assert_non_null(strstr(redacted, "\"PATH\": \"/bin\""));
+	free(want);
+	free(plain);
+	free(redacted);
+	rec.env = NULL;
+	lk_record_draft_release(&rec);
+	lk_provenance_release(&prov);
+	lk_argv_info_release(&info);
+	lk_args_release(&args);
+	lk_rspfiles_release(&files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_utf8_lossy),
 		cmocka_unit_test(test_record_write_and_summary),
 		cmocka_unit_test(test_record_redact),
+		cmocka_unit_test(test_record_stream_is_jansson),
 		cmocka_unit_test(test_record_non_utf8_argument_is_hex),
 		cmocka_unit_test(test_record_reader_errors),
 		cmocka_unit_test(test_record_write_fails_cleanly),

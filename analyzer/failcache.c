@@ -1,0 +1,432 @@
+/*
+ * report --failed's kept analyses (failcache.h): the key, the entry
+ * written with its read set, and the entry read back and checked.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "linkscope/banned.h"
+#include "linkscope/buf.h"
+#include "linkscope/file.h"
+#include "linkscope/json.h"
+#include "linkscope/jsonw.h"
+#include "linkscope/sha256.h"
+#include "linkscope/vec.h"
+#include "failcache.h"
+#include "provider.h"
+#include "readset.h"
+#include "sandbox.h"
+
+#ifndef LINKSCOPE_VERSION
+#define LINKSCOPE_VERSION "0.1.0"
+#endif
+
+#define ENTRY_SCHEMA "linkscope-failed-cache/1"
+
+void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lopt)
+{
+	const char *off = getenv("LINKSCOPE_REPORT_CACHE");
+	struct lk_sha256 ctx;
+	struct lk_buf id = LK_BUF_INIT;
+	struct stat st;
+	char *cache;
+
+	memset(fc, 0, sizeof(*fc));
+	if ((off && !strcmp(off, "0")) || !(cache = lk_provider_cache_dir()))
+		return;
+	fc->skip = cache;
+	lk_buf_addf(&id, "%s/failed", cache);
+	/* Made private, and used only if it is ours and private (as the provider index's dir). */
+	mkdir(id.buf, 0700);
+	if (lstat(id.buf, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077))
+		fc->dir = lk_buf_detach(&id);
+	lk_buf_reset(&id);
+	/* This analyzer: another build analyses differently. */
+	lk_buf_addf(&id, "%s\n%s\n%d\n", ENTRY_SCHEMA, LINKSCOPE_VERSION, lopt->run_driver);
+	if (stat("/proc/self/exe", &st) == 0)
+		lk_buf_addf(&id, "%llu %llu %lld %lld.%09ld\n", (unsigned long long)st.st_dev,
+			    (unsigned long long)st.st_ino, (long long)st.st_size,
+			    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	lk_sha256_init(&ctx);
+	lk_sha256_update(&ctx, id.buf, id.len);
+	lk_sha256_final_hex(&ctx, fc->identity);
+	lk_buf_release(&id);
+}
+
+void lk_failcache_close(struct lk_failcache *fc)
+{
+	for (size_t i = 0; i < fc->checked.nslots; i++)
+		free(fc->checked.slots[i]);
+	free(fc->checked.slots);
+	free(fc->dir);
+	free(fc->skip);
+	memset(fc, 0, sizeof(*fc));
+}
+
+/* The entry's key: the analyzer, the record's path and its bytes. -1 if the record cannot be read. */
+static int entry_key(const struct lk_failcache *fc, const struct lk_record *rec, char key[65])
+{
+	struct lk_buf bytes = LK_BUF_INIT;
+	struct lk_sha256 ctx;
+
+	if (lk_buf_read_file(&bytes, rec->path, LK_RECORD_MAX_BYTES) < 0) {
+		lk_buf_release(&bytes);
+		return -1;
+	}
+	lk_sha256_init(&ctx);
+	lk_sha256_update(&ctx, fc->identity, 64);
+	lk_sha256_update(&ctx, rec->path, strlen(rec->path) + 1);
+	lk_sha256_update(&ctx, bytes.buf, bytes.len);
+	lk_sha256_final_hex(&ctx, key);
+	lk_buf_release(&bytes);
+	return 0;
+}
+
+/* ---- reading an entry ---- */
+
+static char *opt_bytes(json_t *j)
+{
+	return json_is_null(j) || !j ? NULL : lk_json_bytes(j);
+}
+
+static int load_part(json_t *j, struct lk_summary_parts *parts)
+{
+	json_t *expl = json_object_get(j, "explanation"), *fixes = json_object_get(j, "fixes"), *x;
+	struct lk_summary_part *p;
+	size_t i;
+
+	if (!json_is_array(expl) || !json_is_array(fixes))
+		return -1;
+	LK_GROW(parts->items, parts->nr + 1, parts->alloc);
+	p = &parts->items[parts->nr++];
+	memset(p, 0, sizeof(*p));
+	p->key = opt_bytes(json_object_get(j, "key"));
+	p->kind = opt_bytes(json_object_get(j, "kind"));
+	p->symbol = opt_bytes(json_object_get(j, "symbol"));
+	p->version = opt_bytes(json_object_get(j, "version"));
+	p->defined_in = opt_bytes(json_object_get(j, "defined_in"));
+	p->referenced_by = opt_bytes(json_object_get(j, "referenced_by"));
+	json_array_foreach(expl, i, x) {
+		char *s = lk_json_bytes(x);
+
+		if (!s)
+			return -1;
+		lk_strvec_push_owned(&p->explanation, s);
+	}
+	json_array_foreach(fixes, i, x) {
+		char *d = lk_json_bytes(json_object_get(x, "description"));
+
+		if (!d)
+			return -1;
+		LK_GROW(p->fixes.items, p->fixes.nr + 1, p->fixes.alloc);
+		p->fixes.items[p->fixes.nr].description = d;
+		p->fixes.items[p->fixes.nr].verified = json_is_true(json_object_get(x, "verified"));
+		p->fixes.items[p->fixes.nr++].stated = json_is_true(json_object_get(x, "stated"));
+	}
+	return p->key && p->kind ? 0 : -1;
+}
+
+/*
+ * A read as the entry has it, one line after the entry's JSON: "HOW
+ * EXISTS DEV INO MODE SIZE MTIME_NS CTIME_NS PATH", HOW s (stat), l
+ * (lstat) or p (program), PATH its bytes. Lines, not JSON: an entry holds
+ * a thousand reads or more (the provider index stats every library of
+ * the system's dirs), and jansson took 25 ms to read them; the same lines
+ * in several entries are checked once a run (struct lk_failcache.checked).
+ */
+static const char read_hows[] = "slp";
+
+static int parse_read(const char *s, struct lk_read *r)
+{
+	const char *how = *s ? strchr(read_hows, *s) : NULL;
+	unsigned long long v[7];
+	char *end;
+
+	if (!how || s[1] != ' ')
+		return -1;
+	r->how = (enum lk_read_how)(how - read_hows);
+	s += 2;
+	for (int i = 0; i < 7; i++) {
+		errno = 0;
+		v[i] = i >= 4 ? (unsigned long long)strtoll(s, &end, 10) : strtoull(s, &end, 10);
+		if (end == s || *end != ' ' || errno)
+			return -1;
+		s = end + 1;
+	}
+	r->exists = v[0] == 1;
+	r->dev = v[1];
+	r->ino = v[2];
+	r->mode = (uint32_t)v[3];
+	r->size = (int64_t)v[4];
+	r->mtime_ns = (int64_t)v[5];
+	r->ctime_ns = (int64_t)v[6];
+	r->path = (char *)s;
+	return *s ? 0 : -1;
+}
+
+static size_t line_hash(const char *s, size_t len)
+{
+	size_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+/* Was this read line found unchanged already in this run? Else check it, and remember it if so. */
+static int line_unchanged(struct lk_failcache *fc, char *line, size_t len)
+{
+	size_t h = line_hash(line, len), i;
+	struct lk_read r = { 0 };
+
+	if (2 * (fc->checked.nr + 1) > fc->checked.nslots) {
+		size_t n = fc->checked.nslots ? 2 * fc->checked.nslots : 4096;
+		char **slots = lk_xcalloc(n, sizeof(*slots));
+
+		for (size_t k = 0; k < fc->checked.nslots; k++) {
+			char *x = fc->checked.slots[k];
+
+			if (!x)
+				continue;
+			for (i = line_hash(x, strlen(x)) & (n - 1); slots[i]; i = (i + 1) & (n - 1))
+				;
+			slots[i] = x;
+		}
+		free(fc->checked.slots);
+		fc->checked.slots = slots;
+		fc->checked.nslots = n;
+	}
+	for (i = h & (fc->checked.nslots - 1); fc->checked.slots[i]; i = (i + 1) & (fc->checked.nslots - 1))
+		if (!strcmp(fc->checked.slots[i], line))
+			return 1;
+	if (parse_read(line, &r) < 0 || !lk_read_unchanged(&r))
+		return 0;
+	fc->checked.slots[i] = lk_xstrndup(line, len);
+	fc->checked.nr++;
+	return 1;
+}
+
+/* Is every read of the entry (its lines from `p` to `end`) as it was? */
+static int reads_unchanged(struct lk_failcache *fc, char *p, const char *end)
+{
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return 0;
+		*nl = '\0';
+		if (!line_unchanged(fc, p, (size_t)(nl - p)))
+			return 0;
+		p = nl + 1;
+	}
+	return 1;
+}
+
+/* Is every variable the analysis asked for as it was? */
+static int env_unchanged(json_t *env, json_t *environ_hash)
+{
+	char now[65];
+	size_t i;
+	json_t *j;
+
+	if (!json_is_array(env))
+		return 0;
+	json_array_foreach(env, i, j) {
+		const char *name = json_string_value(json_object_get(j, "name"));
+		json_t *value = json_object_get(j, "value");
+		const char *v;
+
+		if (!name)
+			return 0;
+		v = getenv(name);
+		if (json_is_null(value) ? v != NULL : !v || !json_is_string(value) || strcmp(v, json_string_value(value)))
+			return 0;
+	}
+	if (json_is_string(environ_hash)) {
+		lk_environ_hash(now);
+		return !strcmp(now, json_string_value(environ_hash));
+	}
+	return json_is_null(environ_hash);
+}
+
+static int str_is(json_t *j, const char *s)
+{
+	return json_is_string(j) && !strcmp(json_string_value(j), s);
+}
+
+/* The entry of `key` when it is whole and fresh: its parts and walls. 0, or -1 (no use). */
+static int entry_load(struct lk_failcache *fc, const char *key, struct lk_summary_parts *parts,
+		      struct lk_walls *walls)
+{
+	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
+	json_t *root = NULL, *list, *w, *j;
+	char *nl;
+	int rc = -1;
+	size_t i;
+
+	memset(parts, 0, sizeof(*parts));
+	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
+	if (lk_buf_read_file(&text, path.buf, LK_RECORD_MAX_BYTES) < 0 ||
+	    !(nl = memmem(text.buf, text.len, "\n}\n", 3)) ||
+	    !(root = json_loadb(text.buf, (size_t)(nl + 2 - text.buf), 0, NULL)) ||
+	    !str_is(json_object_get(root, "schema"), ENTRY_SCHEMA) || !str_is(json_object_get(root, "key"), key) ||
+	    !json_is_array(list = json_object_get(root, "parts")) ||
+	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR ||
+	    !env_unchanged(json_object_get(root, "env"), json_object_get(root, "environ")) ||
+	    !reads_unchanged(fc, nl + 3, text.buf + text.len))
+		goto out;
+	json_array_foreach(list, i, j)
+		if (load_part(j, parts) < 0)
+			goto out;
+	for (size_t k = 0; walls && k < LK_WALL_NR; k++)
+		if (!walls->missing[k])
+			walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
+	rc = 0;
+out:
+	if (rc < 0)
+		lk_summary_parts_release(parts);
+	json_decref(root);
+	lk_buf_release(&text);
+	lk_buf_release(&path);
+	return rc;
+}
+
+/* ---- writing one ---- */
+
+static void key_str(struct lk_jsonw *w, const char *k, const char *v)
+{
+	lk_jsonw_key(w, k);
+	lk_jsonw_str(w, v);
+}
+
+/* The read lines; -1 when a path holds a newline (no line can say it: the entry is not written). */
+static int read_lines(const struct lk_readset *rs, struct lk_buf *out)
+{
+	for (size_t i = 0; i < rs->reads.nr; i++) {
+		const struct lk_read *r = &rs->reads.items[i];
+
+		if (strchr(r->path, '\n'))
+			return -1;
+		lk_buf_addf(out, "%c %d %llu %llu %u %lld %lld %lld %s\n", read_hows[r->how], r->exists,
+			    (unsigned long long)r->dev, (unsigned long long)r->ino, (unsigned)r->mode,
+			    (long long)r->size, (long long)r->mtime_ns, (long long)r->ctime_ns, r->path);
+	}
+	return 0;
+}
+
+static void write_env(struct lk_jsonw *w, const struct lk_readset *rs)
+{
+	lk_jsonw_key(w, "env");
+	lk_jsonw_array(w);
+	for (size_t i = 0; i < rs->env.nr; i++) {
+		lk_jsonw_object(w);
+		key_str(w, "name", rs->env.items[i].name);
+		key_str(w, "value", rs->env.items[i].value);
+		lk_jsonw_end(w);
+	}
+	lk_jsonw_end(w);
+	key_str(w, "environ", rs->environ_hash[0] ? rs->environ_hash : NULL);
+}
+
+static void write_parts(struct lk_jsonw *w, const struct lk_summary_parts *parts)
+{
+	lk_jsonw_key(w, "parts");
+	lk_jsonw_array(w);
+	for (size_t i = 0; i < parts->nr; i++) {
+		const struct lk_summary_part *p = &parts->items[i];
+
+		lk_jsonw_object(w);
+		key_str(w, "key", p->key);
+		key_str(w, "kind", p->kind);
+		key_str(w, "symbol", p->symbol);
+		key_str(w, "version", p->version);
+		key_str(w, "defined_in", p->defined_in);
+		key_str(w, "referenced_by", p->referenced_by);
+		lk_jsonw_key(w, "explanation");
+		lk_jsonw_array(w);
+		for (size_t k = 0; k < p->explanation.nr; k++)
+			lk_jsonw_str(w, p->explanation.items[k]);
+		lk_jsonw_end(w);
+		lk_jsonw_key(w, "fixes");
+		lk_jsonw_array(w);
+		for (size_t k = 0; k < p->fixes.nr; k++) {
+			lk_jsonw_object(w);
+			key_str(w, "description", p->fixes.items[k].description);
+			lk_jsonw_key(w, "verified");
+			lk_jsonw_bool(w, p->fixes.items[k].verified);
+			lk_jsonw_key(w, "stated");
+			lk_jsonw_bool(w, p->fixes.items[k].stated);
+			lk_jsonw_end(w);
+		}
+		lk_jsonw_end(w);
+		lk_jsonw_end(w);
+	}
+	lk_jsonw_end(w);
+}
+
+/* Written as the records are: a new temporary file, renamed over the old entry. Nothing said if it cannot be. */
+static void entry_write(struct lk_failcache *fc, const char *key, const struct lk_readset *rs,
+			const struct lk_summary_parts *parts, const int walls[LK_WALL_NR])
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+	struct lk_buf tmp = LK_BUF_INIT, path = LK_BUF_INIT, lines = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+
+	if (read_lines(rs, &lines) < 0)
+		return;
+	lk_jsonw_object(&w);
+	key_str(&w, "schema", ENTRY_SCHEMA);
+	key_str(&w, "key", key);
+	write_env(&w, rs);
+	lk_jsonw_key(&w, "walls");
+	lk_jsonw_array(&w);
+	for (size_t k = 0; k < LK_WALL_NR; k++)
+		lk_jsonw_int(&w, walls[k]);
+	lk_jsonw_end(&w);
+	write_parts(&w, parts);
+	lk_jsonw_end(&w);
+	/* The JSON ends at the first "\n}\n" (a nested object's brace is indented); the read lines follow. */
+	lk_buf_addch(&w.out, '\n');
+	lk_buf_add(&w.out, lines.buf, lines.len);
+	lk_buf_addf(&tmp, "%s/.%s.%ld.tmp", fc->dir, key, (long)getpid());
+	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
+	if (lk_file_write_new(tmp.buf, path.buf, w.out.buf, w.out.len, &err) == 0)
+		fc->made++;
+	lk_buf_release(&w.out);
+	lk_buf_release(&lines);
+	lk_buf_release(&tmp);
+	lk_buf_release(&path);
+}
+
+void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
+			  const struct lk_line_options *lopt, struct lk_summary_parts *parts)
+{
+	struct lk_readset rs = { 0 };
+	struct lk_walls before = { { 0 } }, added = { { 0 } };
+	char key[65];
+
+	if (!fc->dir || entry_key(fc, rec, key) < 0) {
+		lk_summary_analyse(rec, lopt, parts);
+		return;
+	}
+	if (entry_load(fc, key, parts, lopt->walls) == 0) {
+		fc->used++;
+		return;
+	}
+	if (lopt->walls)
+		before = *lopt->walls;
+	lk_readset_start(&rs, fc->skip);
+	lk_summary_analyse(rec, lopt, parts);
+	lk_readset_stop();
+	/* The walls this analysis found missing: a later use of the entry says them too. */
+	for (size_t k = 0; lopt->walls && k < LK_WALL_NR; k++)
+		added.missing[k] = before.missing[k] ? before.missing[k] : lopt->walls->missing[k];
+	entry_write(fc, key, &rs, parts, added.missing);
+	lk_readset_release(&rs);
+}

@@ -1,0 +1,50 @@
+/*
+ * The kept results of `report --failed` (docs/record-format.md "The
+ * analysis cache"): each failed record's parts of the summary
+ * (summary.h), in CACHE/failed/KEY.json (0600; CACHE is the provider
+ * index's dir, $XDG_CACHE_HOME/linkscope), KEY the SHA-256 of the
+ * analyzer (its binary's identity), the options that change an analysis,
+ * the record's path and its bytes. With the parts, the entry keeps the
+ * analysis's read set (readset.h): an entry is used only while every file
+ * it read, every variable it asked for and every program it ran are as
+ * they were; else the record is analysed again and the entry rewritten.
+ * A missing, unreadable or malformed entry is the same as a stale one.
+ * The records stay the truth: the report is the same with or without the
+ * cache (tests/integ/102-report-failed-cache.sh).
+ */
+#ifndef ANALYZER_FAILCACHE_H
+#define ANALYZER_FAILCACHE_H
+
+#include <stddef.h>
+
+#include "line.h"
+#include "linkscope/record.h"
+#include "summary.h"
+
+struct lk_failcache {
+	char *dir;		/* CACHE/failed, or NULL: no cache (off, or no private dir) */
+	char *skip;		/* CACHE: its files are not part of a read set */
+	char identity[65];	/* of this analyzer and the options */
+	size_t used, made;	/* entries used, entries (re)written */
+	struct {		/* the read lines found unchanged in this run (open addressing) */
+		char **slots;
+		size_t nr, nslots;
+	} checked;
+};
+
+/*
+ * The cache for analyses with `lopt`: off when LINKSCOPE_REPORT_CACHE=0,
+ * or when there is no private cache dir (lk_provider_cache_dir).
+ */
+void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lopt);
+void lk_failcache_close(struct lk_failcache *fc);
+
+/*
+ * `rec`'s parts: the entry's when it is fresh, else lk_summary_analyse's
+ * (and the entry written). The walls the analysis went without are added
+ * to lopt->walls either way.
+ */
+void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
+			  const struct lk_line_options *lopt, struct lk_summary_parts *parts);
+
+#endif
