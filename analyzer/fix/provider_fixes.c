@@ -148,7 +148,7 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
 				lk_strvec_push_owned(&script, lk_buf_detach(&l));
 			}
-			lk_buf_addf(&desc, "the crate %s references %s: its build script should print \"%s\"",
+			lk_buf_addf(&desc, "the crate %s references %s: the build script of the crate that links the library (its -sys crate, when it has one) should print \"%s\"",
 				    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
 			if (script.nr > 1)
 				lk_buf_addf(&desc, " and \"%s\"", script.items[1]);

@@ -218,7 +218,7 @@ check_eq "cargo zlib: the rlib member of the crate references them" "True True" 
 	"$(field "$json" 'd[0]["referenced_by"]["path"].endswith(".rlib"), "forgets_sys" in d[0]["referenced_by"]["member"]')"
 check_eq "cargo zlib: the build-script instruction, verified" "['cargo:rustc-link-lib=z'] True" \
 	"$(field "$json" 'd[0]["fixes"][0]["build_script"], d[0]["fixes"][0]["verified"]')"
-check_contains "cargo zlib: the crate is named" "$("$LINKSCOPE" explain last-failed)" 'the crate forgets_sys references them: its build script should print "cargo:rustc-link-lib=z"'
+check_contains "cargo zlib: the crate is named" "$("$LINKSCOPE" explain last-failed)" 'the crate forgets_sys references them: the build script of the crate that links the library (its -sys crate, when it has one) should print "cargo:rustc-link-lib=z"'
 SYS_VARIANT=zlib SYS_EXTRA="$(field "$json" '";".join(d[0]["fixes"][0]["build_script"])')" CARGO_TARGET_DIR=$T/ct1 cargo_build
 check "cargo zlib: cargo builds with the suggested instruction" test -x "$T/ct1/debug/forgets-sys"
 
