@@ -19,7 +19,7 @@ echo 'int plug(void); int main(void) { return plug(); }' >m.c && gcc -c m.c
 check_eq "the real link fails (plug undefined)" 1 "$?"
 J=$("$LINKSCOPE" report --format json last)
 check_eq "... predicted" failure "$(q 'r["predicted"]["outcome"]')"
-timeout 10 gcc m.o -Lpl -lplug -o p >/dev/null 2>&1
+timeout 3 gcc m.o -Lpl -lplug -o p >/dev/null 2>&1
 check_eq "the real ld does not finish a link with -lplug (the script includes itself)" 124 "$?"
 check_eq "... so no fix with -lplug is verified" "[]" \
 	"$(q '[f["description"] for d in r["diagnostics"] for f in d["fixes"] if "-lplug" in f["args"] and f["verified"]]')"
