@@ -129,10 +129,13 @@ static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *
 /*
  * The references of an undefined-symbol diagnostic as GNU ld prints them
  * (ldmain.c undefined_symbol's "%H: undefined reference to `%T'"): the
- * DWARF file and line, else the object and the section's offset.
+ * DWARF file and line, else the object and the section's offset. Text:
+ * indented; Markdown (`md`): a list of code spans.
  */
-static void ref_lines_text(FILE *out, const struct lk_replay *rp, const struct lk_diag *d)
+static void ref_lines_out(FILE *out, const struct lk_replay *rp, const struct lk_diag *d, int md)
 {
+	const char *lead = md ? "- ``" : "  ", *tail = md ? "``" : "";
+
 	if (!d->ref_lines)
 		return;
 	for (size_t k = 0; k < d->ref_lines->nr; k++) {
@@ -141,19 +144,21 @@ static void ref_lines_text(FILE *out, const struct lk_replay *rp, const struct l
 		char *human = lk_demangle(r->symbol);
 
 		if (r->pos.file)
-			fprintf(out, "  %s:%u: ", r->pos.file, r->pos.line);
+			fprintf(out, "%s%s:%u: ", lead, r->pos.file, r->pos.line);
 		else if (in->member)
-			fprintf(out, "  %s(%s):(%s+0x%llx): ", in->path, in->member, r->section, (unsigned long long)r->offset);
+			fprintf(out, "%s%s(%s):(%s+0x%llx): ", lead, in->path, in->member, r->section,
+				(unsigned long long)r->offset);
 		else
-			fprintf(out, "  %s:(%s+0x%llx): ", in->path, r->section, (unsigned long long)r->offset);
-		fprintf(out, "undefined reference to `%s'\n", human ? human : r->symbol);
+			fprintf(out, "%s%s:(%s+0x%llx): ", lead, in->path, r->section, (unsigned long long)r->offset);
+		fprintf(out, "undefined reference to `%s'%s\n", human ? human : r->symbol, tail);
 		free(human);
 	}
 	if (d->ref_lines->cut)
-		fprintf(out, "  (more references follow)\n");
+		fprintf(out, "%s(more references follow)\n", md ? "- " : "  ");
 	if (d->ref_lines->decl.file)
-		fprintf(out, "  declared at %s:%u (in the source %s was compiled from)\n", d->ref_lines->decl.file,
-			d->ref_lines->decl.line, rp->inputs.items[d->ref_lines->decl_input].path);
+		fprintf(out, "%sdeclared at %s%s:%u%s (in the source %s was compiled from)\n", md ? "- " : "  ",
+			md ? "`" : "", d->ref_lines->decl.file, d->ref_lines->decl.line, md ? "`" : "",
+			rp->inputs.items[d->ref_lines->decl_input].path);
 }
 
 static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
@@ -162,8 +167,10 @@ static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
 }
 
 /* The near misses' source lines, each said once (copies of one object in the build tree name the same line). */
-static void near_miss_lines_text(FILE *out, const struct lk_diag *d)
+static void near_miss_lines_out(FILE *out, const struct lk_diag *d, int md)
 {
+	const char *lead = md ? "- " : "  - ";
+
 	for (size_t k = 0; k < d->near_misses.nr; k++) {
 		const struct lk_finding *f = &d->near_misses.items[k];
 		int def_said = 0, fix_said = 0;
@@ -175,12 +182,12 @@ static void near_miss_lines_text(FILE *out, const struct lk_diag *d)
 		if (f->def_pos.file && !def_said) {
 			char *human = lk_demangle(f->found);
 
-			fprintf(out, "  - %s:%u: the definition of %s (%s)\n", f->def_pos.file, f->def_pos.line,
+			fprintf(out, "%s%s:%u: the definition of %s (%s)\n", lead, f->def_pos.file, f->def_pos.line,
 				human ? human : f->found, f->kind);
 			free(human);
 		}
 		if (f->fix_pos.file && !fix_said)
-			fprintf(out, "  - %s:%u: the line to change: %s\n", f->fix_pos.file, f->fix_pos.line,
+			fprintf(out, "%s%s:%u: the line to change: %s\n", lead, f->fix_pos.file, f->fix_pos.line,
 				f->fix ? f->fix : f->kind);
 	}
 }
@@ -264,7 +271,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			site(out, line, &rp->inputs.items[d->ref_input]);
 			fprintf(out, "\n");
 		}
-		ref_lines_text(out, rp, d);
+		ref_lines_out(out, rp, d, 0);
 		if (d->def_input >= 0 && d->kind == LK_DIAG_MULTIPLE) {
 			fprintf(out, "  first defined in ");
 			site(out, line, &rp->inputs.items[d->def_input]);
@@ -285,7 +292,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "  - %s\n", d->explanation.items[k]);
-		near_miss_lines_text(out, d);
+		near_miss_lines_out(out, d, 0);
 		for (size_t k = 0; k < fl->nr; k++) {
 			const struct lk_fix *f = &fl->items[k];
 
@@ -633,6 +640,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 			site(out, line, &rp->inputs.items[d->ref_input]);
 			fprintf(out, "\n");
 		}
+		ref_lines_out(out, rp, d, 1);
 		if (d->def_input >= 0) {
 			fprintf(out, "- **defined in** `%s`", rp->inputs.items[d->def_input].path);
 			for (size_t k = 0; k < d->via.nr; k++)
@@ -647,6 +655,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
 			fprintf(out, "- %s\n", d->explanation.items[k]);
+		near_miss_lines_out(out, d, 1);
 		if (fl->nr)
 			fprintf(out, "\n| fix | verified by replay | real linker |\n|---|---|---|\n");
 		for (size_t k = 0; k < fl->nr; k++) {

@@ -75,6 +75,8 @@ for v in 4 5; do
 	check_contains "DWARF $v: the declaration the reference was compiled with" "$(cat "$T/explain$v.txt")" \
 		"declared at $T/inc/util.h:1 "
 	check_contains "DWARF $v: the archive member's line" "$(cat "$T/ld$v")" "$T/lib.c:6 baz"
+	check_contains "DWARF $v: the Markdown report has it too" "$("$LINKSCOPE" report --format markdown --replay-only "$r")" \
+		"- \`\`$T/lib.c:6: undefined reference to \`baz'\`\`"
 done
 
 # AArch64 (R_AARCH64_ABS64 and ABS32 in the debug sections), and DWARF 2 and 3.
