@@ -228,14 +228,17 @@ int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, c
 	return 1;
 }
 
-/* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike). */
+/* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike; mold checks no TLS type). */
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       struct lk_linker_verdict *v)
+		       int tls_checked, struct lk_linker_verdict *v)
 {
 	for (size_t i = 0; i < lazy->diags.nr; i++) {
 		const struct lk_diag *d = &lazy->diags.items[i];
 		const struct lk_rinput *ref = d->ref_input >= 0 ? &lazy->inputs.items[d->ref_input] : NULL;
 		struct lk_buf b = LK_BUF_INIT;
+
+		if (d->kind == LK_DIAG_TLS_MISMATCH && !tls_checked)
+			continue;
 
 		v->success = 0;
 		if (d->kind == LK_DIAG_NOT_FOUND) {
@@ -299,6 +302,27 @@ static void incompatible_taken(const struct lk_line *line, const char *who, stru
 	}
 }
 
+/*
+ * lld reads LLVM bitcode itself (LTO, where GNU ld needs the plugin): its
+ * verdict then rests on that file's symbols, which the replay does not
+ * read. NEEDSWORK(#19): read the bitcode's symbol table (its SYMTAB block).
+ */
+static char *bitcode_unread(const struct lk_line *line, const char *who)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->unusable != LK_UNUSABLE_BITCODE)
+			continue;
+		lk_buf_addf(&b, "%s links LLVM bitcode itself (%s at %ld), and the replay does not read the symbols of bitcode",
+			    who, lk_path_base(it->path), it->position);
+		return lk_buf_detach(&b);
+	}
+	return NULL;
+}
+
 /* out->linkers[LK_LINKER_LLD], from the lld-rules replay `lazy` of `line`. */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
 		    struct lk_replay *out)
@@ -310,8 +334,9 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 	v->version = rp_rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
 	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
 		incompatible_taken(line, c.who, v);
-		rp_lazy_rules_why(line, lazy, c.who, v);
+		rp_lazy_rules_why(line, lazy, c.who, 1, v);
 		check_shared_objects(&c);
+		v->unknown = bitcode_unread(line, c.who);
 	}
 	out->lld_success = v->success;
 }

@@ -228,8 +228,18 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined
 	/* NEEDSWORK(#17): ld names a non-TLS definition's section too when it came first; the table keeps none. */
 }
 
-static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, const char *section)
+/*
+ * bfd compares every symbol's type. lld takes an STT_NOTYPE symbol (a C
+ * reference without __thread) as either (InputFiles.cpp: "TLS attribute
+ * mismatch" only between STT_TLS and another type), so only a TLS and a
+ * typed non-TLS symbol mismatch; lld 14 and rust-lld alike, both orders
+ * (checked). mold 1.10 checks no TLS type (its own replay; mold.c).
+ */
+static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, int notype,
+		     const char *section)
 {
+	if ((r->mode & RP_MOLD) || ((r->mode & RP_LLD) && notype))
+		return;
 	if (!s->typed) {
 		s->typed = 1;
 		s->tls = tls != 0;
@@ -246,7 +256,7 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input)
 {
 	if (y->defined)
-		tls_meet(r, s, input, y->tls, 1, NULL);	/* a shared object's section is not read */
+		tls_meet(r, s, input, y->tls, 1, y->notype, NULL);	/* a shared object's section is not read */
 }
 
 /* ---- one input's relocations ---- */
@@ -369,7 +379,7 @@ void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, str
 		const struct lk_elf_sym *y = &syms->items[i];
 		const char *sec = y->defined && y->section < sections->nsections ? sections->sections[y->section].name : NULL;
 
-		tls_meet(r, seen[i], input, y->tls, y->defined, sec);
+		tls_meet(r, seen[i], input, y->tls, y->defined, y->notype, sec);
 	}
 	for (size_t i = 0; i < sections->nsections; i++) {
 		const struct lk_elf_gc_section *s = &sections->sections[i];

@@ -164,6 +164,8 @@ static void rp_release(struct rp *r)
 	free(r->archives.items);
 	free(r->archive_slot.items);
 	lk_strvec_release(&r->kept_sonames);
+	free(r->asleep.items);
+	free(r->dormant.items);
 }
 
 /*
@@ -238,7 +240,7 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	}
 	out->symtab = r.tab;
 	archives_defining(out, r.line);
-	commons = r.commons_met_archives || r.versioned_refs;
+	commons = r.commons_met_archives || r.versioned_refs || rp_mold_asleep_matters(&r);
 	rp_release(&r);
 	return commons;
 }
@@ -293,6 +295,9 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	linker_verdicts(rec, line, out);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
+	/* The line's own linker's verdict is no prediction: neither is the outcome. */
+	if (!out->unknown && out->linkers[lk_linker_of_flavor(line->flavor)].unknown)
+		out->unknown = lk_xstrdup(out->linkers[lk_linker_of_flavor(line->flavor)].unknown);
 	/* A success that rests on what the replay does not model (a relocation type) is no prediction. */
 	if (!out->unknown && out->success && out->unmodelled)
 		out->unknown = lk_xstrdup(out->unmodelled);
@@ -419,6 +424,7 @@ void lk_replay_release(struct lk_replay *r)
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		lk_strvec_release(&r->linkers[l].why);
 		lk_strvec_release(&r->linkers[l].fixes);
+		free(r->linkers[l].unknown);
 	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));

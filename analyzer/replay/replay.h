@@ -142,6 +142,7 @@ struct lk_linker_verdict {
 	const char *version;		/* the version modelled: "2.40", "14", "rust-lld (LLVM 22)", "1.10" */
 	struct lk_strvec why;		/* lld, mold: why it fails, one sentence each ("lld fails: ...") */
 	struct lk_strvec fixes;		/* lld, mold: what would make it link, in the user's terms */
+	char *unknown;			/* lld, mold: why its verdict is no prediction (its outcome "unknown"), or NULL */
 };
 
 struct lk_replay {

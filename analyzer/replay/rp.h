@@ -67,6 +67,10 @@ struct rp {
 	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
 	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
 	int commons_met_archives;	/* RP_LLD: a common symbol that an archive's armap names (lld and mold differ then) */
+	/* RP_LLD: --as-needed shared objects no regular reference has bound yet, which mold leaves out (mold.c) */
+	struct { long *items; size_t nr, alloc; } asleep;
+	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
+	struct { struct rp_dormant_ref { long input; struct lk_sym *sym; int strong; } *items; size_t nr, alloc; } dormant;
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -149,6 +153,18 @@ const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
 		    struct lk_replay *out);
 void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+/*
+ * mold.c: an --as-needed shared object mold has not loaded yet (asleep;
+ * rp_mold_sleeps says whether it is, when read), its strong undefined
+ * reference to `s` kept aside (returns 1 under RP_MOLD: the reference is not
+ * made now), one woken by a regular reference bound to it, and whether
+ * one left asleep references a symbol an archive names (mold's own replay
+ * then differs from lld's).
+ */
+int rp_mold_sleeps(struct rp *r, const struct lk_elf_syms *syms, int as_needed);
+int rp_mold_dormant(struct rp *r, long input, struct lk_sym *s, int strong);
+void rp_mold_wake(struct rp *r, long input);
+int rp_mold_asleep_matters(const struct rp *r);
 /* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
 int rp_mold_reports_objects(const struct lk_line *line);
 /* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
@@ -159,7 +175,7 @@ int rp_rust_lld(const struct lk_record *rec);
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       struct lk_linker_verdict *v);
+		       int tls_checked, struct lk_linker_verdict *v);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 
