@@ -465,6 +465,27 @@ static int reported(const struct rp *r, enum lk_diag_kind kind, const struct rr_
 	return 0;
 }
 
+/*
+ * lld 14 in a PIE (-static-pie too): an absolute relocation the output
+ * cannot take, against a symbol a regular object defines with a type
+ * (STT_OBJECT or STT_FUNC), takes processRelocAux's executable path (a
+ * copy relocation or canonical PLT entry for a symbol already here) and
+ * is written with its link-time value, no error, no dynamic relocation;
+ * against a section, a local or an STT_NOTYPE symbol it fails. Checked:
+ * R_X86_64_32 and R_X86_64_64 in .text under ld.lld 14.0.6; rust-lld
+ * (LLD 22) refuses both.
+ */
+static int lld14_writes_it(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	const struct lk_sym *s = ref->sym;
+
+	if (!(r->mode & RP_LLD14) || out != LK_OUT_PIE || !s || !s->defined || s->dynamic || !s->def_typed ||
+	    (ref->howto->cls != LK_RC_ABS && ref->howto->cls != LK_RC_ABS_NARROW))
+		return 0;
+	r->mold_differs = 1;	/* mold refuses it: its own replay */
+	return 1;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -477,7 +498,7 @@ static void judge_output(struct rp *r)
 		const char *why;
 		struct lk_diag_reloc *x;
 
-		if (!ref->not_allowed)
+		if (!ref->not_allowed || lld14_writes_it(r, ref, out))
 			continue;
 		switch (lk_reloc_judge(&site, &why)) {
 		case LK_RV_OK:

@@ -240,7 +240,7 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	}
 	out->symtab = r.tab;
 	archives_defining(out, r.line);
-	commons = r.commons_met_archives || r.versioned_refs || rp_mold_asleep_matters(&r);
+	commons = r.commons_met_archives || r.versioned_refs || r.mold_differs || rp_mold_asleep_matters(&r);
 	rp_release(&r);
 	return commons;
 }

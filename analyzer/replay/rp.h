@@ -67,6 +67,7 @@ struct rp {
 	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
 	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
 	int commons_met_archives;	/* RP_LLD: a common symbol that an archive's armap names (lld and mold differ then) */
+	int mold_differs;	/* RP_LLD: lld decided something by a rule of its own that mold does not share */
 	/* RP_LLD: --as-needed shared objects no regular reference has bound yet, which mold leaves out (mold.c) */
 	struct { long *items; size_t nr, alloc; } asleep;
 	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
@@ -81,8 +82,9 @@ static inline const struct lk_line_item *item_at(const struct rp *r, long item)
 /*
  * replay.c: one replay of `line` (its items from `first_extra` on appended
  * by an edit) into `out`; returns 1 when, under RP_LLD, a common symbol met
- * an archive that names it or a regular object references a "sym@VER"
- * (where lld's and mold's rules differ).
+ * an archive that names it, a regular object references a "sym@VER", an
+ * --as-needed shared object left asleep matters (mold.c) or lld decided by a
+ * rule of its own (mold_differs): where lld's and mold's rules differ.
  */
 int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		    unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out);
