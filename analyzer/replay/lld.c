@@ -177,6 +177,41 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 }
 
 /*
+ * lld names a shared object's versioned reference with its version: a
+ * library on the line that defines other versions only leaves it
+ * undefined ("libuse.so: undefined reference to sym@V2
+ * [--no-allow-shlib-undefined]"; ld.lld 14.0.6, difftest names class).
+ */
+static void shlib_versioned(struct shlib_check *c, long input, const char *because)
+{
+	const struct lk_rinput *in = &c->lld->inputs.items[input];
+	struct lk_elf_every ev = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+
+	if (lk_elf_read_every(in->path, &ev, &err) < 0)
+		return;
+	for (size_t f = 0; f < ev.nr; f++)
+		for (size_t k = 0; k < ev.items[f].syms.nr; k++) {
+			const struct lk_elf_every_sym *y = &ev.items[f].syms.items[k];
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (!y->dynamic || y->defined || y->weak || !y->version ||
+			    !rp_version_unbound(c->lld, lk_symtab_lookup(c->lld->symtab, y->name), input, y->version))
+				continue;
+			c->v->success = 0;
+			lk_buf_addf(&b, "%s fails: %s references %s@%s, and %s on the line defines other versions of %s only; %s checks this because %s",
+				    c->who, lk_path_base(in->path), y->name, y->version,
+				    lk_path_base(c->lld->inputs.items[lk_symtab_lookup(c->lld->symtab, y->name)->def_input].path),
+				    y->name, c->who, because);
+			lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: link the library %s was built against (the one with %s@%s), or add -Wl,--allow-shlib-undefined",
+				    c->who, lk_path_base(in->path), y->name, y->version);
+			lk_strvec_push_owned(&c->v->fixes, lk_buf_detach(&b));
+		}
+	lk_elf_every_release(&ev);
+}
+
+/*
  * Writer.cpp: with --no-allow-shlib-undefined in force (an executable's
  * default; lk_policy's report_shlibs), the non-weak undefined symbols of
  * every shared object on the line whose DT_NEEDED are all on it, used or
@@ -200,6 +235,7 @@ static void check_shared_objects(struct shlib_check *c)
 				for (size_t k = 0; k < syms.nr; k++)
 					shlib_symbol(c, in, &syms.items[k], because);
 			lk_elf_syms_release(&syms);
+			shlib_versioned(c, (long)i, because);
 			free(because);
 		}
 	}
@@ -332,7 +368,8 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 
 	v->success = 1;
 	v->version = rp_rust_lld(rec) ? "rust-lld (LLVM 22)" : "14";
-	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
+	if (!rp_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v) &&
+	    !rp_script_refused(line, LK_LINKER_LLD, rp_rust_lld(rec), c.who, v)) {
 		incompatible_taken(line, c.who, v);
 		rp_lazy_rules_why(line, lazy, c.who, 1, v);
 		check_shared_objects(&c);

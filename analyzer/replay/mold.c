@@ -54,7 +54,7 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 
 	v->success = 1;
 	v->version = "1.10";
-	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v)) {
+	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v) && !rp_script_refused(line, LK_LINKER_MOLD, 0, "mold", v)) {
 		foreign_archives(line, v);
 		rp_lazy_rules_why(line, lazy, "mold", 0, v);
 	}

@@ -121,6 +121,12 @@ void rp_load_needed(struct rp *r);
 void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
+/*
+ * checks.c: a shared object's (input ref_input's) reference sym@`version`
+ * that the shared definition of `s` in `out` does not bind (its library
+ * defines other versions only).
+ */
+int rp_version_unbound(const struct lk_replay *out, const struct lk_sym *s, long ref_input, const char *version);
 /* checks.c: GNU ld's "hidden symbol ... is referenced by DSO". */
 void rp_hidden_checks(struct rp *r);
 
@@ -178,6 +184,9 @@ int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, c
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
 		       int tls_checked, struct lk_linker_verdict *v);
+/* script_commands.c: a linker script on the line with a command `linker` does not know, said in v (returns 1), or 0. */
+int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+		      struct lk_linker_verdict *v);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 
