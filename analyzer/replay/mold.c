@@ -53,7 +53,7 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_MOLD];
 
 	v->success = 1;
-	v->version = "1.10";
+	v->version = lk_xstrdup("1.10");
 	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v) && !rp_script_refused(line, LK_LINKER_MOLD, 0, "mold", v)) {
 		foreign_archives(line, v);
 		rp_lazy_rules_why(line, lazy, "mold", 0, v);

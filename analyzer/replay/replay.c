@@ -266,7 +266,7 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 
 	out->linkers[LK_LINKER_BFD].success = out->success;
 	memset(&lazy, 0, sizeof(lazy));
-	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_rust_lld(rec) ? 0 : RP_LLD14), &rp_no_edit, &lazy);
+	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14), &rp_no_edit, &lazy);
 	rp_lld_verdict(rec, line, &lazy, out);
 	lk_policy_read(line, &gnu);
 	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
@@ -425,6 +425,7 @@ void lk_replay_release(struct lk_replay *r)
 		lk_strvec_release(&r->linkers[l].why);
 		lk_strvec_release(&r->linkers[l].fixes);
 		free(r->linkers[l].unknown);
+		free(r->linkers[l].version);
 	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));

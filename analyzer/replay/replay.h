@@ -139,7 +139,7 @@ int lk_linker_by_name(const char *name);
 /* One linker's verdict on the line (analyzer/replay/lld.c, mold.c; GNU ld's is the replay itself). */
 struct lk_linker_verdict {
 	int success;
-	const char *version;		/* the version modelled: "2.40", "14", "rust-lld (LLVM 22)", "1.10" */
+	char *version;			/* the version modelled: "14", "rust-lld (LLVM 22)", "LLVM 18", "1.10"; NULL for GNU ld */
 	struct lk_strvec why;		/* lld, mold: why it fails, one sentence each ("lld fails: ...") */
 	struct lk_strvec fixes;		/* lld, mold: what would make it link, in the user's terms */
 	char *unknown;			/* lld, mold: why its verdict is no prediction (its outcome "unknown"), or NULL */

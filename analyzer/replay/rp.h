@@ -177,8 +177,9 @@ int rp_mold_asleep_matters(const struct rp *r);
 int rp_mold_reports_objects(const struct lk_line *line);
 /* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
 void rp_mold_versioned_refs(struct rp *r);
-/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14. */
+/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14; the major version of the line's lld. */
 int rp_rust_lld(const struct lk_record *rec);
+int rp_lld_major(const struct lk_record *rec);
 /* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
 	       struct lk_linker_verdict *v);
