@@ -239,7 +239,7 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 		return;
 	}
 	c->v->success = 0;
-	lk_strvec_push_owned(&c->v->fixes, lk_buf_detach(&b));
+	rp_linker_fix(c->v, lk_buf_detach(&b), "-Wl,--allow-shlib-undefined", -1);
 }
 
 /*
@@ -272,7 +272,7 @@ static void shlib_versioned(struct shlib_check *c, long input, const char *becau
 			lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
 			lk_buf_addf(&b, "for %s: link the library %s was built against (the one with %s@%s), or add -Wl,--allow-shlib-undefined",
 				    c->who, lk_path_base(in->path), y->name, y->version);
-			lk_strvec_push_owned(&c->v->fixes, lk_buf_detach(&b));
+			rp_linker_fix(c->v, lk_buf_detach(&b), "-Wl,--allow-shlib-undefined", -1);
 		}
 	lk_elf_every_release(&ev);
 }
@@ -309,10 +309,10 @@ static void check_shared_objects(struct shlib_check *c)
 }
 
 /* `linker` refuses an option of the line: it fails before reading any input. */
-int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v)
 {
-	const struct lk_line_item *it = rp_refused_option(line, linker, lld_new);
+	const struct lk_line_item *it = rp_refused_option(line, linker, lld_new, skip);
 	struct lk_buf b = LK_BUF_INIT;
 	int group;
 
@@ -326,7 +326,7 @@ int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, c
 		lk_buf_addf(&b, "%s fails: it does not know %s (at %ld) and stops before reading any input", who, it->word, it->position);
 	lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 	lk_buf_addf(&b, "for %s: drop %s (at %ld)", who, group ? "the inner --start-group and its --end-group" : it->word, it->position);
-	lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+	rp_linker_fix(v, lk_buf_detach(&b), NULL, group ? -1 : it->position);
 	return 1;
 }
 
@@ -376,7 +376,7 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 			lk_buf_addf(&b, "for %s: name the archive that should give %s before ", who, ref->pulled_for);
 			rp_input_words(line, &archive, &b);
 			lk_buf_addstr(&b, ", or leave that one out");
-			lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+			rp_linker_fix(v, lk_buf_detach(&b), NULL, -1);
 		} else {
 			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 		}
@@ -389,13 +389,13 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
  * ld skipped an incompatible file, lld stops at it ("is incompatible
  * with elf_x86_64"). mold skips it, as GNU ld does.
  */
-static void incompatible_taken(const struct lk_line *line, const char *who, struct lk_linker_verdict *v)
+static void incompatible_taken(const struct lk_line *line, long skip, const char *who, struct lk_linker_verdict *v)
 {
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 		struct lk_buf b = LK_BUF_INIT;
 
-		if (it->kind != LK_ITEM_LIB || !it->skipped.nr)
+		if (it->kind != LK_ITEM_LIB || !it->skipped.nr || (skip >= 0 && it->position == skip))
 			continue;
 		v->success = 0;
 		lk_buf_addf(&b, "%s fails: for %s (at %ld) it takes %s, the first file its search finds, which is for another machine (lld skips no incompatible file)",
@@ -427,7 +427,7 @@ static char *bitcode_unread(const struct lk_line *line, const char *who)
 
 /* out->linkers[LK_LINKER_LLD], from the lld-rules replay `lazy` of `line`. */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
-		    struct lk_replay *out)
+		    struct lk_replay *out, long skip)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_LLD];
 	struct shlib_check c = { rec, line, lazy, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
@@ -436,8 +436,9 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 
 	v->success = 1;
 	v->version = version_words(rec, rp_lld_major(rec));
-	if (!rp_refused(line, LK_LINKER_LLD, newer, c.who, v) && !rp_script_refused(line, LK_LINKER_LLD, newer, c.who, v)) {
-		incompatible_taken(line, c.who, v);
+	if (!rp_refused(line, LK_LINKER_LLD, newer, skip, c.who, v) &&
+	    !rp_script_refused(line, LK_LINKER_LLD, newer, skip, c.who, v)) {
+		incompatible_taken(line, skip, c.who, v);
 		rp_lazy_rules_why(line, lazy, c.who, 1, v);
 		check_shared_objects(&c);
 		v->unknown = bitcode_unread(line, c.who);

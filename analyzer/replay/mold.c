@@ -27,13 +27,13 @@
  * first ELF member (lk_elf_info.machine). NEEDSWORK(#19): an archive
  * whose first member is of the link's machine and a later one is not.
  */
-static void foreign_archives(const struct lk_line *line, struct lk_linker_verdict *v)
+static void foreign_archives(const struct lk_line *line, long skip, struct lk_linker_verdict *v)
 {
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 		struct lk_buf b = LK_BUF_INIT;
 
-		if ((it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB) || it->unusable ||
+		if ((it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB) || it->unusable || (skip >= 0 && it->position == skip) ||
 		    (it->info.kind != LK_FILE_ARCHIVE && it->info.kind != LK_FILE_THIN_ARCHIVE) ||
 		    !line->machine || !it->info.machine || it->info.machine == line->machine)
 			continue;
@@ -43,19 +43,20 @@ static void foreign_archives(const struct lk_line *line, struct lk_linker_verdic
 		lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 		lk_buf_addf(&b, "for mold: drop %s (at %ld), or give the %s build of it", it->word, it->position,
 			    lk_elf_machine_name(line->machine));
-		lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+		rp_linker_fix(v, lk_buf_detach(&b), NULL, it->position);
 	}
 }
 
 /* out->linkers[LK_LINKER_MOLD], from the lld-rules replay `lazy` of `line`. */
-void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out)
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out, long skip)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_MOLD];
 
 	v->success = 1;
 	v->version = lk_xstrdup("1.10");
-	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v) && !rp_script_refused(line, LK_LINKER_MOLD, 0, "mold", v)) {
-		foreign_archives(line, v);
+	if (!rp_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v) &&
+	    !rp_script_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v)) {
+		foreign_archives(line, skip, v);
 		rp_lazy_rules_why(line, lazy, "mold", 0, v);
 	}
 }

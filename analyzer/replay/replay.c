@@ -267,7 +267,7 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 	out->linkers[LK_LINKER_BFD].success = out->success;
 	memset(&lazy, 0, sizeof(lazy));
 	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14), &rp_no_edit, &lazy);
-	rp_lld_verdict(rec, line, &lazy, out);
+	rp_lld_verdict(rec, line, &lazy, out, -1);
 	lk_policy_read(line, &gnu);
 	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
 	lk_policy_release(&gnu);
@@ -275,12 +275,13 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
 		memset(&mold, 0, sizeof(mold));
 		rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
-		rp_mold_verdict(line, &mold, out);
+		rp_mold_verdict(line, &mold, out, -1);
 		lk_replay_release(&mold);
 	} else {
-		rp_mold_verdict(line, &lazy, out);
+		rp_mold_verdict(line, &lazy, out, -1);
 	}
 	lk_replay_release(&lazy);
+	rp_try_linker_fixes(rec, line, out);
 }
 
 /* The neutral edit: nothing changed. */
@@ -426,6 +427,7 @@ void lk_replay_release(struct lk_replay *r)
 		lk_strvec_release(&r->linkers[l].fixes);
 		free(r->linkers[l].unknown);
 		free(r->linkers[l].version);
+		rp_linker_fixes_release(&r->linkers[l]);
 	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));

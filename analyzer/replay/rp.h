@@ -154,13 +154,14 @@ void rp_fetch_lazy(struct rp *r);
 /* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
 void rp_version_scripts(struct rp *r);
 
-/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL. */
-const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new);
+/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL; not at position `skip` (-1: none). */
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip);
 
 /* lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules replay `lazy` of `line`. */
+/* (`skip`: a fix trial's driver position left out, whose items the verdict does not judge; -1: none) */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
-		    struct lk_replay *out);
-void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+		    struct lk_replay *out, long skip);
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out, long skip);
 /*
  * mold.c: an --as-needed shared object mold has not loaded yet (asleep;
  * rp_mold_sleeps says whether it is, when read), its strong undefined
@@ -181,13 +182,22 @@ void rp_mold_versioned_refs(struct rp *r);
 int rp_rust_lld(const struct lk_record *rec);
 int rp_lld_major(const struct lk_record *rec);
 /* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
-int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
 		       int tls_checked, struct lk_linker_verdict *v);
 /* script_commands.c: a linker script on the line with a command `linker` does not know, said in v (returns 1), or 0. */
-int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 		      struct lk_linker_verdict *v);
+/*
+ * linker_fixes.c: a fix for verdict `v` (text owned by v now), with the
+ * edit that tries it (append: one word, or NULL; skip: a driver position,
+ * or -1; neither: a fix the replay cannot try); each tried on its
+ * linker's model of the edited line at the end of the verdicts; freed.
+ */
+void rp_linker_fix(struct lk_linker_verdict *v, char *text, const char *append, long skip);
+void rp_try_linker_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+void rp_linker_fixes_release(struct lk_linker_verdict *v);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 

@@ -41,7 +41,7 @@ static int knows(enum lk_linker linker, int lld_new, const char *command)
 	return listed(lld_commands, command) || (lld_new && listed(lld_new_commands, command));
 }
 
-int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 		      struct lk_linker_verdict *v)
 {
 	for (size_t i = 0; i < line->items.nr; i++) {
@@ -49,7 +49,7 @@ int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld
 		struct lk_buf b = LK_BUF_INIT;
 		const char *cmd = NULL;
 
-		for (size_t k = 0; k < it->script_commands.nr && !cmd; k++)
+		for (size_t k = 0; k < it->script_commands.nr && !cmd && !(skip >= 0 && it->position == skip); k++)
 			if (!knows(linker, lld_new, it->script_commands.items[k]))
 				cmd = it->script_commands.items[k];
 		if (!cmd)
@@ -60,7 +60,7 @@ int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld
 			    linker == LK_LINKER_MOLD ? "unknown linker script token" : "unknown directive");
 		lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 		lk_buf_addf(&b, "for %s: take %s out of %s", who, cmd, lk_path_base(it->path));
-		lk_strvec_push_owned(&v->fixes, lk_buf_detach(&b));
+		rp_linker_fix(v, lk_buf_detach(&b), NULL, -1);
 		return 1;
 	}
 	return 0;

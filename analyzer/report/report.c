@@ -115,8 +115,13 @@ static void other_linkers_text(FILE *out, const char *lead, const struct lk_line
 		}
 		for (size_t i = 0; i < v->why.nr; i++)
 			fprintf(out, "%s%s\n", lead, v->why.items[i]);
-		for (size_t i = 0; i < v->fixes.nr; i++)
-			fprintf(out, "%sfix (not verified by replay) %s\n", lead, v->fixes.items[i]);
+		for (size_t i = 0; i < v->fixes.nr; i++) {
+			int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
+
+			fprintf(out, "%sfix (%s%s%s) %s\n", lead, verified < 0 ? "not verified by replay" : verified ? "verified by " : "",
+				verified < 0 ? "" : human_name(rp, order[k]),
+				verified < 0 ? "" : verified ? "'s replay" : "'s replay of it still fails", v->fixes.items[i]);
+		}
 	}
 }
 
@@ -385,6 +390,19 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 	return o;
 }
 
+/* Each fix of `v` verified by its linker's replay of the edited line (true), still failing (false), not tried (null). */
+static json_t *fixes_verified(const struct lk_linker_verdict *v, int unsaid)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; !unsaid && i < v->fixes.nr; i++) {
+		int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
+
+		json_array_append_new(a, verified < 0 ? json_null() : json_boolean(verified));
+	}
+	return a;
+}
+
 /*
  * predicted.mold, predicted.linkers (one verdict per linker, the line's
  * own first) and predicted.linker_verdicts (each one's version modelled,
@@ -404,9 +422,10 @@ static void linkers_json(json_t *predicted, const struct lk_line *line, const st
 
 		json_object_set_new(linkers, lk_linker_name(order[k]), json_string(word));
 		json_object_set_new(verdicts, lk_linker_name(order[k]),
-				    json_pack("{s:s, s:o, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
+				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
 					      "why", strvec(unsaid ? &none : &v->why),
 					      "fixes", strvec(unsaid ? &none : &v->fixes),
+					      "fixes_verified", fixes_verified(v, unsaid),
 					      "unknown_because", lk_json_str(unknown_outcome ? NULL : v->unknown)));
 	}
 	json_object_set_new(predicted, "mold", json_string(unknown_outcome || rp->linkers[LK_LINKER_MOLD].unknown ? "unknown" :
