@@ -829,6 +829,11 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	if (!strcmp(word, "-no-pie"))
 		it->kind = LK_ITEM_OPTION;
 	it->word = lk_xstrdup(word);
+	/* A linker option as ld reads it (a linker's fix: --allow-shlib-undefined). */
+	if (!strncmp(word, "--", 2)) {
+		it->kind = LK_ITEM_OPTION;
+		lk_line_parse_option(it);
+	}
 	it->position = position;
 	it->prov = LK_PROV_USER;
 	it->state = state;

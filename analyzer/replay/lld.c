@@ -239,7 +239,7 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 		return;
 	}
 	c->v->success = 0;
-	rp_linker_fix(c->v, lk_buf_detach(&b), "-Wl,--allow-shlib-undefined", -1);
+	rp_linker_fix(c->v, lk_buf_detach(&b), "--allow-shlib-undefined", -1);
 }
 
 /*
@@ -272,7 +272,7 @@ static void shlib_versioned(struct shlib_check *c, long input, const char *becau
 			lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
 			lk_buf_addf(&b, "for %s: link the library %s was built against (the one with %s@%s), or add -Wl,--allow-shlib-undefined",
 				    c->who, lk_path_base(in->path), y->name, y->version);
-			rp_linker_fix(c->v, lk_buf_detach(&b), "-Wl,--allow-shlib-undefined", -1);
+			rp_linker_fix(c->v, lk_buf_detach(&b), "--allow-shlib-undefined", -1);
 		}
 	lk_elf_every_release(&ev);
 }
@@ -416,7 +416,7 @@ static char *bitcode_unread(const struct lk_line *line, const char *who)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->unusable != LK_UNUSABLE_BITCODE)
+		if (it->info.kind != LK_FILE_BITCODE && it->unusable != LK_UNUSABLE_BITCODE)
 			continue;
 		lk_buf_addf(&b, "%s links LLVM bitcode itself (%s at %ld), and the replay does not read the symbols of bitcode",
 			    who, lk_path_base(it->path), it->position);

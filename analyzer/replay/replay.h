@@ -139,7 +139,7 @@ int lk_linker_by_name(const char *name);
 /* One linker's verdict on the line (analyzer/replay/lld.c, mold.c; GNU ld's is the replay itself). */
 /* The edit a linker's fix makes, tried on that linker's model: */
 struct lk_linker_edit {
-	char *append;			/* a word appended to the driver's argv, or NULL */
+	char *append;			/* a word appended to the line, as the linker reads it (the fix's text says it as -Wl,), or NULL */
 	long skip_position;		/* a driver position left out, or -1 */
 	int verified;			/* 1: the linker's replay of the edited line links; 0: it still fails; -1: not tried (no edit) */
 };

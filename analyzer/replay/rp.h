@@ -191,7 +191,7 @@ int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld
 		      struct lk_linker_verdict *v);
 /*
  * linker_fixes.c: a fix for verdict `v` (text owned by v now), with the
- * edit that tries it (append: one word, or NULL; skip: a driver position,
+ * edit that tries it (append: one word as the linker reads it, "--allow-shlib-undefined", or NULL; skip: a driver position,
  * or -1; neither: a fix the replay cannot try); each tried on its
  * linker's model of the edited line at the end of the verdicts; freed.
  */
