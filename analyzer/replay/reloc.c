@@ -267,6 +267,13 @@ static const char *section_name(const struct lk_elf_gc *g, uint32_t ndx)
 }
 
 /* Is this relocation worth keeping for the end of the line? */
+/* lld's replay of a PIE: a PC-relative reference to an undefined global may meet a TLS definition (lld_tls_pc). */
+static int lld_pie(const struct rp *r)
+{
+	return (r->mode & RP_LLD) && !(r->mode & RP_MOLD) && (r->line->facts & LK_LINE_PIE) &&
+	       !(r->line->facts & LK_LINE_SHARED);
+}
+
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global)
 {
 	int shared = (r->line->facts & LK_LINE_SHARED) != 0;
@@ -277,7 +284,7 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 	case LK_RC_ABS:
 		return !writable;
 	case LK_RC_PC:
-		return shared && !writable && global;
+		return (shared && !writable && global) || (lld_pie(r) && global);
 	case LK_RC_TLS_LE:
 		return shared;
 	default:
@@ -362,7 +369,8 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
-		if (rr->pic_line && keep_for_output(r, h, writable, global))
+		if (rr->pic_line && keep_for_output(r, h, writable, global) &&
+		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 		else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
@@ -486,6 +494,20 @@ static int lld14_writes_it(struct rp *r, const struct rr_ref *ref, enum lk_reloc
 	return 1;
 }
 
+/*
+ * lld takes a TLS symbol's value as absolute (its offset in the TLS
+ * block; Relocations.cpp isAbsoluteValue), so in a PIE a PC-relative
+ * reference to one (a C reference without __thread, compiled -fno-pic:
+ * R_X86_64_PC32) is "relocation R_X86_64_PC32 cannot refer to absolute
+ * symbol"; a GOT reference (-fPIC) links, and so does -no-pie. lld 14 and
+ * rust-lld alike; mold links it (checked: difftest reloc class).
+ */
+static int lld_tls_pc(const struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	return lld_pie(r) && out == LK_OUT_PIE && ref->howto->cls == LK_RC_PC && ref->sym && ref->sym->defined &&
+	       !ref->sym->dynamic && ref->sym->tls;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -500,6 +522,15 @@ static void judge_output(struct rp *r)
 
 		if (!ref->not_allowed || lld14_writes_it(r, ref, out))
 			continue;
+		if (lld_tls_pc(r, ref, out)) {
+			if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+				x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+				x->output = output_words(out);
+				x->rule = "lld takes a TLS symbol's value as absolute: a PC-relative reference cannot refer to it (declare it __thread where it is used)";
+				x->recompile = "-fPIE";
+			}
+			continue;
+		}
 		switch (lk_reloc_judge(&site, &why)) {
 		case LK_RV_OK:
 			continue;

@@ -43,6 +43,15 @@ else
 	ok "skip: no rust-lld ($RL)"
 fi
 
+# lld takes a TLS symbol's value as absolute: a PC32 (a -fno-pic C
+# reference without __thread) cannot refer to it in a PIE; -no-pie links
+echo '__thread int tv = 3;' >tdef.c
+echo 'extern int tv; int f(void) { return tv; }' >nref.c
+echo 'int f(void); int main(void) { return f() - 3; }' >tm.c
+cc -c -fPIC tdef.c tm.c && cc -c -fno-pic nref.c
+case_of "failure failure success" tls-pc32 tm.o nref.o tdef.o
+case_of "failure success success" tls-pc32-no-pie -no-pie tm.o nref.o tdef.o
+
 # libuse.so was built against libver.so with V2; the one on the line has V1 only
 mkdir new
 printf 'V1 { global: *; };\nV2 { global: *; } V1;\n' >new.map
