@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,7 +90,7 @@ static const struct command {
 	  "report --format json|markdown|text [--replay-only] [--run-driver]\n"
 	  "                        [--verify-with-linker] [--dir DIR] RECORD" },
 	{ "why", cmd_replay, NULL, "why [--run-driver] [--dir DIR] RECORD SYMBOL" },
-	{ "diff", cmd_diff, NULL, "diff [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
+	{ "diff", cmd_diff, NULL, "diff [--json] [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
 	{ "report", cmd_report, NULL,
 	  "report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]" },
 	{ "prune", cmd_prune, NULL, "prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]" },
@@ -136,7 +137,7 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		} else if (!strncmp(argv[i], "--dir=", 6)) {
 			free(opt->dir);
 			opt->dir = lk_xstrdup(argv[i] + 6);
-		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--json")) {
+		} else if ((!strcmp(opt->command, "show") || !strcmp(opt->command, "diff")) && !strcmp(argv[i], "--json")) {
 			opt->json = 1;
 		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--full")) {
 			opt->full = 1;
@@ -330,6 +331,7 @@ static int cmd_diff(const struct lk_options *opt)
 {
 	struct lk_record a, b;
 	struct lk_line la, lb;
+	int rc = 0;
 
 	if (load_line_of(opt, opt->record, &a, &la))
 		return 1;
@@ -338,12 +340,17 @@ static int cmd_diff(const struct lk_options *opt)
 		lk_record_release(&a);
 		return 1;
 	}
-	lk_diff_print(stdout, &a, &la, &b, &lb);
+	if (opt->json)
+		rc = lk_diff_json(stdout, &a, &la, &b, &lb);
+	else
+		lk_diff_print(stdout, &a, &la, &b, &lb);
 	lk_line_release(&lb);
 	lk_record_release(&b);
 	lk_line_release(&la);
 	lk_record_release(&a);
-	return 0;
+	if (rc)
+		fprintf(stderr, "linkscope: cannot write the diff: %s\n", strerror(errno));
+	return rc ? 1 : 0;
 }
 
 static int cmd_show(const struct lk_options *opt)

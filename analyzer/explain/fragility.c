@@ -493,12 +493,12 @@ static void cross_linker(const struct lk_replay *rp, struct lk_facts *out)
 	int linking = 0;
 
 	for (int l = 0; l < LK_LINKER_COUNT; l++)
-		linking += rp->linkers[l].success;
+		linking += rp->linkers[l].success && !rp->linkers[l].unknown;
 	for (int l = 0; l < LK_LINKER_COUNT && linking; l++) {
 		const struct lk_linker_verdict *v = &rp->linkers[l];
 		struct lk_buf text = LK_BUF_INIT;
 
-		if (v->success)
+		if (v->success || v->unknown)
 			continue;
 		if (l == LK_LINKER_BFD && rp->diags.nr)
 			lk_buf_addf(&text, "GNU ld fails: %s %s (see linkscope explain)", lk_diag_kind_name(rp->diags.items[0].kind),

@@ -65,6 +65,7 @@ struct lk_elf_sym {
 	unsigned weak : 1;	/* STB_WEAK */
 	unsigned common : 1;	/* SHN_COMMON */
 	unsigned tls : 1;	/* STT_TLS */
+	unsigned notype : 1;	/* STT_NOTYPE (what gcc gives an undefined reference) */
 	unsigned data_def : 1;	/* STB_GLOBAL, not a function, in a section: pulls a member for a common */
 	unsigned local_vis : 1;	/* STV_HIDDEN or STV_INTERNAL: never exported */
 	uint32_t index;		/* in the symbol table */

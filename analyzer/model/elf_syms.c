@@ -96,6 +96,7 @@ static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, co
 	y->common = s->st_shndx == SHN_COMMON;
 	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
 	y->tls = GELF_ST_TYPE(s->st_info) == STT_TLS;
+	y->notype = GELF_ST_TYPE(s->st_info) == STT_NOTYPE;
 	y->index = (uint32_t)index;
 	y->section = s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE ? s->st_shndx : 0;
 	y->value = s->st_value;

@@ -489,8 +489,7 @@ static enum lk_ld_option z_keyword(const char *keyword)
 	return LK_LD_OTHER;
 }
 
-/* Parse option item `it` once: its meaning and value. */
-static void parse_ld_option(struct lk_line_item *it)
+void lk_line_parse_option(struct lk_line_item *it)
 {
 	for (size_t i = 0; i < sizeof(ld_spellings) / sizeof(*ld_spellings); i++) {
 		const struct ld_spelling *sp = &ld_spellings[i];
@@ -520,7 +519,7 @@ static struct lk_line_item *add_item(struct builder *b, enum lk_item_kind kind,
 	it->word = lk_xstrdup(word);
 	it->value = value ? lk_xstrdup(value) : NULL;
 	if (kind == LK_ITEM_OPTION)
-		parse_ld_option(it);
+		lk_line_parse_option(it);
 	it->position = position;
 	it->prov = position >= 0 && (size_t)position < b->rec->args.nr ?
 		   b->rec->prov[position] : LK_PROV_DRIVER;
@@ -793,6 +792,7 @@ void lk_line_truncate(struct lk_line *line, size_t nr)
 		free(it->unusable_why);
 		lk_strvec_release(&it->tried);
 		lk_strvec_release(&it->skipped);
+		lk_strvec_release(&it->script_commands);
 		lk_elf_info_release(&it->info);
 	}
 	line->items.nr = nr;

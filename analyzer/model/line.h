@@ -93,6 +93,7 @@ struct lk_line_item {
 	struct lk_elf_info info;
 	char *note;		/* one line: why unresolved, or what is special */
 	struct lk_strvec skipped;	/* a library: the incompatible files ld skipped, in order (libsearch.c) */
+	struct lk_strvec script_commands;	/* a linker script: its top-level commands (lk_script.commands) */
 	/* Found, but ld cannot use it (usable.c): the class, and one line naming the file and the cause. */
 	enum lk_unusable unusable;
 	char *unusable_why;
@@ -183,6 +184,8 @@ void lk_line_release(struct lk_line *line);
 const char *lk_line_scratch(struct lk_line *line);
 /* Drop the items from index `nr` on (those an overlay appended to its view of a line). */
 void lk_line_truncate(struct lk_line *line, size_t nr);
+/* An option item's meaning and value, parsed once from its word (and value): it->ld_option, it->ld_value. */
+void lk_line_parse_option(struct lk_line_item *it);
 
 /* The input state (lk_state_flags) in force where an argument appended to the driver argv is read. */
 unsigned lk_line_state_at_end(const struct lk_line *line);

@@ -502,6 +502,9 @@ static void read_script(struct ctx *c, size_t index, int depth)
 		goto out;
 	}
 	set_note(it, "linker script%s", script.has_sections ? " (with SECTIONS)" : "");
+	lk_strvec_release(&it->script_commands);
+	it->script_commands = script.commands;
+	memset(&script.commands, 0, sizeof(script.commands));
 	for (size_t i = 0; i < script.search_dirs.nr; i++)
 		lk_strvec_push_owned(&c->line->default_dirs,
 				     apply_sysroot(c->line->sysroot, script.search_dirs.items[i]));
@@ -826,6 +829,11 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	if (!strcmp(word, "-no-pie"))
 		it->kind = LK_ITEM_OPTION;
 	it->word = lk_xstrdup(word);
+	/* A linker option as ld reads it (a linker's fix: --allow-shlib-undefined). */
+	if (!strncmp(word, "--", 2)) {
+		it->kind = LK_ITEM_OPTION;
+		lk_line_parse_option(it);
+	}
 	it->position = position;
 	it->prov = LK_PROV_USER;
 	it->state = state;

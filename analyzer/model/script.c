@@ -235,6 +235,9 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 	one_line(lx->tok.buf, name, sizeof(name));
 	if (is(lx, ";"))
 		return 0;
+	if (in_list(ld_keywords, name) || in_list(no_argument_commands, name) || in_list(blocks, name) ||
+	    is(lx, "GROUP") || is(lx, "INPUT") || is(lx, "SEARCH_DIR"))
+		lk_strvec_push(&s->commands, name);	/* lld and mold know fewer (replay/script_commands.c) */
 	if (is(lx, "GROUP") || is(lx, "INPUT")) {
 		int group = is(lx, "GROUP");
 
@@ -269,6 +272,7 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 		return -1;
 	if (is(lx, "=")) {
 		/* A symbol assignment: skip to its ';'. */
+		lk_strvec_push(&s->commands, "=");
 		while (!is(lx, ";")) {
 			if (next_token(lx, err) < 0)
 				return -1;
@@ -322,6 +326,7 @@ void lk_script_release(struct lk_script *s)
 		free(s->inputs.items[i].name);
 	free(s->inputs.items);
 	lk_strvec_release(&s->search_dirs);
+	lk_strvec_release(&s->commands);
 	free(s->error_token);
 	free(s->unmodelled);
 	memset(s, 0, sizeof(*s));

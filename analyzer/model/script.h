@@ -19,6 +19,7 @@ struct lk_script_input {
 struct lk_script {
 	struct { struct lk_script_input *items; size_t nr, alloc; } inputs;
 	struct lk_strvec search_dirs;	/* SEARCH_DIR ( ... ), in order */
+	struct lk_strvec commands;	/* the top-level commands in order ("INPUT", "SEARCH_DIR", ...; "=" an assignment) */
 	int has_sections;	/* SECTIONS/MEMORY/...: a full script, not only inputs */
 	/* When parsing fails: ld's "syntax error" is sure at this line (0 if not), at this token (NULL: the end) ... */
 	int error_line;

@@ -96,12 +96,15 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	return 1;
 }
 
-/*
- * A common symbol pulls the member only if the member defines it as
- * global data, not as another common and not as a function
- * (elflink.c elf_link_is_defined_archive_symbol).
- */
-static int member_defines_data(struct open_archive *a, size_t k, long m, int any_kind)
+/* How a member must define a common's name to be taken for it. */
+enum common_taker {
+	TAKER_DATA,	/* GNU ld: global data, not another common, not a function (elflink.c elf_link_is_defined_archive_symbol) */
+	TAKER_GLOBAL,	/* lld 14: any STB_GLOBAL definition but a common (InputFiles.cpp isNonCommonDef) */
+	TAKER_ANY,	/* mold 1.10: any definition but a common, a weak one too (its rank beats a common's) */
+};
+
+/* Does member m define the common armap name k as `taker` needs? */
+static int member_defines_data(struct open_archive *a, size_t k, long m, enum common_taker taker)
 {
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
@@ -114,7 +117,9 @@ static int member_defines_data(struct open_archive *a, size_t k, long m, int any
 		return 0;
 	if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) == 0)
 		for (size_t i = 0; i < syms.nr && !data; i++)
-			data = (any_kind ? syms.items[i].defined && !syms.items[i].common : syms.items[i].data_def) &&
+			data = (taker == TAKER_DATA ? syms.items[i].data_def :
+				taker == TAKER_GLOBAL ? syms.items[i].defined && !syms.items[i].common && !syms.items[i].weak :
+							syms.items[i].defined && !syms.items[i].common) &&
 			       !strcmp(syms.items[i].name, a->ar.armap.items[k].name);
 	lk_elf_syms_release(&syms);
 	free(name);
@@ -171,7 +176,8 @@ int rp_scan_archive(struct rp *r, long item)
 			m = member_index(a, e->offset);
 			if (m < 0 || a->pulled[m])
 				continue;
-			if (s->defined && !member_defines_data(a, k, m, (r->mode & RP_LLD) != 0))
+			if (s->defined && !member_defines_data(a, k, m, !(r->mode & RP_LLD) ? TAKER_DATA :
+								    (r->mode & RP_MOLD) ? TAKER_ANY : TAKER_GLOBAL))
 				continue;
 			pulled += pull(r, a, m, e->name);
 			again = 1;

@@ -51,13 +51,13 @@ static int start_stop_missing(const struct rp *r, const char *name)
 }
 
 /* Does the shared object of input `i` define versions, and not `version`? */
-static int lacks_version(const struct rp *r, long i, const char *version)
+static int lacks_version(const struct lk_replay *out, long i, const char *version)
 {
 	struct lk_elf_every ev = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	int versioned = 0, has = 0;
 
-	if (i < 0 || lk_elf_read_every(r->out->inputs.items[i].path, &ev, &err) < 0)
+	if (i < 0 || lk_elf_read_every(out->inputs.items[i].path, &ev, &err) < 0)
 		return 0;
 	for (size_t f = 0; f < ev.nr; f++)
 		for (size_t k = 0; k < ev.items[f].syms.nr; k++) {
@@ -72,11 +72,10 @@ static int lacks_version(const struct rp *r, long i, const char *version)
 	return versioned && !has;
 }
 
-/* A shared object's reference sym@`version` that the definition of `s` does not bind. */
-static int unbound_version(const struct rp *r, const struct lk_sym *s, long ref_input, const char *version)
+int rp_version_unbound(const struct lk_replay *out, const struct lk_sym *s, long ref_input, const char *version)
 {
 	return s && s->defined && s->dynamic && !s->diagnosed && s->def_input != ref_input && s->version &&
-	       strcmp(s->version, version) && lacks_version(r, s->def_input, version);
+	       strcmp(s->version, version) && lacks_version(out, s->def_input, version);
 }
 
 /*
@@ -106,7 +105,7 @@ static void versioned_shlib_refs(struct rp *r)
 				if (!y->dynamic || y->defined || y->weak || !y->version)
 					continue;
 				s = lk_symtab_lookup(r->tab, y->name);
-				if (!unbound_version(r, s, (long)i, y->version))
+				if (!rp_version_unbound(r->out, s, (long)i, y->version))
 					continue;
 				s->diagnosed = 1;
 				d = rp_new_diag(r, LK_DIAG_UNDEFINED, s);

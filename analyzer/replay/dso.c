@@ -153,6 +153,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			continue;
 		}
 		s = lk_symtab_intern(r->tab, y->name);
+		if (!y->defined && rp_mold_dormant(r, input, s, !y->weak))
+			continue;	/* mold: no reference until the object is loaded */
 		if (!y->defined)
 			s->ref_dynamic = 1;
 		if (y->defined) {
@@ -223,6 +225,10 @@ static int read_dso(struct rp *r, const struct dso_read *d)
 		return 0;
 	}
 	lk_strvec_push(&r->kept_sonames, soname);
+	if (rp_mold_sleeps(r, &syms, as_needed)) {
+		LK_GROW(r->asleep.items, r->asleep.nr + 1, r->asleep.alloc);
+		r->asleep.items[r->asleep.nr++] = input;
+	}
 	bind_dso(r, input, &syms, (d->flags & DSO_NEEDED_ONLY) != 0);
 	for (size_t i = 0; i < d->info->needed.nr; i++) {
 		struct needed_entry *q;

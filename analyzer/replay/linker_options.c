@@ -62,7 +62,7 @@ static int spells(const char *word, const char *name)
  * than 14, rust-lld), or NULL; a --start-group inside another is refused
  * by lld (mold takes it).
  */
-const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new)
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip)
 {
 	unsigned mask = mask_of(linker, lld_new);
 	int depth = 0;
@@ -70,7 +70,7 @@ const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->parent >= 0)
+		if (it->parent >= 0 || (skip >= 0 && it->position == skip))
 			continue;
 		/* By the word: the line model reads a nested one as an option (ld ignores it). */
 		if (it->word && (!strcmp(it->word, "--start-group") || !strcmp(it->word, "-(")) &&

@@ -15,18 +15,50 @@
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "rp.h"
 
+/*
+ * mold reads every member of an archive on the line, needed or not
+ * (elf-main.cc read_file: new_object_file checks each one's machine), and
+ * stops at one of another machine ("incompatible file type"); GNU ld and
+ * lld judge a member only when they take it. Read from the archive's
+ * first ELF member (lk_elf_info.machine). NEEDSWORK(#19): an archive
+ * whose first member is of the link's machine and a later one is not.
+ */
+static void foreign_archives(const struct lk_line *line, long skip, struct lk_linker_verdict *v)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		struct lk_buf b = LK_BUF_INIT;
+
+		if ((it->kind != LK_ITEM_FILE && it->kind != LK_ITEM_LIB) || it->unusable || (skip >= 0 && it->position == skip) ||
+		    (it->info.kind != LK_FILE_ARCHIVE && it->info.kind != LK_FILE_THIN_ARCHIVE) ||
+		    !line->machine || !it->info.machine || it->info.machine == line->machine)
+			continue;
+		v->success = 0;
+		lk_buf_addf(&b, "mold fails: %s (at %ld) holds objects for %s, and mold reads every member of an archive, needed or not (\"incompatible file type\"; GNU ld and lld read only the members they take)",
+			    lk_path_base(it->path), it->position, lk_elf_machine_name(it->info.machine));
+		lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+		lk_buf_addf(&b, "for mold: drop %s (at %ld), or give the %s build of it", it->word, it->position,
+			    lk_elf_machine_name(line->machine));
+		rp_linker_fix(v, lk_buf_detach(&b), NULL, it->position);
+	}
+}
+
 /* out->linkers[LK_LINKER_MOLD], from the lld-rules replay `lazy` of `line`. */
-void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out)
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out, long skip)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_MOLD];
 
 	v->success = 1;
-	v->version = "1.10";
-	if (!rp_refused(line, LK_LINKER_MOLD, 0, "mold", v))
-		rp_lazy_rules_why(line, lazy, "mold", v);
+	v->version = lk_xstrdup("1.10");
+	if (!rp_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v) &&
+	    !rp_script_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v)) {
+		foreign_archives(line, skip, v);
+		rp_lazy_rules_why(line, lazy, "mold", 0, v);
+	}
 }
 
 /*
@@ -83,4 +115,97 @@ void rp_mold_versioned_refs(struct rp *r)
 		if (strchr(s->name, '@') && s->defined && s->dynamic && s->def_input >= 0 && !used[s->def_input])
 			s->defined = s->dynamic = 0;
 	free(used);
+}
+
+/*
+ * mold's --as-needed (elf-main.cc, input-files.cc, passes.cc
+ * mark_live_objects): such a shared object is loaded only when a regular
+ * object's strong reference resolves to it; only then do its undefined
+ * symbols take archive members (SharedFile::mark_live_objects) and make
+ * the symbols they name exported (compute_import_export: --gc-sections
+ * roots). GNU ld's --as-needed is read in order (dso.c); mold's is not:
+ * a reference read after the object wakes it. lld loads every shared
+ * object's symbols, --as-needed or not. Each replay under RP_LLD keeps the
+ * list, so the lld one can tell when mold's own replay is needed.
+ */
+int rp_mold_sleeps(struct rp *r, const struct lk_elf_syms *syms, int as_needed)
+{
+	if (!(r->mode & RP_LLD) || !as_needed)
+		return 0;
+	for (size_t i = 0; i < syms->nr; i++) {
+		const struct lk_elf_sym *y = &syms->items[i];
+		const struct lk_sym *s = y->defined && !y->hidden_version ? lk_symtab_lookup(r->tab, y->name) : NULL;
+
+		if (s && !s->defined && s->ref_regular_strong)
+			return 0;
+	}
+	return 1;
+}
+
+static int is_asleep(const struct rp *r, long input)
+{
+	for (size_t i = 0; i < r->asleep.nr; i++)
+		if (r->asleep.items[i] == input)
+			return 1;
+	return 0;
+}
+
+static void make_reference(struct rp *r, long input, struct lk_sym *s, int strong)
+{
+	s->ref_dynamic = 1;
+	if (!strong || s->defined)
+		return;
+	s->ref_dynamic_strong = 1;
+	if (s->armap_item >= 0)
+		r->lazy_pending = 1;
+	if (s->first_dyn_ref < 0)
+		s->first_dyn_ref = input;
+}
+
+int rp_mold_dormant(struct rp *r, long input, struct lk_sym *s, int strong)
+{
+	if (!r->asleep.nr || !is_asleep(r, input))
+		return 0;
+	LK_GROW(r->dormant.items, r->dormant.nr + 1, r->dormant.alloc);
+	r->dormant.items[r->dormant.nr].input = input;
+	r->dormant.items[r->dormant.nr].sym = s;
+	r->dormant.items[r->dormant.nr++].strong = strong;
+	return (r->mode & RP_MOLD) != 0;
+}
+
+void rp_mold_wake(struct rp *r, long input)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->asleep.nr; i++)
+		if (r->asleep.items[i] != input)
+			r->asleep.items[k++] = r->asleep.items[i];
+	if (k == r->asleep.nr)
+		return;
+	r->asleep.nr = k;
+	for (size_t i = 0; i < r->dormant.nr; i++) {
+		struct rp_dormant_ref *d = &r->dormant.items[i];
+
+		if (d->input != input)
+			continue;
+		if (r->mode & RP_MOLD)
+			make_reference(r, input, d->sym, d->strong);
+		d->input = -1;
+	}
+}
+
+/*
+ * Left asleep to the end, an object's reference differs between lld and
+ * mold where an archive names the symbol (lld takes the member) or under
+ * --gc-sections (lld exports the symbol: a root).
+ */
+int rp_mold_asleep_matters(const struct rp *r)
+{
+	for (size_t i = 0; i < r->dormant.nr; i++) {
+		const struct rp_dormant_ref *d = &r->dormant.items[i];
+
+		if (d->input >= 0 && d->strong && (d->sym->armap_item >= 0 || r->gc))
+			return 1;
+	}
+	return 0;
 }

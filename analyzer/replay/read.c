@@ -53,6 +53,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			}
 			break;
 		case LK_SYM_REFERENCED:
+			if (!y->weak && s->defined && s->dynamic && r->asleep.nr)
+				rp_mold_wake(r, s->def_input);
 			if (strchr(y->name, '@'))
 				r->versioned_refs = 1;
 			if (!s->defined && s->armap_item >= 0)

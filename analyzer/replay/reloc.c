@@ -228,8 +228,18 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined
 	/* NEEDSWORK(#17): ld names a non-TLS definition's section too when it came first; the table keeps none. */
 }
 
-static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, const char *section)
+/*
+ * bfd compares every symbol's type. lld takes an STT_NOTYPE symbol (a C
+ * reference without __thread) as either (InputFiles.cpp: "TLS attribute
+ * mismatch" only between STT_TLS and another type), so only a TLS and a
+ * typed non-TLS symbol mismatch; lld 14 and rust-lld alike, both orders
+ * (checked). mold 1.10 checks no TLS type (its own replay; mold.c).
+ */
+static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, int notype,
+		     const char *section)
 {
+	if ((r->mode & RP_MOLD) || ((r->mode & RP_LLD) && notype))
+		return;
 	if (!s->typed) {
 		s->typed = 1;
 		s->tls = tls != 0;
@@ -246,7 +256,7 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input)
 {
 	if (y->defined)
-		tls_meet(r, s, input, y->tls, 1, NULL);	/* a shared object's section is not read */
+		tls_meet(r, s, input, y->tls, 1, y->notype, NULL);	/* a shared object's section is not read */
 }
 
 /* ---- one input's relocations ---- */
@@ -257,6 +267,13 @@ static const char *section_name(const struct lk_elf_gc *g, uint32_t ndx)
 }
 
 /* Is this relocation worth keeping for the end of the line? */
+/* lld's replay of a PIE: a PC-relative reference to an undefined global may meet a TLS definition (lld_tls_pc). */
+static int lld_pie(const struct rp *r)
+{
+	return (r->mode & RP_LLD) && !(r->mode & RP_MOLD) && (r->line->facts & LK_LINE_PIE) &&
+	       !(r->line->facts & LK_LINE_SHARED);
+}
+
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global)
 {
 	int shared = (r->line->facts & LK_LINE_SHARED) != 0;
@@ -267,7 +284,7 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 	case LK_RC_ABS:
 		return !writable;
 	case LK_RC_PC:
-		return shared && !writable && global;
+		return (shared && !writable && global) || (lld_pie(r) && global);
 	case LK_RC_TLS_LE:
 		return shared;
 	default:
@@ -352,7 +369,8 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
-		if (rr->pic_line && keep_for_output(r, h, writable, global))
+		if (rr->pic_line && keep_for_output(r, h, writable, global) &&
+		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 		else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
@@ -369,7 +387,7 @@ void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, str
 		const struct lk_elf_sym *y = &syms->items[i];
 		const char *sec = y->defined && y->section < sections->nsections ? sections->sections[y->section].name : NULL;
 
-		tls_meet(r, seen[i], input, y->tls, y->defined, sec);
+		tls_meet(r, seen[i], input, y->tls, y->defined, y->notype, sec);
 	}
 	for (size_t i = 0; i < sections->nsections; i++) {
 		const struct lk_elf_gc_section *s = &sections->sections[i];
@@ -455,6 +473,41 @@ static int reported(const struct rp *r, enum lk_diag_kind kind, const struct rr_
 	return 0;
 }
 
+/*
+ * lld 14 in a PIE (-static-pie too): an absolute relocation the output
+ * cannot take, against a symbol a regular object defines with a type
+ * (STT_OBJECT or STT_FUNC), takes processRelocAux's executable path (a
+ * copy relocation or canonical PLT entry for a symbol already here) and
+ * is written with its link-time value, no error, no dynamic relocation;
+ * against a section, a local or an STT_NOTYPE symbol it fails. Checked:
+ * R_X86_64_32 and R_X86_64_64 in .text under ld.lld 14.0.6; rust-lld
+ * (LLD 22) refuses both.
+ */
+static int lld14_writes_it(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	const struct lk_sym *s = ref->sym;
+
+	if (!(r->mode & RP_LLD14) || out != LK_OUT_PIE || !s || !s->defined || s->dynamic || !s->def_typed ||
+	    (ref->howto->cls != LK_RC_ABS && ref->howto->cls != LK_RC_ABS_NARROW))
+		return 0;
+	r->mold_differs = 1;	/* mold refuses it: its own replay */
+	return 1;
+}
+
+/*
+ * lld takes a TLS symbol's value as absolute (its offset in the TLS
+ * block; Relocations.cpp isAbsoluteValue), so in a PIE a PC-relative
+ * reference to one (a C reference without __thread, compiled -fno-pic:
+ * R_X86_64_PC32) is "relocation R_X86_64_PC32 cannot refer to absolute
+ * symbol"; a GOT reference (-fPIC) links, and so does -no-pie. lld 14 and
+ * rust-lld alike; mold links it (checked: difftest reloc class).
+ */
+static int lld_tls_pc(const struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	return lld_pie(r) && out == LK_OUT_PIE && ref->howto->cls == LK_RC_PC && ref->sym && ref->sym->defined &&
+	       !ref->sym->dynamic && ref->sym->tls;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -467,8 +520,17 @@ static void judge_output(struct rp *r)
 		const char *why;
 		struct lk_diag_reloc *x;
 
-		if (!ref->not_allowed)
+		if (!ref->not_allowed || lld14_writes_it(r, ref, out))
 			continue;
+		if (lld_tls_pc(r, ref, out)) {
+			if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+				x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+				x->output = output_words(out);
+				x->rule = "lld takes a TLS symbol's value as absolute: a PC-relative reference cannot refer to it (declare it __thread where it is used)";
+				x->recompile = "-fPIE";
+			}
+			continue;
+		}
 		switch (lk_reloc_judge(&site, &why)) {
 		case LK_RV_OK:
 			continue;

@@ -164,6 +164,8 @@ static void rp_release(struct rp *r)
 	free(r->archives.items);
 	free(r->archive_slot.items);
 	lk_strvec_release(&r->kept_sonames);
+	free(r->asleep.items);
+	free(r->dormant.items);
 }
 
 /*
@@ -238,7 +240,7 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	}
 	out->symtab = r.tab;
 	archives_defining(out, r.line);
-	commons = r.commons_met_archives || r.versioned_refs;
+	commons = r.commons_met_archives || r.versioned_refs || r.mold_differs || rp_mold_asleep_matters(&r);
 	rp_release(&r);
 	return commons;
 }
@@ -264,8 +266,8 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 
 	out->linkers[LK_LINKER_BFD].success = out->success;
 	memset(&lazy, 0, sizeof(lazy));
-	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_rust_lld(rec) ? 0 : RP_LLD14), &rp_no_edit, &lazy);
-	rp_lld_verdict(rec, line, &lazy, out);
+	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14), &rp_no_edit, &lazy);
+	rp_lld_verdict(rec, line, &lazy, out, -1);
 	lk_policy_read(line, &gnu);
 	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
 	lk_policy_release(&gnu);
@@ -273,12 +275,13 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
 		memset(&mold, 0, sizeof(mold));
 		rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
-		rp_mold_verdict(line, &mold, out);
+		rp_mold_verdict(line, &mold, out, -1);
 		lk_replay_release(&mold);
 	} else {
-		rp_mold_verdict(line, &lazy, out);
+		rp_mold_verdict(line, &lazy, out, -1);
 	}
 	lk_replay_release(&lazy);
+	rp_try_linker_fixes(rec, line, out);
 }
 
 /* The neutral edit: nothing changed. */
@@ -293,6 +296,9 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	linker_verdicts(rec, line, out);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
+	/* The line's own linker's verdict is no prediction: neither is the outcome. */
+	if (!out->unknown && out->linkers[lk_linker_of_flavor(line->flavor)].unknown)
+		out->unknown = lk_xstrdup(out->linkers[lk_linker_of_flavor(line->flavor)].unknown);
 	/* A success that rests on what the replay does not model (a relocation type) is no prediction. */
 	if (!out->unknown && out->success && out->unmodelled)
 		out->unknown = lk_xstrdup(out->unmodelled);
@@ -419,6 +425,9 @@ void lk_replay_release(struct lk_replay *r)
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		lk_strvec_release(&r->linkers[l].why);
 		lk_strvec_release(&r->linkers[l].fixes);
+		free(r->linkers[l].unknown);
+		free(r->linkers[l].version);
+		rp_linker_fixes_release(&r->linkers[l]);
 	}
 	lk_symtab_free(r->symtab);
 	memset(r, 0, sizeof(*r));

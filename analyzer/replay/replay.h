@@ -139,11 +139,21 @@ enum lk_linker lk_linker_of_flavor(const char *flavor);
 int lk_linker_by_name(const char *name);
 
 /* One linker's verdict on the line (analyzer/replay/lld.c, mold.c; GNU ld's is the replay itself). */
+/* The edit a linker's fix makes, tried on that linker's model: */
+struct lk_linker_edit {
+	char *append;			/* a word appended to the line, as the linker reads it (the fix's text says it as -Wl,), or NULL */
+	long skip_position;		/* a driver position left out, or -1 */
+	int verified;			/* 1: the linker's replay of the edited line links; 0: it still fails; -1: not tried (no edit) */
+};
+
 struct lk_linker_verdict {
 	int success;
-	const char *version;		/* the version modelled: "2.40", "14", "rust-lld (LLVM 22)", "1.10" */
+	char *version;			/* the version modelled: "14", "rust-lld (LLVM 22)", "LLVM 18", "1.10"; NULL for GNU ld */
 	struct lk_strvec why;		/* lld, mold: why it fails, one sentence each ("lld fails: ...") */
 	struct lk_strvec fixes;		/* lld, mold: what would make it link, in the user's terms */
+	char *unknown;			/* lld, mold: why its verdict is no prediction (its outcome "unknown"), or NULL */
+	/* fixes[i]'s edit and what that linker's model of the edited line says (linker_fixes.c) */
+	struct { struct lk_linker_edit *items; size_t nr, alloc; } edits;
 };
 
 struct lk_replay {

@@ -67,6 +67,11 @@ struct rp {
 	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
 	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */
 	int commons_met_archives;	/* RP_LLD: a common symbol that an archive's armap names (lld and mold differ then) */
+	int mold_differs;	/* RP_LLD: lld decided something by a rule of its own that mold does not share */
+	/* RP_LLD: --as-needed shared objects no regular reference has bound yet, which mold leaves out (mold.c) */
+	struct { long *items; size_t nr, alloc; } asleep;
+	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
+	struct { struct rp_dormant_ref { long input; struct lk_sym *sym; int strong; } *items; size_t nr, alloc; } dormant;
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -77,8 +82,9 @@ static inline const struct lk_line_item *item_at(const struct rp *r, long item)
 /*
  * replay.c: one replay of `line` (its items from `first_extra` on appended
  * by an edit) into `out`; returns 1 when, under RP_LLD, a common symbol met
- * an archive that names it or a regular object references a "sym@VER"
- * (where lld's and mold's rules differ).
+ * an archive that names it, a regular object references a "sym@VER", an
+ * --as-needed shared object left asleep matters (mold.c) or lld decided by a
+ * rule of its own (mold_differs): where lld's and mold's rules differ.
  */
 int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		    unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out);
@@ -115,6 +121,12 @@ void rp_load_needed(struct rp *r);
 void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
+/*
+ * checks.c: a shared object's (input ref_input's) reference sym@`version`
+ * that the shared definition of `s` in `out` does not bind (its library
+ * defines other versions only).
+ */
+int rp_version_unbound(const struct lk_replay *out, const struct lk_sym *s, long ref_input, const char *version);
 /* checks.c: GNU ld's "hidden symbol ... is referenced by DSO". */
 void rp_hidden_checks(struct rp *r);
 
@@ -142,24 +154,50 @@ void rp_fetch_lazy(struct rp *r);
 /* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
 void rp_version_scripts(struct rp *r);
 
-/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL. */
-const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new);
+/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL; not at position `skip` (-1: none). */
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip);
 
 /* lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules replay `lazy` of `line`. */
+/* (`skip`: a fix trial's driver position left out, whose items the verdict does not judge; -1: none) */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
-		    struct lk_replay *out);
-void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out);
+		    struct lk_replay *out, long skip);
+void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out, long skip);
+/*
+ * mold.c: an --as-needed shared object mold has not loaded yet (asleep;
+ * rp_mold_sleeps says whether it is, when read), its strong undefined
+ * reference to `s` kept aside (returns 1 under RP_MOLD: the reference is not
+ * made now), one woken by a regular reference bound to it, and whether
+ * one left asleep references a symbol an archive names (mold's own replay
+ * then differs from lld's).
+ */
+int rp_mold_sleeps(struct rp *r, const struct lk_elf_syms *syms, int as_needed);
+int rp_mold_dormant(struct rp *r, long input, struct lk_sym *s, int strong);
+void rp_mold_wake(struct rp *r, long input);
+int rp_mold_asleep_matters(const struct rp *r);
 /* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
 int rp_mold_reports_objects(const struct lk_line *line);
 /* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
 void rp_mold_versioned_refs(struct rp *r);
-/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14. */
+/* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14; the major version of the line's lld. */
 int rp_rust_lld(const struct lk_record *rec);
+int rp_lld_major(const struct lk_record *rec);
 /* lld.c: an option `linker` refuses, said in v (returns 1), or 0; the lld-rules replay's diagnostics said in v. */
-int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, const char *who,
+int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       struct lk_linker_verdict *v);
+		       int tls_checked, struct lk_linker_verdict *v);
+/* script_commands.c: a linker script on the line with a command `linker` does not know, said in v (returns 1), or 0. */
+int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
+		      struct lk_linker_verdict *v);
+/*
+ * linker_fixes.c: a fix for verdict `v` (text owned by v now), with the
+ * edit that tries it (append: one word as the linker reads it, "--allow-shlib-undefined", or NULL; skip: a driver position,
+ * or -1; neither: a fix the replay cannot try); each tried on its
+ * linker's model of the edited line at the end of the verdicts; freed.
+ */
+void rp_linker_fix(struct lk_linker_verdict *v, char *text, const char *append, long skip);
+void rp_try_linker_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+void rp_linker_fixes_release(struct lk_linker_verdict *v);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 

@@ -126,6 +126,7 @@ enum lk_sym_event lk_symtab_add_regular(struct lk_symtab *t, struct lk_sym *s,
 		s->def_section = y->section;
 		s->def_value = y->value;
 		s->def_hidden = y->local_vis;
+		s->def_typed = !y->notype && !y->tls;
 		s->version = NULL;
 		return LK_SYM_DEFINED;
 	}

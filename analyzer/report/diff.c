@@ -450,6 +450,7 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	fprintf(out, "B %s\n  %s under GNU ld's rules (the real linker: %s)\n\n", rb->path,
 		lb->unknown.nr ? "outcome unknown" : ok_b ? "links" : "fails",
 		rb->has_exit ? (rb->exit_status ? "failed" : "linked") : "not run");
+	lk_diff_linkers_text(out, ra, la, rb, lb);
 	fprintf(out, "compared by meaning: paths relative to each record's cwd and build root, crate hashes,\n"
 		"temporary names and the target's architecture normalised%s\n",
 		a.by_content ? "; inputs with the same content matched whatever their names" : "");

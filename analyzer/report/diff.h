@@ -9,5 +9,14 @@
 
 void lk_diff_print(FILE *out, const struct lk_record *a, struct lk_line *la,
 		   const struct lk_record *b, struct lk_line *lb);
+/*
+ * diff_linkers.c: each linker's outcome of the two lines, one text line
+ * (and which linkers' outcomes differ); or the "linkscope-diff/1" JSON
+ * object (docs/report-format.md), returning 0 or -1 when it cannot be written.
+ */
+void lk_diff_linkers_text(FILE *out, const struct lk_record *a, const struct lk_line *la,
+			  const struct lk_record *b, const struct lk_line *lb);
+int lk_diff_json(FILE *out, const struct lk_record *a, const struct lk_line *la,
+		 const struct lk_record *b, const struct lk_line *lb);
 
 #endif

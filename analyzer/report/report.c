@@ -81,16 +81,20 @@ static char *cross_verdict(const struct lk_line *line, const struct lk_replay *r
 	struct lk_buf b = LK_BUF_INIT;
 	int failing = 0;
 
-	for (int l = 0; l < LK_LINKER_COUNT; l++)
-		failing += !rp->linkers[l].success;
-	if (!failing || failing == LK_LINKER_COUNT)
+	int known = 0;
+
+	for (int l = 0; l < LK_LINKER_COUNT; l++) {
+		known += !rp->linkers[l].unknown;
+		failing += !rp->linkers[l].success && !rp->linkers[l].unknown;
+	}
+	if (!failing || failing == known)
 		return NULL;
 	linker_order(line, order);
 	for (int pass = 1; pass >= 0; pass--) {
 		int n = 0;
 
 		for (int k = 0; k < LK_LINKER_COUNT; k++) {
-			if (rp->linkers[order[k]].success != pass)
+			if (rp->linkers[order[k]].success != pass || rp->linkers[order[k]].unknown)
 				continue;
 			lk_buf_addf(&b, "%s%s", n++ ? " and " : pass ? "links with " : ", fails with ", human_name(rp, order[k]));
 		}
@@ -107,10 +111,19 @@ static void other_linkers_text(FILE *out, const char *lead, const struct lk_line
 	for (int k = 0; k < LK_LINKER_COUNT; k++) {
 		const struct lk_linker_verdict *v = &rp->linkers[order[k]];
 
+		if (v->unknown) {
+			fprintf(out, "%s%s's verdict is unknown: %s\n", lead, human_name(rp, order[k]), v->unknown);
+			continue;
+		}
 		for (size_t i = 0; i < v->why.nr; i++)
 			fprintf(out, "%s%s\n", lead, v->why.items[i]);
-		for (size_t i = 0; i < v->fixes.nr; i++)
-			fprintf(out, "%sfix (not verified by replay) %s\n", lead, v->fixes.items[i]);
+		for (size_t i = 0; i < v->fixes.nr; i++) {
+			int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
+
+			fprintf(out, "%sfix (%s%s%s) %s\n", lead, verified < 0 ? "not verified by replay" : verified ? "verified by " : "",
+				verified < 0 ? "" : human_name(rp, order[k]),
+				verified < 0 ? "" : verified ? "'s replay" : "'s replay of it still fails", v->fixes.items[i]);
+		}
 	}
 }
 
@@ -523,6 +536,19 @@ static json_t *diag_json(const struct lk_line *line, const struct lk_replay *rp,
 	return o;
 }
 
+/* Each fix of `v` verified by its linker's replay of the edited line (true), still failing (false), not tried (null). */
+static json_t *fixes_verified(const struct lk_linker_verdict *v, int unsaid)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; !unsaid && i < v->fixes.nr; i++) {
+		int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
+
+		json_array_append_new(a, verified < 0 ? json_null() : json_boolean(verified));
+	}
+	return a;
+}
+
 /*
  * predicted.mold, predicted.linkers (one verdict per linker, the line's
  * own first) and predicted.linker_verdicts (each one's version modelled,
@@ -537,15 +563,19 @@ static void linkers_json(json_t *predicted, const struct lk_line *line, const st
 	linker_order(line, order);
 	for (int k = 0; k < LK_LINKER_COUNT; k++) {
 		const struct lk_linker_verdict *v = &rp->linkers[order[k]];
-		const char *word = unknown_outcome ? "unknown" : v->success ? "success" : "failure";
+		int unsaid = unknown_outcome || v->unknown;
+		const char *word = unsaid ? "unknown" : v->success ? "success" : "failure";
 
 		json_object_set_new(linkers, lk_linker_name(order[k]), json_string(word));
 		json_object_set_new(verdicts, lk_linker_name(order[k]),
-				    json_pack("{s:s, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
-					      "why", strvec(unknown_outcome ? &none : &v->why),
-					      "fixes", strvec(unknown_outcome ? &none : &v->fixes)));
+				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
+					      "why", strvec(unsaid ? &none : &v->why),
+					      "fixes", strvec(unsaid ? &none : &v->fixes),
+					      "fixes_verified", fixes_verified(v, unsaid),
+					      "unknown_because", lk_json_str(unknown_outcome ? NULL : v->unknown)));
 	}
-	json_object_set_new(predicted, "mold", json_string(unknown_outcome ? "unknown" : rp->linkers[LK_LINKER_MOLD].success ? "success" : "failure"));
+	json_object_set_new(predicted, "mold", json_string(unknown_outcome || rp->linkers[LK_LINKER_MOLD].unknown ? "unknown" :
+							   rp->linkers[LK_LINKER_MOLD].success ? "success" : "failure"));
 	json_object_set_new(predicted, "linkers", linkers);
 	json_object_set_new(predicted, "linker_verdicts", verdicts);
 }
@@ -564,7 +594,7 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 			 "schema", "linkscope-report/2", "record", lk_json_str(rec->path),
 			 "predicted", "outcome", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
 			 "gnu_ld", unknown(line, rp) ? "unknown" : rp->success ? "success" : "failure",
-			 "lld", unknown(line, rp) ? "unknown" : rp->lld_success ? "success" : "failure",
+			 "lld", unknown(line, rp) || rp->linkers[LK_LINKER_LLD].unknown ? "unknown" : rp->lld_success ? "success" : "failure",
 			 "cross_linker_verdict", unknown(line, rp) ? json_null() : lk_json_str(cross),
 			 "unknown_because", unknown_because(line, rp),
 			 "linker", "flavor", lk_json_str(line->flavor),

@@ -49,7 +49,7 @@ option "0 0 0 0" --no-copy-dt-needed-entries
 
 out=$("$LINKSCOPE" explain "$T/__print_memory_usage-bfd.json")
 check_contains "a GNU ld line: lld 14 refuses --print-memory-usage" "$out" "lld fails: it does not know --print-memory-usage (at 2) and stops before reading any input"
-check_contains "and the fix, for lld" "$out" "fix (not verified by replay) for lld: drop --print-memory-usage (at 2)"
+check_contains "and the fix, for lld, verified by lld's replay" "$out" "fix (verified by lld's replay) for lld: drop --print-memory-usage (at 2)"
 check_contains "the rust-lld line links: it knows the option" "$("$LINKSCOPE" explain "$T/__print_memory_usage-rust-lld.json")" "the link succeeds under rust-lld's rules"
 check_contains "the nested group: lld refuses it, mold takes it" "$("$LINKSCOPE" explain "$T/__start_group___start_group___end_group___end_group-mold.json")" \
 	"cross-linker verdict: links with mold and GNU ld, fails with lld"

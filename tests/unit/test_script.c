@@ -170,6 +170,22 @@ static void test_script_skipped_commands(void **state)
 	}
 }
 
+/* The top-level commands, in order, for lld's and mold's models (replay/script_commands.c). */
+static void test_script_commands_kept(void **state)
+{
+	static const char *const want[] = { "FORCE_COMMON_ALLOCATION", "OUTPUT_FORMAT", "INPUT", "SEARCH_DIR", "=",
+					     "SECTIONS" };
+	struct lk_script s;
+
+	(void)state;
+	parse_ok("FORCE_COMMON_ALLOCATION\nOUTPUT_FORMAT(elf64-x86-64) INPUT(a.o AS_NEEDED(b.o))\n"
+		 "SEARCH_DIR(.) x = 1;\nSECTIONS { .text : { *(.text) } }", &s);
+	assert_int_equal(s.commands.nr, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < s.commands.nr; i++)
+		assert_string_equal(s.commands.items[i], want[i]);
+	lk_script_release(&s);
+}
+
 static void test_script_bad_syntax(void **state)
 {
 	(void)state;
@@ -237,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_script_comments),
 		cmocka_unit_test(test_script_quoted_names),
 		cmocka_unit_test(test_script_skipped_commands),
+		cmocka_unit_test(test_script_commands_kept),
 		cmocka_unit_test(test_script_bad_syntax),
 		cmocka_unit_test(test_script_error_verdicts),
 	};
