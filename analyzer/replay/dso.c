@@ -120,6 +120,7 @@ static void drop_dso(struct rp *r, long input, const struct lk_elf_syms *syms)
 	struct lk_rinput *in = &r->out->inputs.items[input];
 
 	in->dropped = 1;
+	rp_answer_dropped(r, syms);
 	for (size_t i = 0; i < syms->nr; i++) {
 		if (!syms->items[i].defined)
 			continue;
@@ -171,6 +172,7 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			s->ref_dynamic_strong = 1;
 			if (s->armap_item >= 0)
 				r->lazy_pending = 1;
+			rp_answer_ref(r, s);
 			if (s->first_dyn_ref < 0)
 				s->first_dyn_ref = input;
 		}
