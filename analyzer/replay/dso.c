@@ -154,6 +154,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			continue;
 		}
 		s = lk_symtab_intern(r->tab, y->name);
+		if (!y->defined && needed_only)
+			rp_answer_gc_root(r, s);
 		if (!y->defined)
 			s->ref_dynamic = 1;
 		if (y->defined) {

@@ -18,9 +18,11 @@
  * - a shared object --as-needed dropped whose TLS definitions, or strong
  *   references to what an archive names, would change the table lld
  *   keeps it in;
- * - at the end: --copy-dt-needed-entries, --gc-sections (the collection
- *   would be another), the layout pass, text relocations under lld's
- *   -z text.
+ * - under --gc-sections, a regular definition that only a shared object
+ *   GNU ld dropped, or one it loaded after the line, references: a root
+ *   of one collection and not of the other;
+ * - at the end: --copy-dt-needed-entries, the layout pass, text
+ *   relocations under lld's -z text.
  *
  * When none happened and GNU ld's replay succeeds, the lld-rules replay
  * would succeed with the same table, but for the libraries GNU ld loads
@@ -88,6 +90,8 @@ void rp_answer_dropped(struct rp *r, const struct lk_elf_syms *syms)
 				rp_answer_differs(r);
 			continue;
 		}
+		if (r->gc)
+			lk_strvec_push(&r->lazy_dropped_roots, y->name);
 		if (y->weak || ((s = lk_symtab_lookup(r->tab, y->name)) && (s->defined || s->ref_regular_strong)))
 			continue;
 		if (s && s->armap_item >= 0)
@@ -112,6 +116,13 @@ static int defined_before_archive(const struct rp *r, const struct lk_sym *s)
 	return s->defined && s->def_input >= 0 && (size_t)s->def_input < a->inputs_before;
 }
 
+/* --gc-sections: a shared object's reference makes `s` a root for one linker's collection only. */
+void rp_answer_gc_root(struct rp *r, const struct lk_sym *s)
+{
+	if (r->gc && s->defined && !s->dynamic && !s->ref_dynamic)
+		rp_answer_differs(r);
+}
+
 void rp_answer_finish(struct rp *r)
 {
 	struct lk_sym *s;
@@ -120,8 +131,11 @@ void rp_answer_finish(struct rp *r)
 	if (!r->answer)
 		return;
 	r->answer->line_inputs = r->out->inputs.nr;
-	if (r->gc || r->versioned_refs)
+	if (r->versioned_refs)
 		rp_answer_differs(r);
+	for (size_t i = 0; i < r->lazy_dropped_roots.nr; i++)
+		if ((s = lk_symtab_lookup(r->tab, r->lazy_dropped_roots.items[i])))
+			rp_answer_gc_root(r, s);
 	for (size_t i = 0; i < r->lazy_dropped_refs.nr; i++)
 		if ((s = lk_symtab_lookup(r->tab, r->lazy_dropped_refs.items[i])) && !defined_before_archive(r, s))
 			rp_answer_differs(r);	/* lld would take the member for the dropped library's reference */

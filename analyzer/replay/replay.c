@@ -161,6 +161,7 @@ static void rp_release(struct rp *r)
 	free(r->live_undefined.items);
 	free(r->lazy_refs.items);
 	lk_strvec_release(&r->lazy_dropped_refs);
+	lk_strvec_release(&r->lazy_dropped_roots);
 	lk_strvec_release(&r->start_stop);
 	lk_policy_release(&r->policy);
 	free(r->archives.items);

@@ -78,6 +78,7 @@ struct rp {
 	struct rp_lazy_answer *answer;	/* GNU ld's replay for lk_replay_run: what it answers of lld's, or NULL */
 	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
 	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
+	struct lk_strvec lazy_dropped_roots;	/* --gc-sections: every reference of those (roots for lld) */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -161,14 +162,16 @@ const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk
  * would differ (each a no-op without r->answer): the lld rules differ
  * here; a strong reference to `s`; where lld would fetch lazily; a member
  * pulled for `s` from the archive `item`; a shared object dropped by
- * --as-needed (its symbols); the end of the reading (before the DT_NEEDED
- * libraries).
+ * --as-needed (its symbols); a reference to `s` from a library loaded after
+ * the line (a root for GNU ld's collection only); the end of the reading
+ * (before the DT_NEEDED libraries).
  */
 void rp_answer_differs(struct rp *r);
 void rp_answer_ref(struct rp *r, struct lk_sym *s);
 void rp_answer_checkpoint(struct rp *r);
 void rp_answer_pull(struct rp *r, const struct lk_sym *s, long item);
 void rp_answer_dropped(struct rp *r, const struct lk_elf_syms *syms);
+void rp_answer_gc_root(struct rp *r, const struct lk_sym *s);
 void rp_answer_finish(struct rp *r);
 
 /*
