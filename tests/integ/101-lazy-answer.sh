@@ -14,7 +14,10 @@
 #             keeps it where it stands (its definitions count);
 #   needed:   libu.so needs v from libe.so, which only libd.so's DT_NEEDED
 #             names: GNU ld loads it after the line, lld does not, and
-#             checks libu.so (its DT_NEEDED all on the line): v undefined.
+#             checks libu.so (its DT_NEEDED all on the line): v undefined;
+#   droproot: --gc-sections, and libr.so, dropped by --as-needed, references
+#             cb, whose section calls gone (defined nowhere): GNU ld collects
+#             that section, lld keeps it (a shared object references cb).
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
@@ -61,4 +64,14 @@ cc -shared -fPIC v.c -Wl,-soname,libve.so -o ee/libve.so
 cc -shared -fPIC n.c -Wl,--no-as-needed -Lee -lve -Wl,-soname,libn.so -o nn/libn.so
 cc -shared -fPIC u.c -Wl,--no-as-needed -Lnn -ln -Wl,-soname,libu.so -o nn/libu.so
 case_of "success failure success" needed umain.o nn/libu.so nn/libn.so -Wl,-rpath-link,ee
+
+printf 'int cb(void);\nint rfun(void) { return cb(); }\n' >r.c
+printf 'int gone(void);\nint cb(void) { return gone(); }\nint main(void) { return 0; }\n' >rmain.c
+cc -shared -fPIC r.c -o libr.so
+cc -ffunction-sections -c rmain.c
+for ld in bfd lld; do linked droproot "$ld" rmain.o -Wl,--as-needed ./libr.so -Wl,--no-as-needed -Wl,--gc-sections; done
+check_eq "droproot: the real linkers (bfd lld)" "success failure" "$(word droproot-bfd) $(word droproot-lld)"
+for ld in bfd lld; do
+	check_contains "droproot: the replay of the $ld line (bfd, lld)" "$(verdicts "$T/droproot-$ld.json")" "bfd=success lld=failure"
+done
 finish
