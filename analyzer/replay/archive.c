@@ -33,6 +33,7 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	a = &r->archives.items[r->archives.nr++];
 	memset(a, 0, sizeof(*a));
 	a->item = item;
+	a->inputs_before = r->out->inputs.nr;
 	a->ok = lk_elf_archive_open(item_at(r, item)->path, &a->ar, &err) == 0;
 	if (!a->ok) {
 		rp_note(r, "%s", err.msg);
@@ -135,8 +136,10 @@ static int member_defines_data(struct open_archive *a, size_t k, long m, enum co
  */
 static int common_fetches(struct rp *r, const struct lk_sym *s)
 {
-	if (!(r->mode & RP_LLD))
+	if (!(r->mode & RP_LLD)) {
+		rp_answer_differs(r);	/* lld's and mold's commons take members their own ways */
 		return 1;
+	}
 	r->commons_met_archives = 1;
 	if (r->mode & RP_MOLD)
 		return 1;
@@ -179,6 +182,7 @@ int rp_scan_archive(struct rp *r, long item)
 			if (s->defined && !member_defines_data(a, k, m, !(r->mode & RP_LLD) ? TAKER_DATA :
 								    (r->mode & RP_MOLD) ? TAKER_ANY : TAKER_GLOBAL))
 				continue;
+			rp_answer_pull(r, s, item);
 			pulled += pull(r, a, m, e->name);
 			again = 1;
 		}

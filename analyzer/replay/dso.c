@@ -120,6 +120,7 @@ static void drop_dso(struct rp *r, long input, const struct lk_elf_syms *syms)
 	struct lk_rinput *in = &r->out->inputs.items[input];
 
 	in->dropped = 1;
+	rp_answer_dropped(r, syms);
 	for (size_t i = 0; i < syms->nr; i++) {
 		if (!syms->items[i].defined)
 			continue;
@@ -153,6 +154,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			continue;
 		}
 		s = lk_symtab_intern(r->tab, y->name);
+		if (!y->defined && needed_only)
+			rp_answer_gc_root(r, s);
 		if (!y->defined && rp_mold_dormant(r, input, s, !y->weak))
 			continue;	/* mold: no reference until the object is loaded */
 		if (!y->defined)
@@ -173,6 +176,7 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			s->ref_dynamic_strong = 1;
 			if (s->armap_item >= 0)
 				r->lazy_pending = 1;
+			rp_answer_ref(r, s);
 			if (s->first_dyn_ref < 0)
 				s->first_dyn_ref = input;
 		}

@@ -59,7 +59,7 @@ static int links_with(const struct lk_record *rec, const struct lk_line *line, e
 	if (linker == LK_LINKER_MOLD)
 		rp_mold_verdict(view, &lazy, &verdicts, e->skip_position);
 	else
-		rp_lld_verdict(rec, view, &lazy, &verdicts, e->skip_position);
+		rp_lld_verdict(rec, view, &lazy, lazy.inputs.nr, &verdicts, e->skip_position);
 	ok = verdicts.linkers[linker].success && !verdicts.linkers[linker].unknown;
 	lk_replay_release(&verdicts);
 	lk_replay_release(&lazy);

@@ -152,16 +152,40 @@ void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, stru
 		lk_buf_addf(b, " (at %ld)", pos);
 }
 
+static const char *soname_of(const struct lk_line *line, const struct lk_rinput *in)
+{
+	const struct lk_elf_info *info = &line->items.items[in->item].info;
+
+	return info->soname ? info->soname : lk_path_base(in->path);
+}
+
+/*
+ * Is input `i` a shared object of the line that lld keeps: read before
+ * `lazy_inputs`, and the first under its soname (lld keeps every one it
+ * reads, so a later one of the same soname is never read again)? All of
+ * the lld-rules replay's shared objects are; GNU ld's replay standing in
+ * for it also has those it dropped and read again, and those it loaded
+ * after the line (lazy_answer.c).
+ */
+static int kept_by_lld(const struct lk_line *line, const struct lk_replay *lld, size_t lazy_inputs, size_t i)
+{
+	const struct lk_rinput *in = &lld->inputs.items[i];
+
+	if (!in->dso || in->item < 0 || i >= lazy_inputs)
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if (lld->inputs.items[j].dso && lld->inputs.items[j].item >= 0 &&
+		    !strcmp(soname_of(line, &lld->inputs.items[j]), soname_of(line, in)))
+			return 0;
+	return 1;
+}
+
 static int soname_on_line(const struct lk_replay *lld, const struct lk_line *line, const char *soname)
 {
 	for (size_t i = 0; i < lld->inputs.nr; i++) {
 		const struct lk_rinput *in = &lld->inputs.items[i];
-		const struct lk_elf_info *info;
 
-		if (!in->dso || in->item < 0)
-			continue;
-		info = &line->items.items[in->item].info;
-		if (!strcmp(info->soname ? info->soname : lk_path_base(in->path), soname))
+		if (in->dso && in->item >= 0 && !strcmp(soname_of(line, in), soname))
 			return 1;
 	}
 	return 0;
@@ -187,16 +211,27 @@ static char *all_needed_known(const struct lk_replay *lld, const struct lk_line 
 	return lk_buf_detach(&b);
 }
 
+struct shlib_check {
+	const struct lk_record *rec;
+	const struct lk_line *line;
+	const struct lk_replay *lld;
+	size_t lazy_inputs;	/* the inputs of `lld` that count (kept_by_lld) */
+	struct lk_linker_verdict *v;
+	const char *who;	/* "lld" or "rust-lld" */
+};
+
 /* Does a shared object of the lld-rules replay define `name`? (lld's dsoDefined: read only for a rare candidate.) */
-static int shared_object_defines(const struct lk_replay *lld, const char *name)
+static int shared_object_defines(const struct shlib_check *c, const char *name)
 {
+	const struct lk_replay *lld = c->lld;
 	int found = 0;
 
 	for (size_t i = 0; i < lld->inputs.nr && !found; i++) {
 		struct lk_elf_syms syms = { 0 };
 		struct lk_err err = LK_ERR_INIT;
 
-		if (!lld->inputs.items[i].dso || lk_elf_read_syms(lld->inputs.items[i].path, &syms, &err) < 0)
+		if (!kept_by_lld(c->line, lld, c->lazy_inputs, i) ||
+		    lk_elf_read_syms(lld->inputs.items[i].path, &syms, &err) < 0)
 			continue;
 		for (size_t k = 0; k < syms.nr && !found; k++)
 			found = syms.items[k].defined && !syms.items[k].hidden_version && !strcmp(syms.items[k].name, name);
@@ -205,13 +240,14 @@ static int shared_object_defines(const struct lk_replay *lld, const char *name)
 	return found;
 }
 
-struct shlib_check {
-	const struct lk_record *rec;
-	const struct lk_line *line;
-	const struct lk_replay *lld;
-	struct lk_linker_verdict *v;
-	const char *who;	/* "lld" or "rust-lld" */
-};
+/*
+ * Does the lld-rules replay define `s`? Not by a library read after the
+ * line (lld loads none), but by one --as-needed dropped (lld keeps it).
+ */
+static int lld_defines(const struct shlib_check *c, const struct lk_sym *s)
+{
+	return s && ((s->defined && (s->def_input < 0 || (size_t)s->def_input < c->lazy_inputs)) || s->dropped_def);
+}
 
 /* One symbol `y` of the shared object `in` that lld's check of shared objects refuses, said. */
 static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, const struct lk_elf_sym *y,
@@ -222,13 +258,13 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 
 	if (y->defined || y->weak || rp_linker_defined(y->name))
 		return;
-	if (!s || !s->defined) {
+	if (!lld_defines(c, s)) {
 		lk_buf_addf(&b, "%s fails: %s references %s, which nothing on the line defines; %s checks this because %s",
 			    c->who, lk_path_base(in->path), y->name, c->who, because);
 		lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
 		lk_buf_addf(&b, "for %s: link the library that defines %s, or add -Wl,--allow-shlib-undefined", c->who, y->name);
 	} else if (rp_lld_major(c->rec) >= 16 && !s->dynamic && s->def_hidden && s->def_input >= 0 &&
-		   !shared_object_defines(c->lld, y->name)) {
+		   !shared_object_defines(c, y->name)) {
 		lk_buf_addf(&b, "%s fails: non-exported symbol %s in ", c->who, y->name);
 		rp_input_words(c->line, &c->lld->inputs.items[s->def_input], &b);
 		lk_buf_addf(&b, " is referenced by %s (hidden visibility; lld since LLVM 16 checks this because %s)",
@@ -295,7 +331,8 @@ static void check_shared_objects(struct shlib_check *c)
 			struct lk_err err = LK_ERR_INIT;
 			char *because;
 
-			if (!in->dso || in->item < 0 || !(because = all_needed_known(c->lld, c->line, in)))
+			if (!kept_by_lld(c->line, c->lld, c->lazy_inputs, i) ||
+			    !(because = all_needed_known(c->lld, c->line, in)))
 				continue;
 			if (lk_elf_read_syms(in->path, &syms, &err) == 0)
 				for (size_t k = 0; k < syms.nr; k++)
@@ -427,10 +464,10 @@ static char *bitcode_unread(const struct lk_line *line, const char *who)
 
 /* out->linkers[LK_LINKER_LLD], from the lld-rules replay `lazy` of `line`. */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
-		    struct lk_replay *out, long skip)
+		    size_t lazy_inputs, struct lk_replay *out, long skip)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_LLD];
-	struct shlib_check c = { rec, line, lazy, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
+	struct shlib_check c = { rec, line, lazy, lazy_inputs, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
 
 	int newer = rp_lld_major(rec) > 14;
 

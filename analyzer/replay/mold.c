@@ -130,7 +130,8 @@ void rp_mold_versioned_refs(struct rp *r)
  */
 int rp_mold_sleeps(struct rp *r, const struct lk_elf_syms *syms, int as_needed)
 {
-	if (!(r->mode & RP_LLD) || !as_needed)
+	/* GNU ld's replay keeps the list too when it answers for the lld one (lazy_answer.c). */
+	if (!((r->mode & RP_LLD) || r->answer) || !as_needed)
 		return 0;
 	for (size_t i = 0; i < syms->nr; i++) {
 		const struct lk_elf_sym *y = &syms->items[i];

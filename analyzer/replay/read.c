@@ -50,6 +50,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			if (y->common && s->armap_item >= 0 && (r->mode & RP_LLD)) {
 				r->commons_met_archives = 1;
 				r->lazy_pending = (r->mode & RP_MOLD) != 0;
+			} else if (y->common && s->armap_item >= 0) {
+				rp_answer_differs(r);
 			}
 			break;
 		case LK_SYM_REFERENCED:
@@ -59,6 +61,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 				r->versioned_refs = 1;
 			if (!s->defined && s->armap_item >= 0)
 				r->lazy_pending = 1;
+			if (!y->weak)
+				rp_answer_ref(r, s);
 			break;
 		default:
 			break;
@@ -306,6 +310,8 @@ void rp_read_line(struct rp *r)
 			read_item(r, (long)i);
 			if ((r->mode & RP_LLD) && r->lazy_pending)
 				rp_fetch_lazy(r);
+			else
+				rp_answer_checkpoint(r);
 			if (in_group) {
 				LK_GROW(group.items, group.nr + 1, group.alloc);
 				group.items[group.nr++] = (long)i;
@@ -323,4 +329,6 @@ void rp_read_line(struct rp *r)
 	free(group.items);
 	if (r->mode & RP_LLD)
 		rp_fetch_lazy(r);	/* an archive anywhere on the line satisfies a reference from anywhere */
+	else
+		rp_answer_checkpoint(r);
 }

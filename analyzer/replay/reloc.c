@@ -65,11 +65,12 @@ static int z_keyword_is(const struct lk_line_item *it, const char *kw)
 /*
  * -z text / -z notext, the last wins; GNU ld's default is notext (a
  * warning), lld's text (Driver.cpp: -z text unless -z notext), mold's
- * notext (DT_TEXTREL, as GNU ld; checked with mold 1.10).
+ * notext (DT_TEXTREL, as GNU ld; checked with mold 1.10). `mode`: the
+ * replay's (enum replay_mode).
  */
-static int z_text_policy(const struct rp *r)
+static int z_text_policy(const struct rp *r, unsigned mode)
 {
-	int z_text = (r->mode & RP_LLD) && !(r->mode & RP_MOLD);
+	int z_text = (mode & RP_LLD) && !(mode & RP_MOLD);
 
 	for (size_t i = 0; i < r->line->items.nr; i++) {
 		const struct lk_line_item *it = &r->line->items.items[i];
@@ -512,7 +513,7 @@ static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
 	enum lk_reloc_output out = output_of(r);
-	int z_text = z_text_policy(r), textrel = 0;
+	int z_text = z_text_policy(r, r->mode), textrel = 0;
 
 	for (size_t i = 0; i < rr->refs.nr; i++) {
 		const struct rr_ref *ref = &rr->refs.items[i];
@@ -552,6 +553,8 @@ static void judge_output(struct rp *r)
 		x->rule = why;
 		x->recompile = out == LK_OUT_SHARED ? "-fPIC" : "-fPIE";
 	}
+	if (textrel && z_text_policy(r, RP_LLD))
+		rp_answer_differs(r);	/* lld refuses what GNU ld only warns about */
 	if (textrel)
 		rp_note(r, "text relocations: a read-only section of the output gets dynamic relocations (ld warns \"creating DT_TEXTREL\"; an error under -z text)");
 }
@@ -728,6 +731,7 @@ void rp_relocs_finish(struct rp *r)
 			if (!rr->refs.items[i].not_allowed || rr->refs.items[i].howto->reach)
 				judge_reach(r, &rr->refs.items[i]);
 	} else if (!(r->mode & RP_WORKER) && layout_may_matter(r)) {
+		rp_answer_differs(r);	/* lld's layout pass would be its own */
 		layout_pass(r);
 	}
 }

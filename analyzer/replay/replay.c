@@ -159,6 +159,9 @@ static void rp_release(struct rp *r)
 	lk_gc_free(r->gc);
 	rp_relocs_free(r);
 	free(r->live_undefined.items);
+	free(r->lazy_refs.items);
+	lk_strvec_release(&r->lazy_dropped_refs);
+	lk_strvec_release(&r->lazy_dropped_roots);
 	lk_strvec_release(&r->start_stop);
 	lk_policy_release(&r->policy);
 	free(r->archives.items);
@@ -183,14 +186,22 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 	}
 }
 
-/* One replay of `line` (its items from `first_extra` on appended by an edit) into `out`; the table goes to `out`. */
-int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
-			unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
+/*
+ * One replay of `line` (its items from `first_extra` on appended by an
+ * edit) into `out`; the table goes to `out`. With `answer`, GNU ld's
+ * replay also says whether it answers for the lld-rules one (lazy_answer.c).
+ */
+static int replay_once(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+		       unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out,
+		       struct rp_lazy_answer *answer)
 {
 	struct rp r;
 	int commons;
 
 	memset(&r, 0, sizeof(r));
+	r.answer = answer;
+	if (answer)
+		*answer = (struct rp_lazy_answer){ 1, 0, 0 };
 	r.rec = rec;
 	r.line = line;
 	r.out = out;
@@ -216,6 +227,7 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	for (size_t i = 0; i < r.policy.undefined.nr; i++)
 		lk_symtab_intern(r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
 	rp_read_line(&r);
+	rp_answer_finish(&r);
 	if (!(mode & RP_LLD))
 		rp_load_needed(&r);
 	if (r.gc)
@@ -245,6 +257,12 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	return commons;
 }
 
+int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
+		   unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
+{
+	return replay_once(rec, line, first_extra, mode, edit, out, NULL);
+}
+
 /* A relocation lld refuses may be one only its -z text default refuses (mold's is notext). */
 static int rests_on_z_text(const struct lk_replay *lazy)
 {
@@ -254,29 +272,51 @@ static int rests_on_z_text(const struct lk_replay *lazy)
 	return 0;
 }
 
+/* mold's own replay: where it resolves unlike lld (commons, its undefined policy, -z notext). */
+static void mold_replay(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	struct lk_replay mold;
+
+	memset(&mold, 0, sizeof(mold));
+	rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
+	rp_mold_verdict(line, &mold, out, -1);
+	lk_replay_release(&mold);
+}
+
 /*
  * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
- * come from one more replay under their lazy-archive rules (lld.c, mold.c).
+ * come from one more replay under their lazy-archive rules (lld.c, mold.c),
+ * or, when GNU ld's replay succeeded and `answer` says the lld-rules one
+ * would read the same, from GNU ld's replay itself (lazy_answer.c).
  */
-static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			    const struct rp_lazy_answer *answer)
 {
-	struct lk_replay lazy, mold;
+	struct lk_replay lazy;
 	struct lk_policy gnu;
 	int commons, own_policy;
 
 	out->linkers[LK_LINKER_BFD].success = out->success;
-	memset(&lazy, 0, sizeof(lazy));
-	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14), &rp_no_edit, &lazy);
-	rp_lld_verdict(rec, line, &lazy, out, -1);
 	lk_policy_read(line, &gnu);
 	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
 	lk_policy_release(&gnu);
+	if (answer->same && out->success) {
+		/* GNU ld's replay stands in for the lld-rules one: it read the same (lazy_answer.c). */
+		rp_lld_verdict(rec, line, out, answer->line_inputs, out, -1);
+		if (own_policy)
+			mold_replay(rec, line, out);
+		else
+			rp_mold_verdict(line, out, out, -1);
+		rp_try_linker_fixes(rec, line, out);
+		return;
+	}
+	memset(&lazy, 0, sizeof(lazy));
+	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
+				 &rp_no_edit, &lazy);
+	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
 	if (commons || own_policy || rests_on_z_text(&lazy)) {
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
-		memset(&mold, 0, sizeof(mold));
-		rp_replay_core(rec, line, line->items.nr, RP_LLD | RP_MOLD, &rp_no_edit, &mold);
-		rp_mold_verdict(line, &mold, out, -1);
-		lk_replay_release(&mold);
+		mold_replay(rec, line, out);
 	} else {
 		rp_mold_verdict(line, &lazy, out, -1);
 	}
@@ -290,10 +330,13 @@ const struct lk_replay_edit rp_no_edit = { -1, 0, NULL, -1, NULL, 0, 0 };
 int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
 		  struct lk_replay *out, struct lk_err *err)
 {
+	struct rp_lazy_answer answer;
+
 	(void)err;
 	memset(out, 0, sizeof(*out));
-	rp_replay_core(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out);
-	linker_verdicts(rec, line, out);
+	replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out,
+		    &answer);
+	linker_verdicts(rec, line, out, &answer);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	/* The line's own linker's verdict is no prediction: neither is the outcome. */

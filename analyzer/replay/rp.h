@@ -30,6 +30,7 @@ struct open_archive {
 	char *pulled;		/* per member, for this replay */
 	struct lk_sym **armap_syms;	/* the table entry of each armap name, for this replay */
 	unsigned char *common_checked;	/* per armap entry: its member does not define the common as data */
+	size_t inputs_before;	/* the inputs read before it was opened */
 	int ok;
 };
 
@@ -42,6 +43,13 @@ enum replay_mode {
 	/* With RP_LLD: which linker's rules exactly, where lld 14, newer lld and mold differ. */
 	RP_LLD14 = 1 << 4,	/* lld 14: a common takes a member of an archive read after it (--fortran-common) */
 	RP_MOLD = 1 << 5,	/* mold 1.10: a common takes a member of any archive; mold's undefined policy (mold.c) */
+};
+
+/* What GNU ld's replay tells of the lld-rules replay it saw no reason to differ from (lazy_answer.c). */
+struct rp_lazy_answer {
+	int same;		/* the lld-rules replay would read what this one read, in the same order */
+	size_t line_inputs;	/* the inputs read before the DT_NEEDED libraries loaded after the line */
+	int dropped;		/* a shared object was dropped by --as-needed (lld keeps it) */
 };
 
 struct rp {
@@ -72,6 +80,10 @@ struct rp {
 	struct { long *items; size_t nr, alloc; } asleep;
 	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
 	struct { struct rp_dormant_ref { long input; struct lk_sym *sym; int strong; } *items; size_t nr, alloc; } dormant;
+	struct rp_lazy_answer *answer;	/* GNU ld's replay for lk_replay_run: what it answers of lld's, or NULL */
+	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
+	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
+	struct lk_strvec lazy_dropped_roots;	/* --gc-sections: every reference of those (roots for lld) */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -157,10 +169,32 @@ void rp_version_scripts(struct rp *r);
 /* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL; not at position `skip` (-1: none). */
 const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip);
 
-/* lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules replay `lazy` of `line`. */
-/* (`skip`: a fix trial's driver position left out, whose items the verdict does not judge; -1: none) */
+/*
+ * lazy_answer.c: GNU ld's replay watching for where the lld-rules replay
+ * would differ (each a no-op without r->answer): the lld rules differ
+ * here; a strong reference to `s`; where lld would fetch lazily; a member
+ * pulled for `s` from the archive `item`; a shared object dropped by
+ * --as-needed (its symbols); a reference to `s` from a library loaded after
+ * the line (a root for GNU ld's collection only); the end of the reading
+ * (before the DT_NEEDED libraries).
+ */
+void rp_answer_differs(struct rp *r);
+void rp_answer_ref(struct rp *r, struct lk_sym *s);
+void rp_answer_checkpoint(struct rp *r);
+void rp_answer_pull(struct rp *r, const struct lk_sym *s, long item);
+void rp_answer_dropped(struct rp *r, const struct lk_elf_syms *syms);
+void rp_answer_gc_root(struct rp *r, const struct lk_sym *s);
+void rp_answer_finish(struct rp *r);
+
+/*
+ * lld.c, mold.c: each linker's verdict (out->linkers[]) from the lld-rules
+ * replay `lazy` of `line`, of which the inputs before `lazy_inputs` count
+ * (lazy->inputs.nr, or GNU ld's replay standing in for it: lazy_answer.c);
+ * `skip`: a fix trial's driver position left out, whose items the verdict
+ * does not judge (-1: none).
+ */
 void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
-		    struct lk_replay *out, long skip);
+		    size_t lazy_inputs, struct lk_replay *out, long skip);
 void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, struct lk_replay *out, long skip);
 /*
  * mold.c: an --as-needed shared object mold has not loaded yet (asleep;
