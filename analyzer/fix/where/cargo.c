@@ -104,19 +104,14 @@ static char *manifest_dir(const char *path)
 	char *dir = wh_dirname(path);
 
 	for (int up = 0; up < CARGO_UP_MAX; up++) {
-		char *toml = wh_join(dir, "Cargo.toml"), *parent;
+		char *toml = wh_join(dir, "Cargo.toml");
 		int found = wh_is_file(toml);
 
 		free(toml);
 		if (found)
 			return dir;
-		parent = wh_dirname(dir);
-		if (!strcmp(parent, dir)) {
-			free(parent);
+		if (!wh_climb(&dir))
 			break;
-		}
-		free(dir);
-		dir = parent;
 	}
 	free(dir);
 	return NULL;
@@ -552,7 +547,7 @@ static struct lk_fix_where *rustflags_of(const struct lk_record *rec, const char
 	if (env && in_flags(env, word))
 		w = wh_new("cargo", NULL, "variable", "RUSTFLAGS", text);
 	for (int up = 0; !w && up < CARGO_UP_MAX; up++) {
-		char *cfg = wh_join(dir, ".cargo/config.toml"), *body = wh_read(cfg), *parent;
+		char *cfg = wh_join(dir, ".cargo/config.toml"), *body = wh_read(cfg);
 
 		if (!body) {
 			free(cfg);
@@ -563,13 +558,8 @@ static struct lk_fix_where *rustflags_of(const struct lk_record *rec, const char
 			w = wh_new("cargo", cfg, "variable", "rustflags", text);
 		free(body);
 		free(cfg);
-		parent = wh_dirname(dir);
-		if (!strcmp(parent, dir)) {
-			free(parent);
+		if (!wh_climb(&dir))
 			break;
-		}
-		free(dir);
-		dir = parent;
 	}
 	free(dir);
 	return w;

@@ -131,7 +131,7 @@ static char *lists_file(const struct lk_record *rec, const char *sub)
 	char *dir = lk_xstrdup(rec->cwd), *found = NULL;
 
 	for (int up = 0; !found && up < CMAKE_UP_MAX; up++) {
-		char *cache = wh_join(dir, "CMakeCache.txt"), *text = wh_read(cache), *parent;
+		char *cache = wh_join(dir, "CMakeCache.txt"), *text = wh_read(cache);
 		const char *home;
 		const char *key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
 
@@ -151,13 +151,8 @@ static char *lists_file(const struct lk_record *rec, const char *sub)
 		}
 		free(text);
 		free(cache);
-		parent = wh_dirname(dir);
-		if (!strcmp(parent, dir)) {
-			free(parent);
+		if (!wh_climb(&dir))
 			break;
-		}
-		free(dir);
-		dir = parent;
 	}
 	free(dir);
 	return found;

@@ -35,6 +35,8 @@ char *wh_read(const char *path);
 char *wh_join(const char *dir, const char *name);
 /* The directory part of `path`, owned ("." for a bare name). */
 char *wh_dirname(const char *path);
+/* `*dir` becomes its parent (1), or stays at the root (0). */
+int wh_climb(char **dir);
 int wh_is_file(const char *path);
 int wh_is_dir(const char *path);
 /* Is `word` one of the blank-separated words of `text` (up to `end`, or its NUL when NULL)? */

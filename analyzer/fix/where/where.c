@@ -43,6 +43,19 @@ char *wh_dirname(const char *path)
 	return slash == path ? lk_xstrdup("/") : lk_xstrndup(path, (size_t)(slash - path));
 }
 
+int wh_climb(char **dir)
+{
+	char *parent = wh_dirname(*dir);
+
+	if (!strcmp(parent, *dir)) {
+		free(parent);
+		return 0;
+	}
+	free(*dir);
+	*dir = parent;
+	return 1;
+}
+
 int wh_is_file(const char *path)
 {
 	struct stat st;
