@@ -18,7 +18,6 @@
 #include "elf.h"
 #include "testdir.h"
 
-static char dir[64];
 
 /*
  * a.o: a global data definition, a common, a TLS variable, a weak and a
@@ -49,27 +48,7 @@ static char dir[64];
 	"printf '!<arch>\\nnot a member header at all, just text\\n' >bad.a && " \
 	"printf 'GROUP ( libc.so.6 )\\n' >script.so && mkdir adir"
 
-static int setup(void **state)
-{
-	(void)state;
-	test_dir_make(dir, sizeof(dir), "lk-elf", FILL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_dir_remove(dir);
-	return 0;
-}
-
-static const char *at(const char *name)
-{
-	static char path[160];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
+TEST_DIR_GROUP("lk-elf", FILL)
 
 static const struct lk_elf_sym *find(const struct lk_elf_syms *s, const char *name,
 				     const char *version)

@@ -22,7 +22,6 @@
 #include "elf.h"
 #include "testdir.h"
 
-static char dir[64];
 
 #define FILL \
 	"mkdir -p sub/deep && printf 'int g(void) { return 2; }\\n' >sub/deep/g.c && " \
@@ -33,27 +32,7 @@ static char dir[64];
 	"clang -flto -c sub/f.c -o bc.o && head -c 12 bc.o >bc-cut.o && " \
 	"printf 'BC\\300\\336\\377\\377\\377\\377\\377\\377\\377\\377' >bc-junk.o"
 
-static int setup(void **state)
-{
-	(void)state;
-	test_dir_make(dir, sizeof(dir), "lk-thin", FILL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	test_dir_remove(dir);
-	return 0;
-}
-
-static const char *at(const char *name)
-{
-	static char path[160];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
+TEST_DIR_GROUP("lk-thin", FILL)
 
 /* Every member's name and whether it defines `sym`. */
 static int member_defining(struct lk_elf_archive *ar, const char *sym, char **member)

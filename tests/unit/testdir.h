@@ -31,4 +31,31 @@ static inline void test_dir_remove(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * One scratch directory for a whole group: `static char dir[64]`, the
+ * group's setup (made from PREFIX, filled by FILL) and teardown, and
+ * at(NAME), the path of NAME inside it (the last call's only).
+ */
+#define TEST_DIR_GROUP(prefix, fill)						\
+	static char dir[64];							\
+	static int setup(void **state)						\
+	{									\
+		(void)state;							\
+		test_dir_make(dir, sizeof(dir), prefix, fill);			\
+		return 0;							\
+	}									\
+	static int teardown(void **state)					\
+	{									\
+		(void)state;							\
+		test_dir_remove(dir);						\
+		return 0;							\
+	}									\
+	static const char *at(const char *name)					\
+	{									\
+		static char path[160];						\
+										\
+		snprintf(path, sizeof(path), "%s/%s", dir, name);		\
+		return path;							\
+	}
+
 #endif
