@@ -178,7 +178,7 @@ difftest: all $(TOOL_BIN)
 # the network for apt-get source; outputs in build-real/. PROJECTS=name...
 # REDACTION=1: each record analysed with and without redaction too.
 realtest: all $(TOOL_BIN)
-	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(if $(REDACTION),--redaction) $(PROJECTS)
+	@/usr/bin/python3 tests/real/realtest.py $(BUILD) $(if $(REDACTION),--redaction) $(if $(LINKERS),--linkers) $(PROJECTS)
 
 deps:
 	@scripts/install-deps.sh

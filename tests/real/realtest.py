@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """make realtest: real projects built plainly and through the shim.
 
-Usage: realtest.py BUILD [--redaction] [PROJECT...]
+Usage: realtest.py BUILD [--redaction] [--linkers] [PROJECT...]
 
 Each project comes from Debian's source packages (`apt-get source`) or, for
 the Rust workspace, from tests/real/rust-ws built offline against Debian's
@@ -30,6 +30,13 @@ the two reports must say the same, but for what the redactor replaces
 (the unredacted one's report is passed through redact-record too):
 
   redaction differs  the redacted record is analysed differently
+
+--linkers (issue #19): every GNU ld line of the shim's build is linked
+again, in its directory, its output sent to a scratch file: first as it was
+recorded (a line whose status this does not reproduce, because a later step
+of the build rewrote an input, is not compared), then with -fuse-ld=lld and
+-fuse-ld=mold appended, and each real status is compared with the report's
+`predicted.linkers.lld` and `.mold` as above (false alarm, miss, unknown).
 
 Exit status 0 when there is no false alarm, no analyzer error, no build
 difference and no redaction difference. Downloads and builds live in build-real/ (not in git); the
@@ -93,9 +100,24 @@ def fetch(package, dirname):
     path = os.path.join(SRC, dirname)
     if not os.path.isdir(path):
         os.makedirs(SRC, exist_ok=True)
-        subprocess.run(["apt-get", "source", "-qq", package], cwd=SRC, check=True,
-                       stdout=subprocess.DEVNULL)
+        got = subprocess.run(["apt-get", "source", "-qq", package], cwd=SRC,
+                             stdout=subprocess.DEVNULL)
+        if got.returncode and not unpack_orig(dirname):
+            raise SystemExit(f"realtest: apt-get source {package} failed and no orig tarball of {dirname} was fetched")
     return path
+
+
+def unpack_orig(dirname):
+    """The upstream tarball alone, when the archive no longer has the
+    package's Debian diff (pixman 0.42.2-1's .diff.gz is gone from the
+    mirror): the projects are built from upstream's tree anyway."""
+    version = dirname.rsplit("-", 1)
+    tarballs = [n for n in os.listdir(SRC) if len(version) == 2
+                and n.startswith(f"{version[0]}_{version[1]}.orig.tar.")]
+    if not tarballs:
+        return False
+    subprocess.run(["tar", "xf", tarballs[0]], cwd=SRC, check=True)
+    return os.path.isdir(os.path.join(SRC, dirname))
 
 
 # ---- the projects ----
@@ -331,6 +353,61 @@ def analyse(linkscope, record, elsewhere):
     return p.returncode, report, p.stderr.decode(errors="replace"), dt
 
 
+def output_to(argv, out):
+    """argv with its -o sent to `out`: a re-link must not touch the build's files."""
+    res, skip = [], False
+    for a in argv:
+        if skip:
+            res.append(out)
+            skip = False
+        elif a == "-o":
+            res.append(a)
+            skip = True
+        elif a.startswith("-o") and len(a) > 2:
+            res.append("-o" + out)
+        else:
+            res.append(a)
+    return res
+
+
+def relink(rec, scratch, flavor):
+    """The recorded line run again where it ran: exit status 0 or not.
+    flavor None: as recorded; else -fuse-ld=FLAVOR appended (the last wins)."""
+    argv = output_to(rec.get("argv_expanded") or rec["argv"], os.path.join(scratch, "a.out"))
+    if flavor:
+        argv.append("-fuse-ld=" + flavor)
+    try:
+        p = subprocess.run(argv, cwd=rec["cwd"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    except OSError:
+        return None  # its dir (a configure test's) is gone
+    return p.returncode == 0
+
+
+def other_linkers(rec, report, scratch, count, details):
+    """--linkers: lld's and mold's verdicts against the real lld and mold on a GNU ld line."""
+    if (report.get("linker") or {}).get("flavor") != "bfd":
+        return
+    ok = rec["result"]["exit_status"] == 0
+    again = relink(rec, scratch, None)
+    if again is None or again != ok:
+        count["relink_differs"] += 1
+        return
+    for flavor in ("lld", "mold"):
+        outcome = (report["predicted"].get("linkers") or {}).get(flavor, "unknown")
+        real = relink(rec, scratch, flavor)
+        if outcome == "unknown":
+            c = "unknown"
+        elif real:
+            c = "agree" if outcome == "success" else "false-alarm"
+        else:
+            c = "agree" if outcome == "failure" else "miss"
+        count[flavor + "_" + c] += 1
+        if c not in ("agree", "unknown"):
+            details.append("%s %s (the real %s %s)\n%s" % (flavor.upper(), c.upper(), flavor,
+                           "links it" if real else "fails", describe(rec, report, "")))
+
+
 def classify(rec, report):
     ok = rec["result"]["exit_status"] == 0
     outcome = report["predicted"]["outcome"]
@@ -360,7 +437,8 @@ def describe(rec, report, err):
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     redaction = "--redaction" in sys.argv[2:]
-    wanted = set(a for a in sys.argv[2:] if a != "--redaction")
+    linkers = "--linkers" in sys.argv[2:]
+    wanted = set(a for a in sys.argv[2:] if a not in ("--redaction", "--linkers"))
     build = os.path.join(ROOT, build)
     shim = os.path.join(build, "bin", "linkscope-cc")
     linkscope = os.path.join(build, "bin", "linkscope")
@@ -388,7 +466,12 @@ def main():
         if st_plain != 0:
             diffs.insert(0, "the plain build failed (%d): see build-real/%s.log" % (st_plain, name))
         count = dict(links=0, ok=0, failed=0, agree=0, unknown=0, miss=0, alarm=0, errors=0,
-                     redacted=0, redacted_strings=0, redaction_differs=0)
+                     redacted=0, redacted_strings=0, redaction_differs=0, relink_differs=0)
+        for flavor in ("lld", "mold"):
+            for c in ("agree", "unknown", "miss", "false-alarm"):
+                count[flavor + "_" + c] = 0
+        scratch = os.path.join(OUT, "relink")
+        os.makedirs(scratch, exist_ok=True)
         recs = records_of(records) if os.path.isdir(records) else []
         for path in recs:
             with open(path) as f:
@@ -416,12 +499,15 @@ def main():
                 if diff:
                     count["redaction_differs"] += 1
                     details.append("REDACTION DIFFERS: %s\n%s" % (diff, describe(rec, report, err)))
+            if linkers:
+                other_linkers(rec, report, scratch, count, details)
             c = classify(rec, report)
             count[{"agree": "agree", "unknown": "unknown", "miss": "miss",
                    "false-alarm": "alarm"}[c]] += 1
             if c != "agree":
                 details.append("%s\n%s" % (c.upper(), describe(rec, report, err)))
         bad += count["alarm"] + count["errors"] + count["redaction_differs"] + len(diffs)
+        bad += sum(count[f + "_false-alarm"] + count[f + "_miss"] for f in ("lld", "mold"))
         rows.append((project, count, t_plain, t_shim, diffs))
         log("%-17s %-44s links %3d (ok %3d, failed %3d)  agree %3d  unknown %3d  miss %3d  "
             "false alarms %d  analyzer errors %d  build %s (plain %.1f s, shim %.1f s)%s"
@@ -431,6 +517,12 @@ def main():
                "  redacted %d records (%d strings), redaction differs %d"
                % (count["redacted"], count["redacted_strings"], count["redaction_differs"])
                if redaction else ""))
+        if linkers:
+            log("    %s; not compared (the line as recorded no longer ends as it did: its inputs are gone or changed): %d"
+                % ("; ".join("%s agree %d unknown %d miss %d false alarms %d"
+                             % (f, count[f + "_agree"], count[f + "_unknown"], count[f + "_miss"],
+                                count[f + "_false-alarm"]) for f in ("lld", "mold")),
+                   count["relink_differs"]))
         for d in diffs:
             log("    " + d)
     total = {k: sum(r[1][k] for r in rows) for k in rows[0][1]} if rows else {}
