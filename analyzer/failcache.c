@@ -2,11 +2,14 @@
  * report --failed's kept analyses (failcache.h): the key, the entry
  * written with its read set, and the entry read back and checked.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -28,6 +31,19 @@
 #endif
 
 #define ENTRY_SCHEMA "linkscope-failed-cache/1"
+
+/*
+ * The cache's own bound (docs/record-format.md), as ccache bounds its
+ * cache: an entry's mtime is its last use; entries unused for
+ * FAILED_MAX_AGE_S go, then the least recently used while the entries
+ * hold more than FAILED_MAX_BYTES. An entry is ~170 KB (its read set),
+ * so the bound keeps a few hundred: more failed records than a report
+ * shows. A pruned record's entry is never used again, and so goes too.
+ */
+#define FAILED_MAX_AGE_S (30 * 86400)
+#define FAILED_MAX_BYTES ((off_t)64 << 20)
+/* A temporary file this old was left by an analysis that died. */
+#define FAILED_TMP_STALE_S 86400
 
 void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lopt)
 {
@@ -59,8 +75,75 @@ void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lo
 	lk_buf_release(&id);
 }
 
+struct kept_entry {
+	char *name;
+	time_t used;
+	off_t size;
+};
+
+static int by_last_use(const void *a, const void *b)
+{
+	const struct kept_entry *x = a, *y = b;
+
+	return (x->used > y->used) - (x->used < y->used);
+}
+
+/* Ours: KEY.json (64 hex digits), or a temporary ".KEY.PID.tmp". */
+static int entry_name(const char *name, int *temporary)
+{
+	size_t n = strlen(name);
+
+	*temporary = name[0] == '.' && n > 4 && !strcmp(name + n - 4, ".tmp");
+	if (*temporary)
+		return 1;
+	return n == 64 + 5 && strspn(name, "0123456789abcdef") == 64 && !strcmp(name + 64, ".json");
+}
+
+/* Down to the bound: unused past the age, then the least recently used first. */
+static void trim(const struct lk_failcache *fc)
+{
+	DIR *d = opendir(fc->dir);
+	struct kept_entry *all = NULL;
+	size_t nr = 0, alloc = 0;
+	off_t total = 0;
+	time_t now = time(NULL);
+	struct dirent *e;
+	struct stat st;
+	int temporary;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!entry_name(e->d_name, &temporary) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (temporary) {
+			if (now - st.st_mtime > FAILED_TMP_STALE_S)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		LK_GROW(all, nr + 1, alloc);
+		all[nr].name = lk_xstrdup(e->d_name);
+		all[nr].used = st.st_mtime;
+		all[nr++].size = st.st_size;
+		total += st.st_size;
+	}
+	qsort(all, nr, sizeof(*all), by_last_use);
+	for (size_t i = 0; i < nr; i++) {
+		if ((now - all[i].used > FAILED_MAX_AGE_S || total > FAILED_MAX_BYTES) &&
+		    unlinkat(dirfd(d), all[i].name, 0) == 0)
+			total -= all[i].size;
+		free(all[i].name);
+	}
+	free(all);
+	closedir(d);
+}
+
 void lk_failcache_close(struct lk_failcache *fc)
 {
+	/* Only a report that wrote an entry can have taken the cache over its bound. */
+	if (fc->dir && fc->made)
+		trim(fc);
 	for (size_t i = 0; i < fc->checked.nslots; i++)
 		free(fc->checked.slots[i]);
 	free(fc->checked.slots);
@@ -297,6 +380,16 @@ out:
 	return rc;
 }
 
+/* Its mtime is its last use: what the bound (trim) keeps by. */
+static void mark_used(const struct lk_failcache *fc, const char *key)
+{
+	struct lk_buf path = LK_BUF_INIT;
+
+	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
+	utimensat(AT_FDCWD, path.buf, NULL, AT_SYMLINK_NOFOLLOW);
+	lk_buf_release(&path);
+}
+
 /* ---- writing one ---- */
 
 static void key_str(struct lk_jsonw *w, const char *k, const char *v)
@@ -417,6 +510,7 @@ void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
 	}
 	if (entry_load(fc, key, parts, lopt->walls) == 0) {
 		fc->used++;
+		mark_used(fc, key);
 		return;
 	}
 	if (lopt->walls)
