@@ -270,7 +270,8 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr shdr, symshdr;
 	Elf_Data *syms = NULL;
-	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0;
+	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0, shstrndx = 0;
+	int has_shstrndx;
 	struct eh_frame eh;
 
 	memset(&eh, 0, sizeof(eh));
@@ -284,14 +285,16 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	gc->sections = lk_xcalloc(shnum + 1, sizeof(*gc->sections));
 	for (size_t i = 0; i < shnum; i++)
 		gc->sections[i].group = gc->sections[i].linked_to = -1;
+	/* The section names' table, asked once: thousands of sections per object with -ffunction-sections. */
+	has_shstrndx = elf_getshdrstrndx(e, &shstrndx) == 0;
 	while ((scn = elf_nextscn(e, scn))) {
-		size_t ndx = elf_ndxscn(scn), shstrndx;
+		size_t ndx = elf_ndxscn(scn);
 		struct lk_elf_gc_section *sec;
 
 		if (ndx >= shnum || !gelf_getshdr(scn, &shdr))
 			continue;
 		sec = &gc->sections[ndx];
-		if (elf_getshdrstrndx(e, &shstrndx) == 0)
+		if (has_shstrndx)
 			sec->name = elf_strptr(e, shstrndx, shdr.sh_name);
 		sec->alloc = (shdr.sh_flags & SHF_ALLOC) != 0;
 		sec->note = shdr.sh_type == SHT_NOTE;
