@@ -151,9 +151,28 @@ static void read_symbol_details(Elf_Data *syms, size_t nsyms, struct lk_elf_gc *
 	}
 }
 
+/*
+ * Entry i of a 64-bit object's relocation or symbol table, as gelf_getrela
+ * and gelf_getsym give it (libelf has converted the table to the host's
+ * order, so GElf's type is the entry's), without a library call per entry:
+ * the llvm line's members have two million relocations. 0 past the end.
+ */
+static int entry64(const Elf_Data *data, size_t i, size_t size, void *out)
+{
+	if (!data->d_buf || i >= data->d_size / size)
+		return 0;
+	memcpy(out, (const char *)data->d_buf + i * size, size);
+	return 1;
+}
+
+static int sym_at(Elf_Data *syms, int is64, size_t i, GElf_Sym *s)
+{
+	return is64 ? entry64(syms, i, sizeof(Elf64_Sym), s) : gelf_getsym(syms, (int)i, s) != NULL;
+}
+
 /* The caller's filter: the symbol's binding is read only when the answer depends on it. */
 static int keep_this(const struct lk_elf_gc *gc, const GElf_Rela *rela, size_t from, Elf_Data *syms,
-		     size_t symi, size_t nsyms)
+		     size_t symi, size_t nsyms, int is64)
 {
 	GElf_Sym s;
 	int k;
@@ -163,7 +182,7 @@ static int keep_this(const struct lk_elf_gc *gc, const GElf_Rela *rela, size_t f
 	k = gc->keep_reloc(gc->keep_ctx, (uint32_t)GELF_R_TYPE(rela->r_info), gc->sections[from].write);
 	if (k != LK_ELF_KEEP_IF_GLOBAL)
 		return k;
-	return symi < nsyms && gelf_getsym(syms, (int)symi, &s) && GELF_ST_BIND(s.st_info) != STB_LOCAL;
+	return symi < nsyms && sym_at(syms, is64, symi, &s) && GELF_ST_BIND(s.st_info) != STB_LOCAL;
 }
 
 /* The relocations of one SHT_REL/SHT_RELA section, against the symbol table `syms`. */
@@ -173,7 +192,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 	Elf_Data *data;
 	size_t from = shdr->sh_info;
 	size_t n;
-	int keep_relocs;
+	int keep_relocs, is64;
 
 	if (!shdr->sh_entsize || from >= gc->nsections)
 		return;
@@ -188,6 +207,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 	if (!(data = elf_getdata(scn, NULL)))
 		return;
 	n = shdr->sh_size / shdr->sh_entsize;
+	is64 = gelf_getclass(e) == ELFCLASS64;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela rela;
 		GElf_Rel rel;
@@ -196,7 +216,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 		uint32_t to = 0, global = 0;
 
 		if (shdr->sh_type == SHT_RELA) {
-			if (!gelf_getrela(data, (int)i, &rela))
+			if (!(is64 ? entry64(data, i, sizeof(Elf64_Rela), &rela) : gelf_getrela(data, (int)i, &rela) != NULL))
 				break;
 			symi = GELF_R_SYM(rela.r_info);
 			offset = rela.r_offset;
@@ -208,11 +228,11 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 			rela.r_addend = 0;
 			rela.r_info = rel.r_info;
 		}
-		if (keep_relocs && keep_this(gc, &rela, from, syms, symi, nsyms))
+		if (keep_relocs && keep_this(gc, &rela, from, syms, symi, nsyms, is64))
 			add_reloc(gc, from, &rela, symi, offset);
 		if (!(gc->want & LK_ELF_GC_EDGES))
 			continue;
-		if (symi == 0 || symi >= nsyms || !gelf_getsym(syms, (int)symi, &s))
+		if (symi == 0 || symi >= nsyms || !sym_at(syms, is64, symi, &s))
 			continue;
 		if (GELF_ST_BIND(s.st_info) == STB_LOCAL) {
 			if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || s.st_shndx >= gc->nsections)
@@ -270,7 +290,8 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr shdr, symshdr;
 	Elf_Data *syms = NULL;
-	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0;
+	size_t shnum, nsyms = 0, strtab = 0, eh_ndx = 0, shstrndx = 0;
+	int has_shstrndx;
 	struct eh_frame eh;
 
 	memset(&eh, 0, sizeof(eh));
@@ -284,14 +305,16 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 	gc->sections = lk_xcalloc(shnum + 1, sizeof(*gc->sections));
 	for (size_t i = 0; i < shnum; i++)
 		gc->sections[i].group = gc->sections[i].linked_to = -1;
+	/* The section names' table, asked once: thousands of sections per object with -ffunction-sections. */
+	has_shstrndx = elf_getshdrstrndx(e, &shstrndx) == 0;
 	while ((scn = elf_nextscn(e, scn))) {
-		size_t ndx = elf_ndxscn(scn), shstrndx;
+		size_t ndx = elf_ndxscn(scn);
 		struct lk_elf_gc_section *sec;
 
 		if (ndx >= shnum || !gelf_getshdr(scn, &shdr))
 			continue;
 		sec = &gc->sections[ndx];
-		if (elf_getshdrstrndx(e, &shstrndx) == 0)
+		if (has_shstrndx)
 			sec->name = elf_strptr(e, shstrndx, shdr.sh_name);
 		sec->alloc = (shdr.sh_flags & SHF_ALLOC) != 0;
 		sec->note = shdr.sh_type == SHT_NOTE;

@@ -21,6 +21,20 @@ const char *elfr_truncated(Elf *e, uint64_t size);
 /* elf_archive.c: the archive `ar` (open on `fd`, `size` bytes) identified into `info`, its index read. */
 void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info);
 
+/*
+ * elf_archive.c: an archive member's header (ar's 60 bytes) at `off`,
+ * its name with the padding cut ("/123" for a long one) and its size;
+ * -1 when it cannot be read or is no header. elfr_ar_special: the name
+ * of the symbol index or long-name table, no member.
+ */
+#define ELFR_AR_HDR 60
+struct elfr_ar_hdr {
+	char name[17];
+	size_t size;
+};
+int elfr_ar_hdr_read(int fd, size_t off, struct elfr_ar_hdr *h);
+int elfr_ar_special(const char *name);
+
 /* elf_archive.c: the symbol index of the archive open on `fd` (into `ar` when given); 1 if it has one. */
 int elfr_read_index(int fd, struct lk_elf_archive *ar);
 

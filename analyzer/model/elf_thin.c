@@ -27,66 +27,39 @@
 #include "elf.h"
 #include "elf_parts.h"
 
-#define AR_HDR 60
 /* A thin archive naming a member of an archive naming ...: deeper than ar makes. */
 #define THIN_MAX_NESTING 4
-
-struct thin_hdr {
-	char name[17];
-	size_t size;
-};
-
-static int read_hdr(int fd, size_t off, struct thin_hdr *h)
-{
-	char raw[AR_HDR], sizetext[11], *end;
-
-	if (pread(fd, raw, AR_HDR, (off_t)off) != AR_HDR || raw[58] != '`' || raw[59] != '\n')
-		return -1;
-	memcpy(h->name, raw, 16);
-	h->name[16] = '\0';
-	for (int i = 15; i >= 0 && h->name[i] == ' '; i--)
-		h->name[i] = '\0';
-	memcpy(sizetext, raw + 48, 10);
-	sizetext[10] = '\0';
-	h->size = (size_t)strtoull(sizetext, &end, 10);
-	return end == sizetext ? -1 : 0;
-}
-
-static int special(const char *name)
-{
-	return !strcmp(name, "/") || !strcmp(name, "/SYM64/") || !strcmp(name, "//");
-}
 
 /* The long-name table ("//") into ar->long_names, and every member's header offset. */
 static int walk(int fd, size_t fsize, struct lk_elf_archive *ar)
 {
-	struct thin_hdr h;
+	struct elfr_ar_hdr h;
 
 	for (size_t off = 8; off < fsize; ) {
-		if (read_hdr(fd, off, &h) < 0)
+		if (elfr_ar_hdr_read(fd, off, &h) < 0)
 			return -1;
-		if (!special(h.name)) {
+		if (!elfr_ar_special(h.name)) {
 			LK_GROW(ar->members.items, ar->members.nr + 1, ar->members.alloc);
 			ar->members.items[ar->members.nr++] = off;
-			off += AR_HDR;	/* a thin member's data is its file */
+			off += ELFR_AR_HDR;	/* a thin member's data is its file */
 			continue;
 		}
-		if (h.size > fsize - off - AR_HDR)
+		if (h.size > fsize - off - ELFR_AR_HDR)
 			return -1;
 		if (!strcmp(h.name, "//") && !ar->long_names) {
 			ar->long_names = lk_xmalloc(h.size + 1);
-			if (pread(fd, ar->long_names, h.size, (off_t)(off + AR_HDR)) != (ssize_t)h.size)
+			if (pread(fd, ar->long_names, h.size, (off_t)(off + ELFR_AR_HDR)) != (ssize_t)h.size)
 				return -1;
 			ar->long_names[h.size] = '\0';
 			ar->long_names_size = h.size;
 		}
-		off += AR_HDR + h.size + (h.size & 1);
+		off += ELFR_AR_HDR + h.size + (h.size & 1);
 	}
 	return 0;
 }
 
 /* The name a member header gives (malloc'd, as ld shows it) and, for "/N:ORIGIN", ORIGIN (else -1). */
-static char *member_name(const struct lk_elf_archive *ar, const struct thin_hdr *h, long *origin)
+static char *member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr *h, long *origin)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	const char *name = h->name;
@@ -162,7 +135,7 @@ static int nested_member(const char *file, long origin, char **name, struct lk_e
 static int thin_member(struct lk_elf_archive *ar, size_t offset, char **name, struct lk_elf_syms *out,
 		       struct lk_elf_gc *gc, int depth, struct lk_err *err)
 {
-	struct thin_hdr h;
+	struct elfr_ar_hdr h;
 	struct stat st;
 	long origin;
 	char *file;
@@ -171,7 +144,7 @@ static int thin_member(struct lk_elf_archive *ar, size_t offset, char **name, st
 	*name = NULL;
 	if (gc)
 		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
-	if (read_hdr(ar->fd, offset, &h) < 0 || !(*name = member_name(ar, &h, &origin)))
+	if (elfr_ar_hdr_read(ar->fd, offset, &h) < 0 || !(*name = member_name(ar, &h, &origin)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu", ar->path, offset);
 	file = member_file(ar, *name);
 	if (origin >= 0) {
@@ -210,12 +183,12 @@ void elfr_read_thin(int fd, const char *path, struct lk_elf_info *info)
 	info->members = ar.members.nr;
 	/* The machine and class of its first member file, as an archive's are its first ELF member's. */
 	for (size_t m = 0; m < ar.members.nr && !info->machine; m++) {
-		struct thin_hdr h;
+		struct elfr_ar_hdr h;
 		struct lk_elf_info member;
 		long origin;
 		char *name, *file;
 
-		if (read_hdr(ar.fd, ar.members.items[m], &h) < 0 || !(name = member_name(&ar, &h, &origin)))
+		if (elfr_ar_hdr_read(ar.fd, ar.members.items[m], &h) < 0 || !(name = member_name(&ar, &h, &origin)))
 			continue;
 		file = member_file(&ar, name);
 		lk_elf_identify(file, &member);

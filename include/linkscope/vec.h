@@ -11,8 +11,14 @@
  */
 void *lk_vec_grow(void *items, size_t need, size_t *alloc, size_t item_size);
 
+/*
+ * The room already there is tested in line: the replay grows arrays one
+ * item at a time, millions of times on a large line (2.1 million calls
+ * on the llvm line's --gc-sections replay, 3% of it), nearly all with
+ * room to spare.
+ */
 #define LK_GROW(items, need, alloc) \
-	((items) = lk_vec_grow((items), (need), &(alloc), sizeof(*(items))))
+	((items) = (size_t)(need) <= (alloc) ? (items) : lk_vec_grow((items), (need), &(alloc), sizeof(*(items))))
 
 /* malloc/calloc/strdup that abort on failure, for the same reason. */
 void *lk_xmalloc(size_t size);

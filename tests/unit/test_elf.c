@@ -46,7 +46,9 @@
 	"head -c 100 a.o >trunc-head.o && head -c 1000 a.o >trunc-mid.o && " \
 	"head -c $(($(stat -c %s liball.a) - 200)) liball.a >trunc.a && printf '\\177ELF\\002\\001' >tiny.o && " \
 	"printf '!<arch>\\nnot a member header at all, just text\\n' >bad.a && " \
-	"printf 'GROUP ( libc.so.6 )\\n' >script.so && mkdir adir"
+	"printf 'GROUP ( libc.so.6 )\\n' >script.so && mkdir adir && " \
+	"cp b.o a_member_named_past_sixteen.o && printf 'odd' >odd.txt && printf 'x' >another_long_member_name.txt && " \
+	"ar rcs liblong.a a_member_named_past_sixteen.o odd.txt a.o another_long_member_name.txt"
 
 TEST_DIR_GROUP("lk-elf", FILL)
 
@@ -182,6 +184,36 @@ static void test_elf_archive_armap_and_members(void **state)
 	assert_one_line_error(&err, at("a.o"));
 }
 
+/*
+ * The member list comes from the ar headers (elf_archive.c's
+ * member_offsets), not libelf's walk: long names (the "//" table), a
+ * member of odd size (its padding byte) and the ones after it, each
+ * offset opening the member `ar t` lists there.
+ */
+static void test_elf_archive_member_offsets(void **state)
+{
+	static const char *const want[] = { "a_member_named_past_sixteen.o", "odd.txt", "a.o",
+					     "another_long_member_name.txt" };
+	struct lk_elf_archive ar;
+	struct lk_err err = LK_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(lk_elf_archive_open(at("liblong.a"), &ar, &err), 0);
+	assert_int_equal(ar.members.nr, 4);
+	for (size_t i = 0; i < ar.members.nr; i++) {
+		struct lk_elf_syms m = { 0 };
+		char *name = NULL;
+
+		assert_int_equal(lk_elf_archive_member(&ar, ar.members.items[i], &name, &m, &err), 0);
+		assert_string_equal(name, want[i]);
+		if (i == 2)
+			assert_non_null(find(&m, "a_fn", NULL));
+		free(name);
+		lk_elf_syms_release(&m);
+	}
+	lk_elf_archive_close(&ar);
+}
+
 static void test_elf_shared_versions(void **state)
 {
 	struct lk_elf_syms s = { 0 };
@@ -279,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_elf_identify_kinds),
 		cmocka_unit_test(test_elf_object_symbols),
 		cmocka_unit_test(test_elf_archive_armap_and_members),
+		cmocka_unit_test(test_elf_archive_member_offsets),
 		cmocka_unit_test(test_elf_shared_versions),
 		cmocka_unit_test(test_elf_truncated_and_corrupt),
 	};
