@@ -119,10 +119,9 @@ static void strvec(struct rwriter *rw, const char *const *items, size_t nr)
 
 static void format_time(int64_t ns, char *out, size_t size)
 {
-	time_t secs = (time_t)(ns / 1000000000);
 	struct tm tm;
 
-	gmtime_r(&secs, &tm);
+	lk_record_utc(ns / 1000000000, &tm);
 	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));

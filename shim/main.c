@@ -153,6 +153,16 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * Our own binary, by identity (the kernel's /proc/self/exe, followed: one
+ * system call, where realpath(3) takes one per path component). NULL when
+ * unknown.
+ */
+static const struct stat *self_stat(struct stat *st)
+{
+	return stat("/proc/self/exe", st) == 0 ? st : NULL;
+}
+
 static void usage_and_exit(void)
 {
 	fputs("usage: linkscope-cc [DRIVER-ARGS...]      (as CC or rustc's -Clinker)\n"
@@ -311,14 +321,13 @@ static int64_t now_ns(clockid_t clock)
 /* Sortable and unique across parallel links: UTC time, pid, random. */
 static char *record_id(int64_t start_ns)
 {
-	time_t secs = (time_t)(start_ns / 1000000000);
 	unsigned int rnd = 0;
 	struct tm tm;
 	char id[96];
 
 	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
 		rnd = (unsigned int)(start_ns ^ getpid());
-	gmtime_r(&secs, &tm);
+	lk_record_utc(start_ns / 1000000000, &tm);
 	snprintf(id, sizeof(id), "%04d%02d%02dT%02d%02d%02d.%06ldZ-%ld-%08x",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (long)(start_ns % 1000000000 / 1000),
@@ -457,31 +466,68 @@ static void find_linker(struct lk_record_draft *rec)
 	lk_buf_release(&cand);
 }
 
-static void add_candidate(struct lk_record_input *in, const char *dir,
-			  const char *file)
+/*
+ * The link's output as it was before the link started, to tell whether an
+ * input is it (`-o` naming an input, or a -l that finds it): those inputs
+ * change under the link, so they are looked at after it, as always.
+ */
+struct output_before {
+	const char *name;	/* its file name, borrowed */
+	int exists;
+	dev_t dev;
+	ino_t ino;
+};
+
+static void note_output(struct output_before *out, const struct lk_argv_info *info)
+{
+	struct stat st;
+
+	out->name = base_name(info->output_path ? info->output_path : "a.out");
+	out->exists = stat(info->output_path ? info->output_path : "a.out", &st) == 0;
+	out->dev = out->exists ? st.st_dev : 0;
+	out->ino = out->exists ? st.st_ino : 0;
+}
+
+/* `f` fingerprinted: 1 if it may be the output (its file name, or the output's file before the link). */
+static int fingerprint(struct lk_record_file *f, const char *path, const struct output_before *out)
+{
+	struct stat st;
+
+	lk_record_file_stat(f, path, &st);
+	return !strcmp(base_name(path), out->name) ||
+	       (f->exists && out->exists && st.st_dev == out->dev && st.st_ino == out->ino);
+}
+
+static int add_candidate(struct lk_record_input *in, const char *dir,
+			 const char *file, const struct output_before *out)
 {
 	struct lk_buf path = LK_BUF_INIT;
 	struct lk_record_file f;
+	int is_output;
 
 	lk_buf_addf(&path, "%s/%s", dir, file);
-	lk_record_file_stat(&f, path.buf);
+	/* A candidate the link is about to make does not exist yet: its name says so. */
+	is_output = fingerprint(&f, path.buf, out);
 	lk_buf_release(&path);
 	if (!f.exists) {
 		free(f.path);
-		return;
+		return is_output;
 	}
 	LK_GROW(in->candidates.items, in->candidates.nr + 1, in->candidates.alloc);
 	in->candidates.items[in->candidates.nr++] = f;
+	return is_output;
 }
 
 /*
  * Fingerprint each input. A -l is looked up only in the line's own -L
  * dirs (cheap); the driver's default dirs come with the -### expansion.
+ * Returns 1 if an input may be the link's output (see struct output_before).
  */
-static void stat_inputs(struct lk_record_draft *rec)
+static int stat_inputs(struct lk_record_draft *rec, const struct output_before *out)
 {
 	const struct lk_argv_info *info = rec->info;
 	struct lk_buf file = LK_BUF_INIT;
+	int output_read = 0;
 
 	for (size_t i = 0; i < info->inputs.nr; i++) {
 		struct lk_record_input *in;
@@ -493,7 +539,7 @@ static void stat_inputs(struct lk_record_draft *rec)
 		memset(in, 0, sizeof(*in));
 		in->index = info->inputs.items[i].index;
 		in->kind = lk_input_kind_name(info->inputs.items[i].kind);
-		lk_record_file_stat(&in->file, info->inputs.items[i].path);
+		output_read |= fingerprint(&in->file, info->inputs.items[i].path, out);
 	}
 	for (size_t i = 0; i < info->libs.nr; i++) {
 		const struct lk_argv_lib *lib = &info->libs.items[i];
@@ -512,19 +558,20 @@ static void stat_inputs(struct lk_record_draft *rec)
 			lk_buf_reset(&file);
 			if (lib->name[0] == ':') {
 				lk_buf_add(&file, lib->name + 1, lib->name_len - 1);
-				add_candidate(in, dir, file.buf);
+				output_read |= add_candidate(in, dir, file.buf, out);
 				continue;
 			}
 			lk_buf_addstr(&file, "lib");
 			lk_buf_add(&file, lib->name, lib->name_len);
 			lk_buf_addstr(&file, ".so");
-			add_candidate(in, dir, file.buf);
+			output_read |= add_candidate(in, dir, file.buf, out);
 			file.buf[file.len - 2] = 'a';
 			file.buf[--file.len] = '\0';
-			add_candidate(in, dir, file.buf);
+			output_read |= add_candidate(in, dir, file.buf, out);
 		}
 	}
 	lk_buf_release(&file);
+	return output_read;
 }
 
 /* Ask lld or mold for their own reproducer next to the record. */
@@ -569,6 +616,7 @@ static void explain_failure(const char *record)
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_runcmd cmd = { 0 };
 	struct lk_runcmd_result res;
+	struct stat self_st;
 	char *self = realpath("/proc/self/exe", NULL);
 	char *slash = self ? strrchr(self, '/') : NULL;
 	const char *argv[6];
@@ -578,7 +626,7 @@ static void explain_failure(const char *record)
 		lk_buf_addstr(&analyzer, "/linkscope");
 	}
 	if ((!analyzer.len || access(analyzer.buf, X_OK) < 0) &&
-	    lk_driver_resolve("linkscope", self, getenv("PATH"), &found, &err) == 0) {
+	    lk_driver_resolve("linkscope", self_stat(&self_st), getenv("PATH"), &found, &err) == 0) {
 		lk_buf_reset(&analyzer);
 		lk_buf_addstr(&analyzer, found.resolved);
 	}
@@ -730,32 +778,23 @@ static void reuse_view(const struct lk_viewcache *view, struct link_state *st,
 		lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
 }
 
-static int record_link(struct link_state *st, const struct lk_options *opt,
-		       const struct lk_invocation *inv, int rsp_failed,
-		       const char *rsp_error)
+/*
+ * The record's description of the link that does not depend on how it
+ * ends, filled while it runs. `env_before` is the environment as the
+ * caller gave it (before LINKSCOPE_ACTIVE, TMPDIR, ...).
+ */
+static void describe_link(struct link_state *st, const struct lk_options *opt,
+			  struct lk_invocation *inv, char *const *env_before)
 {
 	struct lk_record_draft *rec = &st->rec;
-	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
-	struct lk_expand_job job;
-	struct lk_tempobj objs;
-	struct lk_viewcache view;
-	int64_t t0;
-	int dir_ok, failed, started, catching, viewing = 0;
-	char *written = NULL;
-	char **xargv = expansion_argv(st);
-	char **hash3_argv = xargv ? xargv : inv->exec_argv;
 
-	st->dir = lk_record_dir(opt->dir_env);
-	dir_ok = make_record_dir(st->dir, &err) == 0;
-
-	lk_env_collect((const char *const *)environ, &st->env);
+	lk_env_collect((const char *const *)env_before, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
 		rec->caller_name = parent_comm();
 	lk_rustc_provenance(&st->args, &st->caller, &st->prov);
-
-	rec->start_ns = now_ns(CLOCK_REALTIME);
-	rec->id = record_id(rec->start_ns);
+	if (!rec->id)
+		rec->id = record_id(rec->start_ns);
 	rec->tool_version = LINKSCOPE_VERSION;
 	rec->no_redaction = opt->no_redaction;
 	rec->cwd = getcwd(NULL, 0);
@@ -763,6 +802,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->driver_given = inv->driver_given;
 	rec->driver_source = inv->driver_source;
 	rec->driver_resolved = lk_xstrdup(inv->driver.resolved);
+	lk_driver_find_real(&inv->driver);
 	rec->driver_real = inv->driver.real ? lk_xstrdup(inv->driver.real) : NULL;
 	if (uname(&uts) == 0)
 		snprintf(rec->host_machine, sizeof(rec->host_machine), "%s", uts.machine);
@@ -774,39 +814,127 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->prov = &st->prov;
 	rec->caller = &st->caller;
 	rec->env = &st->env;
-	if (rsp_failed)
-		lk_strvec_push(&rec->warnings, rsp_error);
 	find_target(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
-	find_linker(rec);
-	if (opt->reproduce && dir_ok)
-		request_reproducer(rec, st->dir);
-	setenv("LINKSCOPE_ACTIVE", "1", 1);
+	if (!rec->linker_flavor)
+		find_linker(rec);
+}
 
-	/*
-	 * The driver's view: reused from its profile's cache entry (shim/viewcache.c),
-	 * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
-	 * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
-	 */
-	memset(&view, 0, sizeof(view));
-	if (dir_ok && !rsp_failed && !opt->expand_failed_only &&
+/*
+ * The driver's view: reused from its profile's cache entry (shim/viewcache.c),
+ * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
+ * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
+ * Returns whether a -### run was started (`job`).
+ */
+static int begin_view(struct lk_viewcache *view, int *viewing, struct link_state *st,
+		      const struct lk_options *opt, const struct lk_invocation *inv,
+		      char **hash3_argv, int rsp_failed, struct lk_expand_job *job)
+{
+	int started;
+
+	memset(view, 0, sizeof(*view));
+	*viewing = 0;
+	if (!rsp_failed && !opt->expand_failed_only &&
 	    lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real)) {
 		struct lk_viewcache_request req = {
-			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, rec->cwd,
-			(int64_t)time(NULL), id_random(rec->id), opt->view_verify_every, opt->view_check,
+			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, st->rec.cwd,
+			(int64_t)time(NULL), id_random(st->rec.id), opt->view_verify_every, opt->view_check,
 		};
 
-		lk_viewcache_begin(&view, &req);
-		viewing = 1;
+		lk_viewcache_begin(view, &req);
+		*viewing = 1;
 	}
-	started = viewing && view.use != LK_VIEWCACHE_REUSE &&
-		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, &job) == 0;
-	if (started && view.use == LK_VIEWCACHE_LEARN)
-		lk_viewcache_start_probe(&view, inv->driver.resolved, environ);
+	started = *viewing && view->use != LK_VIEWCACHE_REUSE &&
+		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, job) == 0;
+	if (started && view->use == LK_VIEWCACHE_LEARN)
+		lk_viewcache_start_probe(view, inv->driver.resolved, environ);
+	return started;
+}
+
+/* The environment's array as it is now: its strings stay (setenv never frees one). */
+static char **environ_copy(void)
+{
+	size_t n = 0;
+	char **copy;
+
+	while (environ[n])
+		n++;
+	copy = lk_xcalloc(n + 1, sizeof(*copy));
+	memcpy(copy, environ, n * sizeof(*copy));
+	return copy;
+}
+
+/*
+ * Record one link. The driver is spawned as soon as what it must see is
+ * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
+ * variable), and all the recording that does not depend on how the link
+ * ends is done while it runs, on the other core, between services of its
+ * stderr and of signals (lk_run_service); after it, only what depends on
+ * the outcome. Inputs are fingerprinted and kept while it runs, unless one
+ * may be its output (struct output_before): then after it, as before.
+ */
+static int record_link(struct link_state *st, const struct lk_options *opt,
+		       struct lk_invocation *inv, int rsp_failed,
+		       const char *rsp_error)
+{
+	struct lk_record_draft *rec = &st->rec;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_expand_job job;
+	struct lk_tempobj objs;
+	struct lk_viewcache view;
+	struct lk_run_job run;
+	struct lk_strvec keep_warnings = LK_STRVEC_INIT;
+	struct output_before out;
+	int64_t t0;
+	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
+	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
+	char *written = NULL;
+	char **xargv = expansion_argv(st);
+	char **hash3_argv = xargv ? xargv : inv->exec_argv;
+	char **env_before = environ_copy();
+
+	memset(&view, 0, sizeof(view));
+	rec->start_ns = now_ns(CLOCK_REALTIME);
+	/* Before the spawn only what the driver must see: the private TMPDIR lives in the record dir's stead. */
+	if (compiles || opt->reproduce) {
+		st->dir = lk_record_dir(opt->dir_env);
+		dir_ok = make_record_dir(st->dir, &err) == 0;
+		dir_made = 1;
+	}
+	if (opt->reproduce && dir_ok) {
+		rec->id = record_id(rec->start_ns);
+		find_linker(rec);
+		request_reproducer(rec, st->dir);
+	}
+	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
-	catching = dir_ok && opt->keep && count_sources(&st->info) &&
-		   lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	note_output(&out, &st->info);
 	t0 = now_ns(CLOCK_MONOTONIC);
-	lk_run(inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
+	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
+	if (catching)
+		lk_tempobj_spawned(&objs);
+
+	/* While it runs. */
+	if (!dir_made) {
+		st->dir = lk_record_dir(opt->dir_env);
+		dir_ok = make_record_dir(st->dir, &err) == 0;
+	}
+	describe_link(st, opt, inv, env_before);
+	free(env_before);
+	if (rsp_failed)
+		lk_strvec_push(&rec->warnings, rsp_error);
+	lk_run_service(&run, &st->run);
+	if (dir_ok) {
+		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
+		lk_run_service(&run, &st->run);
+		output_read = stat_inputs(rec, &out);
+		if (output_read)
+			lk_record_inputs_release(rec);
+		else if (opt->keep)
+			lk_keep_inputs(rec, st->dir, &opt->keep_limits, &keep_warnings);
+	}
+
+	lk_run_wait(&run, &st->run);
 	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
 	if (catching)
 		lk_tempobj_stop(&objs);
@@ -848,13 +976,18 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	lk_viewcache_release(&view);
 	free(xargv);
-	if (opt->keep)
-		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
+	/* The record's warnings in the order they always had: the view's, then the copies'. */
+	for (size_t i = 0; i < keep_warnings.nr; i++)
+		lk_strvec_push(&rec->warnings, keep_warnings.items[i]);
+	lk_strvec_release(&keep_warnings);
+	if (output_read && opt->keep)
+		lk_keep_inputs(rec, st->dir, &opt->keep_limits, &rec->warnings);
 	if (catching) {
 		lk_keep_source_objects(rec, st->dir, &objs.caught, &opt->keep_limits);
 		lk_tempobj_finish(&objs);
 	}
-	stat_inputs(rec);
+	if (output_read)
+		stat_inputs(rec, &out);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
 	lk_keep_settle(rec, st->dir);
@@ -865,45 +998,25 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	return rec->shim_exit;
 }
 
-/*
- * Our own binary's path, symlinks resolved: the kernel's name for it, as
- * realpath(3) of /proc/self/exe gives it but without a readlink(2) per
- * path component (eight system calls on every link). NULL when unknown
- * (a deleted binary is named "PATH (deleted)", which no driver is).
- */
-static char *self_path(void)
-{
-	char buf[4096];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf));
-
-	if (n <= 0 || (size_t)n >= sizeof(buf))
-		return NULL;
-	buf[n] = '\0';
-	return lk_xstrdup(buf);
-}
-
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
 	struct lk_invocation inv;
 	struct lk_err err = LK_ERR_INIT;
 	struct link_state st;
-	char *self_real;
+	struct stat self;
 	int rsp_failed, status, killed_by;
 
 	if (argc < 1)
 		usage_and_exit();
 	read_options(&opt);
 	read_invocation(argc, argv, &opt, &inv);
-	self_real = self_path();
-	if (lk_driver_resolve(inv.driver_given, self_real, getenv("PATH"),
+	if (lk_driver_resolve(inv.driver_given, self_stat(&self), getenv("PATH"),
 			      &inv.driver, &err) < 0) {
 		fprintf(stderr, "linkscope-cc: %s\n", err.msg);
-		free(self_real);
 		/* As a shell: 127 for a command not found, 126 for one that cannot run. */
 		return err.code == LK_E_IO ? 126 : 127;
 	}
-	free(self_real);
 	build_exec_argv(&inv);
 	if (opt.disable || opt.nested)
 		exec_driver(&inv);

@@ -106,9 +106,21 @@ struct lk_record_draft {
  */
 char *lk_record_dir(const char *dir_env);
 
+/*
+ * gmtime_r's date and time of day (year, mon, mday, hour, min, sec; the
+ * rest 0) without its tzset: glibc's first gmtime_r reads /etc/localtime,
+ * on every link, for times that are UTC anyway.
+ */
+struct tm;
+void lk_record_utc(int64_t secs, struct tm *tm);
+
 /* Free what the record owns (not what it borrows). */
 void lk_record_draft_release(struct lk_record_draft *rec);
-void lk_record_file_stat(struct lk_record_file *f, const char *path);
+/* rec->inputs and their candidates, freed and emptied (the shim fingerprints them again). */
+void lk_record_inputs_release(struct lk_record_draft *rec);
+/* `path`'s fingerprint into `f`; its stat(2) into `st` too when `st` is not NULL and it exists. */
+struct stat;
+void lk_record_file_stat(struct lk_record_file *f, const char *path, struct stat *st);
 
 /*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
