@@ -757,25 +757,28 @@ static void end_view(struct lk_viewcache *view, struct link_state *st, int faile
 }
 
 /*
- * The cached view, for a link that ran: a link that succeeded passed every
- * check the driver makes before it runs anything (an output that is one of
- * the inputs, ...), so -### would have passed them too. A failed link's
- * view is taken fresh, after it (but not after a signal: the build is
- * being stopped, and the driver passed its checks).
+ * The cached view, filled while the link runs: a link that succeeded
+ * passed every check the driver makes before it runs anything (an output
+ * that is one of the inputs, ...), so -### would have passed them too. A
+ * failed link's view is taken fresh, after it (but not after a signal: the
+ * build is being stopped, and the driver passed its checks); a driver that
+ * did not start has none. Returns 1 if it changed rec->expansion.
  */
-static void reuse_view(const struct lk_viewcache *view, struct link_state *st,
-		       const struct lk_invocation *inv, char **hash3_argv, int failed)
+static int settle_reused_view(struct link_state *st, const struct lk_invocation *inv,
+			      char **hash3_argv, int failed)
 {
 	struct lk_record_draft *rec = &st->rec;
 
+	if (st->run.ran && (!failed || st->run.signal))
+		return 0;
+	lk_expansion_release(&rec->expansion);
 	if (!st->run.ran)
-		return;
+		return 1;
 	rec->expansion.trigger = "always";
-	if (!failed || st->run.signal)
-		lk_viewcache_fill(view, &rec->expansion);
-	else if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
-			       &rec->expansion) < 0)
+	if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
+			  &rec->expansion) < 0)
 		lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+	return 1;
 }
 
 /*
@@ -884,9 +887,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_run_job run;
 	struct lk_strvec keep_warnings = LK_STRVEC_INIT;
 	struct output_before out;
+	struct lk_record_parts parts;
 	int64_t t0;
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
 	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
+	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
 	char **hash3_argv = xargv ? xargv : inv->exec_argv;
@@ -932,6 +937,16 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 			lk_record_inputs_release(rec);
 		else if (opt->keep)
 			lk_keep_inputs(rec, st->dir, &opt->keep_limits, &keep_warnings);
+		lk_run_service(&run, &st->run);
+		if (viewing && view.use == LK_VIEWCACHE_REUSE) {
+			rec->expansion.trigger = "always";
+			lk_viewcache_fill(&view, &rec->expansion);
+		}
+		/* The record's text, but for what the outcome decides, when nothing after the link changes it. */
+		ahead = prerendered = !catching && !output_read && !started &&
+				      !(opt->expand_always && !viewing);
+		if (ahead)
+			lk_record_prerender(rec, &parts);
 	}
 
 	lk_run_wait(&run, &st->run);
@@ -966,15 +981,17 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion did not finish");
 		end_view(&view, st, failed);
 	} else if (viewing && view.use == LK_VIEWCACHE_REUSE) {
-		reuse_view(&view, st, inv, hash3_argv, failed);
+		prerendered &= !settle_reused_view(st, inv, hash3_argv, failed);
 	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
 		rec->expansion.trigger = failed ? "failure" : "always";
 		if (lk_expand_run(inv->driver.resolved, hash3_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+		prerendered = 0;
 	}
 	lk_viewcache_release(&view);
+	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
 	/* The record's warnings in the order they always had: the view's, then the copies'. */
 	for (size_t i = 0; i < keep_warnings.nr; i++)
@@ -990,6 +1007,9 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		stat_inputs(rec, &out);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
+	rec->prerendered = NULL;
+	if (ahead)
+		lk_record_parts_release(&parts);
 	lk_keep_settle(rec, st->dir);
 	if (written && failed && opt->report && !st->run.signal)
 		explain_failure(written);

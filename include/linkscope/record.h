@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "linkscope/argv.h"
+#include "linkscope/buf.h"
 #include "linkscope/env.h"
 #include "linkscope/err.h"
 #include "linkscope/expansion.h"
@@ -50,6 +51,19 @@ struct lk_record_copy {
 };
 
 /* The record of the link under way: what the shim fills in, then writes. */
+/* A run of the record's text written ahead, and the redactions it logged. */
+struct lk_record_part {
+	struct lk_buf text;
+	struct lk_strvec log;
+};
+
+/* What lk_record_prerender writes while the link runs. */
+struct lk_record_parts {
+	struct lk_record_part head;		/* schema, id, tool */
+	struct lk_record_part body;		/* host ... kept */
+	struct lk_record_part view_and_env;	/* expansion, env, reproducer */
+};
+
 struct lk_record_draft {
 	char *id;			/* owned; also the file name without ".json" */
 	int64_t start_ns;		/* CLOCK_REALTIME */
@@ -97,6 +111,8 @@ struct lk_record_draft {
 	char *reproducer;		/* owned; path asked of lld/mold */
 	struct lk_strvec warnings;
 	int no_redaction;		/* LINKSCOPE_REDACT=0: every string as it was */
+	/* borrowed; NULL, or the runs lk_record_prerender wrote of this draft, still true of it */
+	const struct lk_record_parts *prerendered;
 };
 
 /*
@@ -113,6 +129,17 @@ char *lk_record_dir(const char *dir_env);
  */
 struct tm;
 void lk_record_utc(int64_t secs, struct tm *tm);
+
+/*
+ * Write ahead the runs of the record's text that do not depend on how the
+ * link ends: schema to tool; host to kept; expansion, env and reproducer.
+ * With rec->prerendered pointing at them, lk_record_text writes only the
+ * rest (time, result, stderr, warnings, redactions) and the text is what
+ * it would be without: the caller must not change what those runs show
+ * (the view, the inputs, the copies, ...) after this.
+ */
+void lk_record_prerender(const struct lk_record_draft *rec, struct lk_record_parts *parts);
+void lk_record_parts_release(struct lk_record_parts *parts);
 
 /* Free what the record owns (not what it borrows). */
 void lk_record_draft_release(struct lk_record_draft *rec);

@@ -323,6 +323,7 @@ static void test_record_stream_is_jansson(void **state)
 	LK_GROW(rec.expansion.commands.items, 1, rec.expansion.commands.alloc);
 	rec.expansion.commands.items[rec.expansion.commands.nr++] = cmd;
 	lk_strvec_push(&rec.warnings, "a warning with a \"quote\"");
+	lk_strvec_push(&rec.warnings, "cannot keep a copy of 'https://bob:pw@example.com/x.o'");
 
 	rec.no_redaction = 1;
 	plain = lk_record_text(&rec, &len, NULL);
@@ -338,12 +339,34 @@ static void test_record_stream_is_jansson(void **state)
 	assert_non_null(strstr(redacted, "q\\\"uote\\\\back\\tt\\u0001\\u001F\x7f.o"));
 	assert_non_null(strstr(redacted, "\"expansion.commands[0][1]\""));
 	assert_non_null(strstr(redacted, "\"env.vars.CFLAGS\""));
+	assert_non_null(strstr(redacted, "\"warnings[1]\""));
 	assert_non_null(strstr(redacted, "\"API_TOKEN\": \"[redacted]\""));
 	assert_non_null(strstr(redacted, "\"hex\": \"636166e92d2d746f6b656e3d5b72656461637465645d\""));
 	assert_non_null(strstr(redacted, "\"duration_ms\": 12.34567"));
 	/* A variable whose name is not UTF-8 is left out, as a jansson object could not hold it. */
 	assert_null(strstr(redacted, "\"CC_"));
 	assert_non_null(strstr(redacted, "\"PATH\": \"/bin\""));
+	/*
+	 * Written ahead while the link runs (lk_record_prerender), the rest
+	 * after: the same text, redactions logged in the same order (the
+	 * argv's, the stderr's, the expansion's, the env's, the warnings').
+	 */
+	for (int redact = 0; redact <= 1; redact++) {
+		struct lk_record_parts parts;
+		char *whole, *in_parts;
+
+		rec.no_redaction = !redact;
+		whole = lk_record_text(&rec, &len, NULL);
+		lk_record_prerender(&rec, &parts);
+		rec.prerendered = &parts;
+		in_parts = lk_record_text(&rec, &len, NULL);
+		rec.prerendered = NULL;
+		assert_string_equal(in_parts, whole);
+		assert_int_equal(len, strlen(whole));
+		lk_record_parts_release(&parts);
+		free(whole);
+		free(in_parts);
+	}
 	free(want);
 	free(plain);
 	free(redacted);
