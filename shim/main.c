@@ -21,7 +21,9 @@
 
 #include "driver.h"
 #include "expand.h"
+#include "fingerprint.h"
 #include "keep.h"
+#include "target.h"
 #include "tempobj.h"
 #include "viewcache.h"
 #include "linkscope/argv.h"
@@ -147,12 +149,6 @@ static void read_options(struct lk_options *opt)
 	read_prune_options(opt);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /*
  * Our own binary, by identity (the kernel's /proc/self/exe, followed: one
  * system call, where realpath(3) takes one per path component). NULL when
@@ -190,7 +186,7 @@ static void set_launcher(struct lk_invocation *inv, int argc, char **argv)
  */
 static int names_a_driver(int argc, char **argv)
 {
-	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(base_name(argv[1])))
+	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(lk_path_base(argv[1])))
 		return 0;
 	return !strchr(argv[1], '/') || access(argv[1], X_OK) == 0;
 }
@@ -212,10 +208,10 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 	}
 	inv->driver_argv = argv;
 	inv->driver_argc = (size_t)argc;
-	if (strncmp(base_name(argv[0]), "linkscope-cc", 12)) {
+	if (strncmp(lk_path_base(argv[0]), "linkscope-cc", 12)) {
 		/* Installed under the driver's own name (a "cc" symlink), like ccache. */
 		inv->mode = "alias";
-		inv->driver_given = opt->linker_env ? opt->linker_env : base_name(argv[0]);
+		inv->driver_given = opt->linker_env ? opt->linker_env : lk_path_base(argv[0]);
 		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "argv0";
 	} else if (names_a_driver(argc, argv)) {
 		set_launcher(inv, argc - 1, argv + 1);
@@ -348,230 +344,6 @@ static char *parent_comm(void)
 	while (comm.len && comm.buf[comm.len - 1] == '\n')
 		comm.buf[--comm.len] = '\0';
 	return lk_buf_detach(&comm);
-}
-
-/* "aarch64-linux-gnu-gcc-12" -> "aarch64-linux-gnu", borrowed into `buf`. */
-static const char *triple_from_driver(const char *driver, char *buf, size_t size)
-{
-	static const char *const tools[] = { "-gcc", "-cc", "-clang", "-g++", "-c++", "-clang++", NULL };
-	const char *base = base_name(driver);
-
-	for (const char *const *t = tools; *t; t++) {
-		const char *hit = strstr(base, *t);
-		const char *rest;
-
-		if (!hit || hit == base)
-			continue;
-		rest = hit + strlen(*t);
-		if (*rest && *rest != '-')
-			continue;
-		if (!memchr(base, '-', (size_t)(hit - base)) ||
-		    (size_t)(hit - base) >= size)
-			continue;
-		memcpy(buf, base, (size_t)(hit - base));
-		buf[hit - base] = '\0';
-		return buf;
-	}
-	return NULL;
-}
-
-static const char *rustc_target(const struct lk_rustc_caller *caller)
-{
-	for (size_t i = 1; caller->is_rustc && i < caller->argv.nr; i++) {
-		const char *a = caller->argv.items[i];
-
-		if (!strcmp(a, "--target") && i + 1 < caller->argv.nr)
-			return caller->argv.items[i + 1];
-		if (!strncmp(a, "--target=", 9))
-			return a + 9;
-	}
-	return NULL;
-}
-
-/* rustc links with -L <sysroot>/lib/rustlib/<triple>/lib: the target it builds for. */
-static const char *rustlib_triple(const struct lk_argv_info *info, char *buf,
-				  size_t size)
-{
-	for (size_t i = 0; i < info->libdirs.nr; i++) {
-		const char *p = strstr(info->libdirs.items[i], "/lib/rustlib/");
-		const char *end;
-
-		if (!p)
-			continue;
-		p += 13;
-		end = strchr(p, '/');
-		if (!end || strcmp(end, "/lib") || (size_t)(end - p) >= size)
-			continue;
-		memcpy(buf, p, (size_t)(end - p));
-		buf[end - p] = '\0';
-		return buf;
-	}
-	return NULL;
-}
-
-static void find_target(struct lk_record_draft *rec, const char *driver,
-			char *buf, size_t size)
-{
-	if ((rec->target = rec->info->target))
-		rec->target_source = "argv";
-	else if ((rec->target = rustc_target(rec->caller)))
-		rec->target_source = "rustc --target";
-	else if (rec->caller->is_rustc && (rec->target = rustlib_triple(rec->info, buf, size)))
-		rec->target_source = "rustc sysroot -L";
-	else if ((rec->target = triple_from_driver(driver, buf, size)))
-		rec->target_source = "driver name";
-}
-
-/* Which linker the line asks for, and the program in a -B dir if one is there. */
-static void find_linker(struct lk_record_draft *rec)
-{
-	const char *fuse = rec->info->fuse_ld;
-	const char *base = fuse ? base_name(fuse) : NULL;
-	struct lk_buf name = LK_BUF_INIT, cand = LK_BUF_INIT;
-
-	if (!fuse)
-		rec->linker_flavor = "default";
-	else if (strstr(base, "mold"))
-		rec->linker_flavor = "mold";
-	else if (strstr(base, "lld"))
-		rec->linker_flavor = "lld";
-	else if (strstr(base, "gold"))
-		rec->linker_flavor = "gold";
-	else if (strstr(base, "bfd"))
-		rec->linker_flavor = "bfd";
-	else
-		rec->linker_flavor = "other";
-
-	if (fuse && strchr(fuse, '/')) {
-		rec->linker_program = lk_xstrdup(fuse);
-		rec->linker_program_source = "-fuse-ld path";
-		return;
-	}
-	lk_buf_addstr(&name, "ld");
-	if (fuse)
-		lk_buf_addf(&name, ".%s", fuse);
-	for (size_t i = 0; i < rec->info->bdirs.nr; i++) {
-		const char *dir = rec->info->bdirs.items[i];
-		size_t len = strlen(dir);
-
-		lk_buf_reset(&cand);
-		lk_buf_addf(&cand, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name.buf);
-		if (access(cand.buf, X_OK) == 0) {
-			rec->linker_program = lk_buf_detach(&cand);
-			rec->linker_program_source = "-B dir";
-			break;
-		}
-	}
-	lk_buf_release(&name);
-	lk_buf_release(&cand);
-}
-
-/*
- * The link's output as it was before the link started, to tell whether an
- * input is it (`-o` naming an input, or a -l that finds it): those inputs
- * change under the link, so they are looked at after it, as always.
- */
-struct output_before {
-	const char *name;	/* its file name, borrowed */
-	int exists;
-	dev_t dev;
-	ino_t ino;
-};
-
-static void note_output(struct output_before *out, const struct lk_argv_info *info)
-{
-	struct stat st;
-
-	out->name = base_name(info->output_path ? info->output_path : "a.out");
-	out->exists = stat(info->output_path ? info->output_path : "a.out", &st) == 0;
-	out->dev = out->exists ? st.st_dev : 0;
-	out->ino = out->exists ? st.st_ino : 0;
-}
-
-/* `f` fingerprinted: 1 if it may be the output (its file name, or the output's file before the link). */
-static int fingerprint(struct lk_record_file *f, const char *path, const struct output_before *out)
-{
-	struct stat st;
-
-	lk_record_file_stat(f, path, &st);
-	return !strcmp(base_name(path), out->name) ||
-	       (f->exists && out->exists && st.st_dev == out->dev && st.st_ino == out->ino);
-}
-
-static int add_candidate(struct lk_record_input *in, const char *dir,
-			 const char *file, const struct output_before *out)
-{
-	struct lk_buf path = LK_BUF_INIT;
-	struct lk_record_file f;
-	int is_output;
-
-	lk_buf_addf(&path, "%s/%s", dir, file);
-	/* A candidate the link is about to make does not exist yet: its name says so. */
-	is_output = fingerprint(&f, path.buf, out);
-	lk_buf_release(&path);
-	if (!f.exists) {
-		free(f.path);
-		return is_output;
-	}
-	LK_GROW(in->candidates.items, in->candidates.nr + 1, in->candidates.alloc);
-	in->candidates.items[in->candidates.nr++] = f;
-	return is_output;
-}
-
-/*
- * Fingerprint each input. A -l is looked up only in the line's own -L
- * dirs (cheap); the driver's default dirs come with the -### expansion.
- * Returns 1 if an input may be the link's output (see struct output_before).
- */
-static int stat_inputs(struct lk_record_draft *rec, const struct output_before *out)
-{
-	const struct lk_argv_info *info = rec->info;
-	struct lk_buf file = LK_BUF_INIT;
-	int output_read = 0;
-
-	for (size_t i = 0; i < info->inputs.nr; i++) {
-		struct lk_record_input *in;
-
-		if (info->inputs.items[i].kind == LK_IN_STDIN)
-			continue;
-		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
-		in = &rec->inputs.items[rec->inputs.nr++];
-		memset(in, 0, sizeof(*in));
-		in->index = info->inputs.items[i].index;
-		in->kind = lk_input_kind_name(info->inputs.items[i].kind);
-		output_read |= fingerprint(&in->file, info->inputs.items[i].path, out);
-	}
-	for (size_t i = 0; i < info->libs.nr; i++) {
-		const struct lk_argv_lib *lib = &info->libs.items[i];
-		struct lk_record_input *in;
-
-		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
-		in = &rec->inputs.items[rec->inputs.nr++];
-		memset(in, 0, sizeof(*in));
-		in->index = lib->index;
-		in->kind = "library";
-		in->name = lib->name;
-		in->name_len = lib->name_len;
-		for (size_t d = 0; d < info->libdirs.nr; d++) {
-			const char *dir = info->libdirs.items[d];
-
-			lk_buf_reset(&file);
-			if (lib->name[0] == ':') {
-				lk_buf_add(&file, lib->name + 1, lib->name_len - 1);
-				output_read |= add_candidate(in, dir, file.buf, out);
-				continue;
-			}
-			lk_buf_addstr(&file, "lib");
-			lk_buf_add(&file, lib->name, lib->name_len);
-			lk_buf_addstr(&file, ".so");
-			output_read |= add_candidate(in, dir, file.buf, out);
-			file.buf[file.len - 2] = 'a';
-			file.buf[--file.len] = '\0';
-			output_read |= add_candidate(in, dir, file.buf, out);
-		}
-	}
-	lk_buf_release(&file);
-	return output_read;
 }
 
 /* Ask lld or mold for their own reproducer next to the record. */
@@ -817,9 +589,9 @@ static void describe_link(struct link_state *st, const struct lk_options *opt,
 	rec->prov = &st->prov;
 	rec->caller = &st->caller;
 	rec->env = &st->env;
-	find_target(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
+	lk_target_find(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
 	if (!rec->linker_flavor)
-		find_linker(rec);
+		lk_target_find_linker(rec);
 }
 
 /*
@@ -873,7 +645,7 @@ static char **environ_copy(void)
  * ends is done while it runs, on the other core, between services of its
  * stderr and of signals (lk_run_service); after it, only what depends on
  * the outcome. Inputs are fingerprinted and kept while it runs, unless one
- * may be its output (struct output_before): then after it, as before.
+ * may be its output (struct lk_output_before): then after it, as before.
  */
 static int record_link(struct link_state *st, const struct lk_options *opt,
 		       struct lk_invocation *inv, int rsp_failed,
@@ -886,7 +658,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_viewcache view;
 	struct lk_run_job run;
 	struct lk_strvec keep_warnings = LK_STRVEC_INIT;
-	struct output_before out;
+	struct lk_output_before out;
 	struct lk_record_parts parts;
 	int64_t t0;
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
@@ -907,13 +679,13 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	if (opt->reproduce && dir_ok) {
 		rec->id = record_id(rec->start_ns);
-		find_linker(rec);
+		lk_target_find_linker(rec);
 		request_reproducer(rec, st->dir);
 	}
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
-	note_output(&out, &st->info);
+	lk_fingerprint_note_output(&out, &st->info);
 	t0 = now_ns(CLOCK_MONOTONIC);
 	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
 	if (catching)
@@ -932,7 +704,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	if (dir_ok) {
 		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
 		lk_run_service(&run, &st->run);
-		output_read = stat_inputs(rec, &out);
+		output_read = lk_fingerprint_inputs(rec, &out);
 		if (output_read)
 			lk_record_inputs_release(rec);
 		else if (opt->keep)
@@ -1004,7 +776,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_tempobj_finish(&objs);
 	}
 	if (output_read)
-		stat_inputs(rec, &out);
+		lk_fingerprint_inputs(rec, &out);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
 	rec->prerendered = NULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -378,6 +379,31 @@ static void test_record_stream_is_jansson(void **state)
 	lk_rspfiles_release(&files);
 }
 
+/* The record's times without gmtime_r (whose first call reads /etc/localtime): the same date and time. */
+static void test_record_utc_is_gmtime(void **state)
+{
+	const int64_t fixed[] = { 0, -1, -86400, 951782400, 951868799, 4102444800LL, 1796000000,
+				  253402300799LL, -62135596800LL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed) + 20000; i++) {
+		/* The fixed ones, then every 3.7 days or so over 400 years around 1970 and now. */
+		int64_t secs = i < sizeof(fixed) / sizeof(*fixed) ? fixed[i] :
+			       -6311520000LL + (int64_t)(i - sizeof(fixed) / sizeof(*fixed)) * 631152LL + 3599;
+		time_t t = (time_t)secs;
+		struct tm want, got;
+
+		assert_non_null(gmtime_r(&t, &want));
+		lk_record_utc(secs, &got);
+		assert_int_equal(got.tm_year, want.tm_year);
+		assert_int_equal(got.tm_mon, want.tm_mon);
+		assert_int_equal(got.tm_mday, want.tm_mday);
+		assert_int_equal(got.tm_hour, want.tm_hour);
+		assert_int_equal(got.tm_min, want.tm_min);
+		assert_int_equal(got.tm_sec, want.tm_sec);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_record_reader_errors),
 		cmocka_unit_test(test_record_write_fails_cleanly),
 		cmocka_unit_test(test_record_sha256_vectors),
+		cmocka_unit_test(test_record_utc_is_gmtime),
 	};
 	return cmocka_run_group_tests_name("record", tests, setup, teardown);
 }
