@@ -678,6 +678,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		dir_made = 1;
 	}
 	if (opt->reproduce && dir_ok) {
+		rec->info = &st->info;
 		rec->id = record_id(rec->start_ns);
 		lk_target_find_linker(rec);
 		request_reproducer(rec, st->dir);
