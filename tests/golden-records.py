@@ -25,6 +25,8 @@ PER_RUN = [
     (re.compile(r"/cc[A-Za-z0-9]{6}(?=\.|$)"), "/ccXXXXXX"),
     (re.compile(r"/rustc[A-Za-z0-9]{6}(?=/|$)"), "/rustcXXXXXX"),
     (re.compile(r"/lk-objs-[A-Za-z0-9]{6}"), "/lk-objs-XXXXXX"),
+    # meson's compiler checks run in a fresh tempfile.mkdtemp() dir each time.
+    (re.compile(r"/meson-private/tmp[A-Za-z0-9_]{8}(?=/|$)"), "/meson-private/tmpXXXXXXXX"),
     (re.compile(r"-[0-9a-f]{16}\b"), "-HASH"),
     (re.compile(r"\.[a-z0-9]{20,}\.[a-z0-9]{5,8}\.rcgu\.o"), ".CGU.rcgu.o"),
 ]
