@@ -194,16 +194,67 @@ char *lk_record_dir(const char *dir_env)
 	return lk_buf_detach(&dir);
 }
 
-void lk_record_file_stat(struct lk_record_file *f, const char *path)
+void lk_record_file_stat(struct lk_record_file *f, const char *path, struct stat *out)
 {
-	struct stat st;
+	struct stat own, *st = out ? out : &own;
 
 	f->path = lk_xstrdup(path);
-	f->exists = stat(path, &st) == 0;
+	f->exists = stat(path, st) == 0;
 	if (f->exists) {
-		f->size = (int64_t)st.st_size;
-		f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+		f->size = (int64_t)st->st_size;
+		f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 	}
+}
+
+/*
+ * H. Hinnant's civil_from_days: the date of a day count since 1970-01-01,
+ * valid for any day a clock can give.
+ */
+static void civil_from_days(int64_t days, int *year, int *month, int *day)
+{
+	int64_t z = days + 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+
+	*day = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*month = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*year = (int)(yoe + era * 400 + (*month <= 2));
+}
+
+void lk_record_utc(int64_t secs, struct tm *tm)
+{
+	int64_t days = secs / 86400, in_day = secs % 86400;
+	int year, month, day;
+
+	if (in_day < 0) {
+		in_day += 86400;
+		days--;
+	}
+	civil_from_days(days, &year, &month, &day);
+	memset(tm, 0, sizeof(*tm));
+	tm->tm_year = year - 1900;
+	tm->tm_mon = month - 1;
+	tm->tm_mday = day;
+	tm->tm_hour = (int)(in_day / 3600);
+	tm->tm_min = (int)(in_day / 60 % 60);
+	tm->tm_sec = (int)(in_day % 60);
+}
+
+void lk_record_inputs_release(struct lk_record_draft *rec)
+{
+	for (size_t i = 0; i < rec->inputs.nr; i++) {
+		struct lk_record_input *in = &rec->inputs.items[i];
+
+		free(in->file.path);
+		for (size_t k = 0; k < in->candidates.nr; k++)
+			free(in->candidates.items[k].path);
+		free(in->candidates.items);
+	}
+	free(rec->inputs.items);
+	memset(&rec->inputs, 0, sizeof(rec->inputs));
 }
 
 void lk_record_draft_release(struct lk_record_draft *rec)
@@ -216,15 +267,7 @@ void lk_record_draft_release(struct lk_record_draft *rec)
 	free(rec->linker_program);
 	free(rec->spawn_error);
 	free(rec->reproducer);
-	for (size_t i = 0; i < rec->inputs.nr; i++) {
-		struct lk_record_input *in = &rec->inputs.items[i];
-
-		free(in->file.path);
-		for (size_t k = 0; k < in->candidates.nr; k++)
-			free(in->candidates.items[k].path);
-		free(in->candidates.items);
-	}
-	free(rec->inputs.items);
+	lk_record_inputs_release(rec);
 	for (size_t i = 0; i < rec->kept.nr; i++)
 		free(rec->kept.items[i].path);
 	free(rec->kept.items);

@@ -119,10 +119,9 @@ static void strvec(struct rwriter *rw, const char *const *items, size_t nr)
 
 static void format_time(int64_t ns, char *out, size_t size)
 {
-	time_t secs = (time_t)(ns / 1000000000);
 	struct tm tm;
 
-	gmtime_r(&secs, &tm);
+	lk_record_utc(ns / 1000000000, &tm);
 	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
@@ -433,7 +432,13 @@ static void write_env(struct rwriter *rw, const struct lk_record_draft *rec)
 	lk_strvec_release(&names);
 }
 
-static void write_record(struct rwriter *rw, const struct lk_record_draft *rec, const char *when)
+/*
+ * The record, member by member, in six runs: those that do not depend on
+ * how the link ends (head, body, view_and_env) can be written while it
+ * runs (lk_record_prerender), the others after it. Written one after the
+ * other into one writer, they are the record.
+ */
+static void write_head(struct rwriter *rw, const struct lk_record_draft *rec)
 {
 	lk_jsonw_object(&rw->w);
 	key_str(rw, "schema", LK_RECORD_SCHEMA);
@@ -443,8 +448,16 @@ static void write_record(struct rwriter *rw, const struct lk_record_draft *rec, 
 	key_str(rw, "name", "linkscope-cc");
 	key_str(rw, "version", rec->tool_version);
 	lk_jsonw_end(&rw->w);
+}
+
+static void write_when(struct rwriter *rw, const struct lk_record_draft *rec, const char *when)
+{
 	key(rw, "time");
 	write_time(rw, rec, when);
+}
+
+static void write_body(struct rwriter *rw, const struct lk_record_draft *rec)
+{
 	key(rw, "host");
 	lk_jsonw_object(&rw->w);
 	key_str(rw, "os", "linux");
@@ -479,15 +492,27 @@ static void write_record(struct rwriter *rw, const struct lk_record_draft *rec, 
 	write_inputs(rw, rec);
 	key(rw, "kept");
 	write_kept(rw, rec);
+}
+
+static void write_outcome(struct rwriter *rw, const struct lk_record_draft *rec)
+{
 	key(rw, "result");
 	write_result(rw, rec);
 	key(rw, "stderr");
 	write_stderr(rw, rec);
+}
+
+static void write_view_and_env(struct rwriter *rw, const struct lk_record_draft *rec)
+{
 	key(rw, "expansion");
 	write_expansion(rw, rec);
 	key(rw, "env");
 	write_env(rw, rec);
 	key_str(rw, "reproducer", rec->reproducer);
+}
+
+static void write_tail(struct rwriter *rw, const struct lk_record_draft *rec)
+{
 	key(rw, "warnings");
 	strvec(rw, (const char *const *)rec->warnings.items, rec->warnings.nr);
 	/* The log is written as it is: it names places, and is not redacted itself. */
@@ -497,6 +522,70 @@ static void write_record(struct rwriter *rw, const struct lk_record_draft *rec, 
 		lk_jsonw_str(&rw->w, rw->log.items[i]);
 	lk_jsonw_end(&rw->w);
 	lk_jsonw_end(&rw->w);
+}
+
+/* The text of a run written ahead, and the redactions it logged, in order. */
+static void take_part(struct rwriter *rw, struct lk_record_part *part)
+{
+	part->text = rw->w.out;
+	lk_buf_init(&rw->w.out);
+	part->log = rw->log;
+	memset(&rw->log, 0, sizeof(rw->log));
+}
+
+static void add_part(struct rwriter *rw, const struct lk_record_part *part)
+{
+	lk_buf_add(&rw->w.out, part->text.buf, part->text.len);
+	for (size_t i = 0; i < part->log.nr; i++)
+		lk_strvec_push(&rw->log, part->log.items[i]);
+}
+
+void lk_record_prerender(const struct lk_record_draft *rec, struct lk_record_parts *parts)
+{
+	struct rwriter rw = { LK_JSONW_INIT, !rec->no_redaction, { 0 }, LK_BUF_INIT };
+
+	write_head(&rw, rec);
+	take_part(&rw, &parts->head);
+	write_body(&rw, rec);
+	take_part(&rw, &parts->body);
+	write_view_and_env(&rw, rec);
+	take_part(&rw, &parts->view_and_env);
+	lk_buf_release(&rw.scratch);
+}
+
+void lk_record_parts_release(struct lk_record_parts *parts)
+{
+	struct lk_record_part *all[] = { &parts->head, &parts->body, &parts->view_and_env };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
+		lk_buf_release(&all[i]->text);
+		lk_strvec_release(&all[i]->log);
+	}
+}
+
+static void write_record(struct rwriter *rw, const struct lk_record_draft *rec, const char *when)
+{
+	const struct lk_record_parts *pre = rec->prerendered;
+
+	if (pre) {
+		/* The top object is open, with members: as write_head leaves the writer. */
+		add_part(rw, &pre->head);
+		rw->w.depth = 1;
+		rw->w.stack[0].count = 1;
+	} else {
+		write_head(rw, rec);
+	}
+	write_when(rw, rec, when);
+	if (pre)
+		add_part(rw, &pre->body);
+	else
+		write_body(rw, rec);
+	write_outcome(rw, rec);
+	if (pre)
+		add_part(rw, &pre->view_and_env);
+	else
+		write_view_and_env(rw, rec);
+	write_tail(rw, rec);
 }
 
 char *lk_record_text(const struct lk_record_draft *rec, size_t *len, struct lk_record_written *as)

@@ -19,40 +19,36 @@
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 
-static int is_executable_file(const char *path)
+static int is_executable_file(const char *path, struct stat *st)
 {
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	return stat(path, st) == 0 && S_ISREG(st->st_mode) &&
 	       access(path, X_OK) == 0;
 }
 
-static int is_self(const char *path, const char *self_real, char **real_out)
+/*
+ * The shim by identity: the same file (device and inode) as the running
+ * binary, under any name (a symlink, a hard link, a path with ".."). No
+ * realpath here: it costs a readlink(2) per path component before the
+ * link can start.
+ */
+static int is_self(const struct stat *st, const struct stat *self)
 {
-	char *real = realpath(path, NULL);
-
-	if (!real)
-		return 0;
-	if (self_real && !strcmp(real, self_real)) {
-		free(real);
-		return 1;
-	}
-	*real_out = real;
-	return 0;
+	return self && st->st_dev == self->st_dev && st->st_ino == self->st_ino;
 }
 
-int lk_driver_resolve(const char *name, const char *self_real,
+int lk_driver_resolve(const char *name, const struct stat *self,
 		      const char *path_env, struct lk_driver *out,
 		      struct lk_err *err)
 {
 	struct lk_buf cand = LK_BUF_INIT;
+	struct stat st;
 	const char *p;
 
 	memset(out, 0, sizeof(*out));
 	if (!*name)
 		return lk_err_set(err, LK_E_NOTFOUND, "the driver name is empty");
 	if (strchr(name, '/')) {
-		if (!is_executable_file(name)) {
+		if (!is_executable_file(name, &st)) {
 			int missing = access(name, F_OK) < 0;
 
 			lk_err_set(err, missing ? LK_E_NOTFOUND : LK_E_IO,
@@ -60,7 +56,7 @@ int lk_driver_resolve(const char *name, const char *self_real,
 				   missing ? "No such file or directory" : "not an executable file");
 			return -1;
 		}
-		if (is_self(name, self_real, &out->real))
+		if (is_self(&st, self))
 			return lk_err_set(err, LK_E_RECURSION,
 					  "refusing to run '%s': it is linkscope-cc itself (set LINKSCOPE_LINKER to the real driver)",
 					  name);
@@ -78,8 +74,8 @@ int lk_driver_resolve(const char *name, const char *self_real,
 			lk_buf_addch(&cand, '.');
 		lk_buf_addch(&cand, '/');
 		lk_buf_addstr(&cand, name);
-		if (is_executable_file(cand.buf)) {
-			if (is_self(cand.buf, self_real, &out->real)) {
+		if (is_executable_file(cand.buf, &st)) {
+			if (is_self(&st, self)) {
 				out->skipped_self = 1;
 			} else {
 				out->resolved = lk_buf_detach(&cand);
@@ -97,6 +93,12 @@ int lk_driver_resolve(const char *name, const char *self_real,
 				  name, name);
 	errno = ENOENT;
 	return lk_err_set(err, LK_E_NOTFOUND, "cannot run '%s': not found on PATH", name);
+}
+
+void lk_driver_find_real(struct lk_driver *d)
+{
+	if (!d->real && d->resolved)
+		d->real = realpath(d->resolved, NULL);
 }
 
 void lk_driver_release(struct lk_driver *d)

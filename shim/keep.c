@@ -185,12 +185,13 @@ static int ends_with(const char *s, const char *suffix)
 
 static void keep_or_warn(struct lk_record_draft *rec, const char *dir,
 			 const char *path, const char *reason,
-			 const struct lk_keep_limits *limits, int64_t *used)
+			 const struct lk_keep_limits *limits, int64_t *used,
+			 struct lk_strvec *warnings)
 {
 	struct lk_err err = LK_ERR_INIT;
 
 	if (lk_keep_file(rec, dir, path, reason, limits, used, &err) < 0)
-		lk_strvec_push(&rec->warnings, err.msg);
+		lk_strvec_push(warnings, err.msg);
 }
 
 /*
@@ -245,7 +246,7 @@ void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 }
 
 void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
-		    const struct lk_keep_limits *limits)
+		    const struct lk_keep_limits *limits, struct lk_strvec *warnings)
 {
 	const struct lk_argv_info *info = rec->info;
 	int keep_objects = few_small_objects(info);
@@ -254,18 +255,18 @@ void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
 	for (size_t i = 0; i < rec->rspfiles->nr; i++)
 		if (rec->rspfiles->items[i].status == LK_RSP_READ)
 			keep_or_warn(rec, dir, rec->rspfiles->items[i].path,
-				     "response-file", limits, &used);
+				     "response-file", limits, &used, warnings);
 	for (size_t i = 0; i < info->inputs.nr; i++) {
 		const struct lk_argv_input *in = &info->inputs.items[i];
 
 		if (in->kind == LK_IN_SOURCE)
-			keep_or_warn(rec, dir, in->path, "source", limits, &used);
+			keep_or_warn(rec, dir, in->path, "source", limits, &used, warnings);
 		else if (in->kind != LK_IN_STDIN && lk_rustc_temp_path(in->path))
-			keep_or_warn(rec, dir, in->path, "rustc-temp", limits, &used);
+			keep_or_warn(rec, dir, in->path, "rustc-temp", limits, &used, warnings);
 		else if (in->kind == LK_IN_OBJECT && ends_with(in->path, ".rcgu.o"))
 			/* rustc deletes its codegen units after a link (link.rs, maybe_remove_temps_from_module). */
-			keep_or_warn(rec, dir, in->path, "rustc-object", limits, &used);
+			keep_or_warn(rec, dir, in->path, "rustc-object", limits, &used, warnings);
 		else if (in->kind == LK_IN_OBJECT && keep_objects)
-			keep_or_warn(rec, dir, in->path, "small-object", limits, &used);
+			keep_or_warn(rec, dir, in->path, "small-object", limits, &used, warnings);
 	}
 }

@@ -25,11 +25,6 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 int64_t *used, struct lk_err *err);
 
 /*
- * Keep what a later replay needs and the build will delete: files in
- * rustc's temporary directory, rustc's codegen units (*.rcgu.o), response
- * files, and sources the call compiles. Failures become warnings in the record.
- */
-/*
  * Keep the objects caught from the driver's TMPDIR (shim/tempobj.c), the
  * n-th for the n-th source on the line, as reason "source-object" under
  * the source's path.
@@ -37,8 +32,15 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 			    const struct lk_strvec *objects, const struct lk_keep_limits *limits);
 
+/*
+ * Keep what a later replay needs and the build will delete: files in
+ * rustc's temporary directory, rustc's codegen units (*.rcgu.o), response
+ * files, and sources the call compiles. Failures become lines in `warnings`
+ * (the caller puts them in the record where they belong: shim/main.c keeps
+ * while the link runs).
+ */
 void lk_keep_inputs(struct lk_record_draft *rec, const char *dir,
-		    const struct lk_keep_limits *limits);
+		    const struct lk_keep_limits *limits, struct lk_strvec *warnings);
 
 /*
  * Once the record is written (or could not be): each copy kept is held

@@ -21,7 +21,9 @@
 
 #include "driver.h"
 #include "expand.h"
+#include "fingerprint.h"
 #include "keep.h"
+#include "target.h"
 #include "tempobj.h"
 #include "viewcache.h"
 #include "linkscope/argv.h"
@@ -147,10 +149,14 @@ static void read_options(struct lk_options *opt)
 	read_prune_options(opt);
 }
 
-static const char *base_name(const char *path)
+/*
+ * Our own binary, by identity (the kernel's /proc/self/exe, followed: one
+ * system call, where realpath(3) takes one per path component). NULL when
+ * unknown.
+ */
+static const struct stat *self_stat(struct stat *st)
 {
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	return stat("/proc/self/exe", st) == 0 ? st : NULL;
 }
 
 static void usage_and_exit(void)
@@ -180,7 +186,7 @@ static void set_launcher(struct lk_invocation *inv, int argc, char **argv)
  */
 static int names_a_driver(int argc, char **argv)
 {
-	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(base_name(argv[1])))
+	if (argc < 2 || argv[1][0] == '-' || !lk_argv_is_driver_name(lk_path_base(argv[1])))
 		return 0;
 	return !strchr(argv[1], '/') || access(argv[1], X_OK) == 0;
 }
@@ -202,10 +208,10 @@ static void read_invocation(int argc, char **argv, const struct lk_options *opt,
 	}
 	inv->driver_argv = argv;
 	inv->driver_argc = (size_t)argc;
-	if (strncmp(base_name(argv[0]), "linkscope-cc", 12)) {
+	if (strncmp(lk_path_base(argv[0]), "linkscope-cc", 12)) {
 		/* Installed under the driver's own name (a "cc" symlink), like ccache. */
 		inv->mode = "alias";
-		inv->driver_given = opt->linker_env ? opt->linker_env : base_name(argv[0]);
+		inv->driver_given = opt->linker_env ? opt->linker_env : lk_path_base(argv[0]);
 		inv->driver_source = opt->linker_env ? "LINKSCOPE_LINKER" : "argv0";
 	} else if (names_a_driver(argc, argv)) {
 		set_launcher(inv, argc - 1, argv + 1);
@@ -311,14 +317,13 @@ static int64_t now_ns(clockid_t clock)
 /* Sortable and unique across parallel links: UTC time, pid, random. */
 static char *record_id(int64_t start_ns)
 {
-	time_t secs = (time_t)(start_ns / 1000000000);
 	unsigned int rnd = 0;
 	struct tm tm;
 	char id[96];
 
 	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
 		rnd = (unsigned int)(start_ns ^ getpid());
-	gmtime_r(&secs, &tm);
+	lk_record_utc(start_ns / 1000000000, &tm);
 	snprintf(id, sizeof(id), "%04d%02d%02dT%02d%02d%02d.%06ldZ-%ld-%08x",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (long)(start_ns % 1000000000 / 1000),
@@ -339,192 +344,6 @@ static char *parent_comm(void)
 	while (comm.len && comm.buf[comm.len - 1] == '\n')
 		comm.buf[--comm.len] = '\0';
 	return lk_buf_detach(&comm);
-}
-
-/* "aarch64-linux-gnu-gcc-12" -> "aarch64-linux-gnu", borrowed into `buf`. */
-static const char *triple_from_driver(const char *driver, char *buf, size_t size)
-{
-	static const char *const tools[] = { "-gcc", "-cc", "-clang", "-g++", "-c++", "-clang++", NULL };
-	const char *base = base_name(driver);
-
-	for (const char *const *t = tools; *t; t++) {
-		const char *hit = strstr(base, *t);
-		const char *rest;
-
-		if (!hit || hit == base)
-			continue;
-		rest = hit + strlen(*t);
-		if (*rest && *rest != '-')
-			continue;
-		if (!memchr(base, '-', (size_t)(hit - base)) ||
-		    (size_t)(hit - base) >= size)
-			continue;
-		memcpy(buf, base, (size_t)(hit - base));
-		buf[hit - base] = '\0';
-		return buf;
-	}
-	return NULL;
-}
-
-static const char *rustc_target(const struct lk_rustc_caller *caller)
-{
-	for (size_t i = 1; caller->is_rustc && i < caller->argv.nr; i++) {
-		const char *a = caller->argv.items[i];
-
-		if (!strcmp(a, "--target") && i + 1 < caller->argv.nr)
-			return caller->argv.items[i + 1];
-		if (!strncmp(a, "--target=", 9))
-			return a + 9;
-	}
-	return NULL;
-}
-
-/* rustc links with -L <sysroot>/lib/rustlib/<triple>/lib: the target it builds for. */
-static const char *rustlib_triple(const struct lk_argv_info *info, char *buf,
-				  size_t size)
-{
-	for (size_t i = 0; i < info->libdirs.nr; i++) {
-		const char *p = strstr(info->libdirs.items[i], "/lib/rustlib/");
-		const char *end;
-
-		if (!p)
-			continue;
-		p += 13;
-		end = strchr(p, '/');
-		if (!end || strcmp(end, "/lib") || (size_t)(end - p) >= size)
-			continue;
-		memcpy(buf, p, (size_t)(end - p));
-		buf[end - p] = '\0';
-		return buf;
-	}
-	return NULL;
-}
-
-static void find_target(struct lk_record_draft *rec, const char *driver,
-			char *buf, size_t size)
-{
-	if ((rec->target = rec->info->target))
-		rec->target_source = "argv";
-	else if ((rec->target = rustc_target(rec->caller)))
-		rec->target_source = "rustc --target";
-	else if (rec->caller->is_rustc && (rec->target = rustlib_triple(rec->info, buf, size)))
-		rec->target_source = "rustc sysroot -L";
-	else if ((rec->target = triple_from_driver(driver, buf, size)))
-		rec->target_source = "driver name";
-}
-
-/* Which linker the line asks for, and the program in a -B dir if one is there. */
-static void find_linker(struct lk_record_draft *rec)
-{
-	const char *fuse = rec->info->fuse_ld;
-	const char *base = fuse ? base_name(fuse) : NULL;
-	struct lk_buf name = LK_BUF_INIT, cand = LK_BUF_INIT;
-
-	if (!fuse)
-		rec->linker_flavor = "default";
-	else if (strstr(base, "mold"))
-		rec->linker_flavor = "mold";
-	else if (strstr(base, "lld"))
-		rec->linker_flavor = "lld";
-	else if (strstr(base, "gold"))
-		rec->linker_flavor = "gold";
-	else if (strstr(base, "bfd"))
-		rec->linker_flavor = "bfd";
-	else
-		rec->linker_flavor = "other";
-
-	if (fuse && strchr(fuse, '/')) {
-		rec->linker_program = lk_xstrdup(fuse);
-		rec->linker_program_source = "-fuse-ld path";
-		return;
-	}
-	lk_buf_addstr(&name, "ld");
-	if (fuse)
-		lk_buf_addf(&name, ".%s", fuse);
-	for (size_t i = 0; i < rec->info->bdirs.nr; i++) {
-		const char *dir = rec->info->bdirs.items[i];
-		size_t len = strlen(dir);
-
-		lk_buf_reset(&cand);
-		lk_buf_addf(&cand, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name.buf);
-		if (access(cand.buf, X_OK) == 0) {
-			rec->linker_program = lk_buf_detach(&cand);
-			rec->linker_program_source = "-B dir";
-			break;
-		}
-	}
-	lk_buf_release(&name);
-	lk_buf_release(&cand);
-}
-
-static void add_candidate(struct lk_record_input *in, const char *dir,
-			  const char *file)
-{
-	struct lk_buf path = LK_BUF_INIT;
-	struct lk_record_file f;
-
-	lk_buf_addf(&path, "%s/%s", dir, file);
-	lk_record_file_stat(&f, path.buf);
-	lk_buf_release(&path);
-	if (!f.exists) {
-		free(f.path);
-		return;
-	}
-	LK_GROW(in->candidates.items, in->candidates.nr + 1, in->candidates.alloc);
-	in->candidates.items[in->candidates.nr++] = f;
-}
-
-/*
- * Fingerprint each input. A -l is looked up only in the line's own -L
- * dirs (cheap); the driver's default dirs come with the -### expansion.
- */
-static void stat_inputs(struct lk_record_draft *rec)
-{
-	const struct lk_argv_info *info = rec->info;
-	struct lk_buf file = LK_BUF_INIT;
-
-	for (size_t i = 0; i < info->inputs.nr; i++) {
-		struct lk_record_input *in;
-
-		if (info->inputs.items[i].kind == LK_IN_STDIN)
-			continue;
-		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
-		in = &rec->inputs.items[rec->inputs.nr++];
-		memset(in, 0, sizeof(*in));
-		in->index = info->inputs.items[i].index;
-		in->kind = lk_input_kind_name(info->inputs.items[i].kind);
-		lk_record_file_stat(&in->file, info->inputs.items[i].path);
-	}
-	for (size_t i = 0; i < info->libs.nr; i++) {
-		const struct lk_argv_lib *lib = &info->libs.items[i];
-		struct lk_record_input *in;
-
-		LK_GROW(rec->inputs.items, rec->inputs.nr + 1, rec->inputs.alloc);
-		in = &rec->inputs.items[rec->inputs.nr++];
-		memset(in, 0, sizeof(*in));
-		in->index = lib->index;
-		in->kind = "library";
-		in->name = lib->name;
-		in->name_len = lib->name_len;
-		for (size_t d = 0; d < info->libdirs.nr; d++) {
-			const char *dir = info->libdirs.items[d];
-
-			lk_buf_reset(&file);
-			if (lib->name[0] == ':') {
-				lk_buf_add(&file, lib->name + 1, lib->name_len - 1);
-				add_candidate(in, dir, file.buf);
-				continue;
-			}
-			lk_buf_addstr(&file, "lib");
-			lk_buf_add(&file, lib->name, lib->name_len);
-			lk_buf_addstr(&file, ".so");
-			add_candidate(in, dir, file.buf);
-			file.buf[file.len - 2] = 'a';
-			file.buf[--file.len] = '\0';
-			add_candidate(in, dir, file.buf);
-		}
-	}
-	lk_buf_release(&file);
 }
 
 /* Ask lld or mold for their own reproducer next to the record. */
@@ -569,6 +388,7 @@ static void explain_failure(const char *record)
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_runcmd cmd = { 0 };
 	struct lk_runcmd_result res;
+	struct stat self_st;
 	char *self = realpath("/proc/self/exe", NULL);
 	char *slash = self ? strrchr(self, '/') : NULL;
 	const char *argv[6];
@@ -578,7 +398,7 @@ static void explain_failure(const char *record)
 		lk_buf_addstr(&analyzer, "/linkscope");
 	}
 	if ((!analyzer.len || access(analyzer.buf, X_OK) < 0) &&
-	    lk_driver_resolve("linkscope", self, getenv("PATH"), &found, &err) == 0) {
+	    lk_driver_resolve("linkscope", self_stat(&self_st), getenv("PATH"), &found, &err) == 0) {
 		lk_buf_reset(&analyzer);
 		lk_buf_addstr(&analyzer, found.resolved);
 	}
@@ -709,53 +529,47 @@ static void end_view(struct lk_viewcache *view, struct link_state *st, int faile
 }
 
 /*
- * The cached view, for a link that ran: a link that succeeded passed every
- * check the driver makes before it runs anything (an output that is one of
- * the inputs, ...), so -### would have passed them too. A failed link's
- * view is taken fresh, after it (but not after a signal: the build is
- * being stopped, and the driver passed its checks).
+ * The cached view, filled while the link runs: a link that succeeded
+ * passed every check the driver makes before it runs anything (an output
+ * that is one of the inputs, ...), so -### would have passed them too. A
+ * failed link's view is taken fresh, after it (but not after a signal: the
+ * build is being stopped, and the driver passed its checks); a driver that
+ * did not start has none. Returns 1 if it changed rec->expansion.
  */
-static void reuse_view(const struct lk_viewcache *view, struct link_state *st,
-		       const struct lk_invocation *inv, char **hash3_argv, int failed)
+static int settle_reused_view(struct link_state *st, const struct lk_invocation *inv,
+			      char **hash3_argv, int failed)
 {
 	struct lk_record_draft *rec = &st->rec;
 
+	if (st->run.ran && (!failed || st->run.signal))
+		return 0;
+	lk_expansion_release(&rec->expansion);
 	if (!st->run.ran)
-		return;
+		return 1;
 	rec->expansion.trigger = "always";
-	if (!failed || st->run.signal)
-		lk_viewcache_fill(view, &rec->expansion);
-	else if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
-			       &rec->expansion) < 0)
+	if (lk_expand_run(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld,
+			  &rec->expansion) < 0)
 		lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+	return 1;
 }
 
-static int record_link(struct link_state *st, const struct lk_options *opt,
-		       const struct lk_invocation *inv, int rsp_failed,
-		       const char *rsp_error)
+/*
+ * The record's description of the link that does not depend on how it
+ * ends, filled while it runs. `env_before` is the environment as the
+ * caller gave it (before LINKSCOPE_ACTIVE, TMPDIR, ...).
+ */
+static void describe_link(struct link_state *st, const struct lk_options *opt,
+			  struct lk_invocation *inv, char *const *env_before)
 {
 	struct lk_record_draft *rec = &st->rec;
-	struct lk_err err = LK_ERR_INIT;
 	struct utsname uts;
-	struct lk_expand_job job;
-	struct lk_tempobj objs;
-	struct lk_viewcache view;
-	int64_t t0;
-	int dir_ok, failed, started, catching, viewing = 0;
-	char *written = NULL;
-	char **xargv = expansion_argv(st);
-	char **hash3_argv = xargv ? xargv : inv->exec_argv;
 
-	st->dir = lk_record_dir(opt->dir_env);
-	dir_ok = make_record_dir(st->dir, &err) == 0;
-
-	lk_env_collect((const char *const *)environ, &st->env);
+	lk_env_collect((const char *const *)env_before, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
 		rec->caller_name = parent_comm();
 	lk_rustc_provenance(&st->args, &st->caller, &st->prov);
-
-	rec->start_ns = now_ns(CLOCK_REALTIME);
-	rec->id = record_id(rec->start_ns);
+	if (!rec->id)
+		rec->id = record_id(rec->start_ns);
 	rec->tool_version = LINKSCOPE_VERSION;
 	rec->no_redaction = opt->no_redaction;
 	rec->cwd = getcwd(NULL, 0);
@@ -763,6 +577,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->driver_given = inv->driver_given;
 	rec->driver_source = inv->driver_source;
 	rec->driver_resolved = lk_xstrdup(inv->driver.resolved);
+	lk_driver_find_real(&inv->driver);
 	rec->driver_real = inv->driver.real ? lk_xstrdup(inv->driver.real) : NULL;
 	if (uname(&uts) == 0)
 		snprintf(rec->host_machine, sizeof(rec->host_machine), "%s", uts.machine);
@@ -774,39 +589,140 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	rec->prov = &st->prov;
 	rec->caller = &st->caller;
 	rec->env = &st->env;
-	if (rsp_failed)
-		lk_strvec_push(&rec->warnings, rsp_error);
-	find_target(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
-	find_linker(rec);
-	if (opt->reproduce && dir_ok)
-		request_reproducer(rec, st->dir);
-	setenv("LINKSCOPE_ACTIVE", "1", 1);
+	lk_target_find(rec, inv->driver_given, st->target_buf, sizeof(st->target_buf));
+	if (!rec->linker_flavor)
+		lk_target_find_linker(rec);
+}
 
-	/*
-	 * The driver's view: reused from its profile's cache entry (shim/viewcache.c),
-	 * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
-	 * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
-	 */
-	memset(&view, 0, sizeof(view));
-	if (dir_ok && !rsp_failed && !opt->expand_failed_only &&
+/*
+ * The driver's view: reused from its profile's cache entry (shim/viewcache.c),
+ * else taken beside the link (LINKSCOPE_EXPAND=failure: only after a failure).
+ * Not after a failed @-file expansion: the driver fails it too, and -### would redo it.
+ * Returns whether a -### run was started (`job`).
+ */
+static int begin_view(struct lk_viewcache *view, int *viewing, struct link_state *st,
+		      const struct lk_options *opt, const struct lk_invocation *inv,
+		      char **hash3_argv, int rsp_failed, struct lk_expand_job *job)
+{
+	int started;
+
+	memset(view, 0, sizeof(*view));
+	*viewing = 0;
+	if (!rsp_failed && !opt->expand_failed_only &&
 	    lk_expand_knows_hash3(inv->driver.resolved, inv->driver.real)) {
 		struct lk_viewcache_request req = {
-			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, rec->cwd,
-			(int64_t)time(NULL), id_random(rec->id), opt->view_verify_every, opt->view_check,
+			st->dir, inv->driver.resolved, inv->driver.real, hash3_argv, st->rec.cwd,
+			(int64_t)time(NULL), id_random(st->rec.id), opt->view_verify_every, opt->view_check,
 		};
 
-		lk_viewcache_begin(&view, &req);
-		viewing = 1;
+		lk_viewcache_begin(view, &req);
+		*viewing = 1;
 	}
-	started = viewing && view.use != LK_VIEWCACHE_REUSE &&
-		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, &job) == 0;
-	if (started && view.use == LK_VIEWCACHE_LEARN)
-		lk_viewcache_start_probe(&view, inv->driver.resolved, environ);
+	started = *viewing && view->use != LK_VIEWCACHE_REUSE &&
+		  lk_expand_start(inv->driver.resolved, hash3_argv, environ, st->info.fuse_ld, job) == 0;
+	if (started && view->use == LK_VIEWCACHE_LEARN)
+		lk_viewcache_start_probe(view, inv->driver.resolved, environ);
+	return started;
+}
+
+/* The environment's array as it is now: its strings stay (setenv never frees one). */
+static char **environ_copy(void)
+{
+	size_t n = 0;
+	char **copy;
+
+	while (environ[n])
+		n++;
+	copy = lk_xcalloc(n + 1, sizeof(*copy));
+	memcpy(copy, environ, n * sizeof(*copy));
+	return copy;
+}
+
+/*
+ * Record one link. The driver is spawned as soon as what it must see is
+ * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
+ * variable), and all the recording that does not depend on how the link
+ * ends is done while it runs, on the other core, between services of its
+ * stderr and of signals (lk_run_service); after it, only what depends on
+ * the outcome. Inputs are fingerprinted and kept while it runs, unless one
+ * may be its output (struct lk_output_before): then after it, as before.
+ */
+static int record_link(struct link_state *st, const struct lk_options *opt,
+		       struct lk_invocation *inv, int rsp_failed,
+		       const char *rsp_error)
+{
+	struct lk_record_draft *rec = &st->rec;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_expand_job job;
+	struct lk_tempobj objs;
+	struct lk_viewcache view;
+	struct lk_run_job run;
+	struct lk_strvec keep_warnings = LK_STRVEC_INIT;
+	struct lk_output_before out;
+	struct lk_record_parts parts;
+	int64_t t0;
+	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
+	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
+	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
+	char *written = NULL;
+	char **xargv = expansion_argv(st);
+	char **hash3_argv = xargv ? xargv : inv->exec_argv;
+	char **env_before = environ_copy();
+
+	memset(&view, 0, sizeof(view));
+	rec->start_ns = now_ns(CLOCK_REALTIME);
+	/* Before the spawn only what the driver must see: the private TMPDIR lives in the record dir's stead. */
+	if (compiles || opt->reproduce) {
+		st->dir = lk_record_dir(opt->dir_env);
+		dir_ok = make_record_dir(st->dir, &err) == 0;
+		dir_made = 1;
+	}
+	if (opt->reproduce && dir_ok) {
+		rec->info = &st->info;
+		rec->id = record_id(rec->start_ns);
+		lk_target_find_linker(rec);
+		request_reproducer(rec, st->dir);
+	}
+	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
-	catching = dir_ok && opt->keep && count_sources(&st->info) &&
-		   lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	lk_fingerprint_note_output(&out, &st->info);
 	t0 = now_ns(CLOCK_MONOTONIC);
-	lk_run(inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
+	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
+	if (catching)
+		lk_tempobj_spawned(&objs);
+
+	/* While it runs. */
+	if (!dir_made) {
+		st->dir = lk_record_dir(opt->dir_env);
+		dir_ok = make_record_dir(st->dir, &err) == 0;
+	}
+	describe_link(st, opt, inv, env_before);
+	free(env_before);
+	if (rsp_failed)
+		lk_strvec_push(&rec->warnings, rsp_error);
+	lk_run_service(&run, &st->run);
+	if (dir_ok) {
+		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
+		lk_run_service(&run, &st->run);
+		output_read = lk_fingerprint_inputs(rec, &out);
+		if (output_read)
+			lk_record_inputs_release(rec);
+		else if (opt->keep)
+			lk_keep_inputs(rec, st->dir, &opt->keep_limits, &keep_warnings);
+		lk_run_service(&run, &st->run);
+		if (viewing && view.use == LK_VIEWCACHE_REUSE) {
+			rec->expansion.trigger = "always";
+			lk_viewcache_fill(&view, &rec->expansion);
+		}
+		/* The record's text, but for what the outcome decides, when nothing after the link changes it. */
+		ahead = prerendered = !catching && !output_read && !started &&
+				      !(opt->expand_always && !viewing);
+		if (ahead)
+			lk_record_prerender(rec, &parts);
+	}
+
+	lk_run_wait(&run, &st->run);
 	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
 	if (catching)
 		lk_tempobj_stop(&objs);
@@ -838,25 +754,35 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion did not finish");
 		end_view(&view, st, failed);
 	} else if (viewing && view.use == LK_VIEWCACHE_REUSE) {
-		reuse_view(&view, st, inv, hash3_argv, failed);
+		prerendered &= !settle_reused_view(st, inv, hash3_argv, failed);
 	} else if (st->run.ran && !st->run.signal && !rsp_failed && (failed || opt->expand_always)) {
 		/* A driver of another name (a wrapper) is asked only after the link, and not after a signal. */
 		rec->expansion.trigger = failed ? "failure" : "always";
 		if (lk_expand_run(inv->driver.resolved, hash3_argv, environ,
 				  st->info.fuse_ld, &rec->expansion) < 0)
 			lk_strvec_push(&rec->warnings, "the driver's -### expansion could not be run");
+		prerendered = 0;
 	}
 	lk_viewcache_release(&view);
+	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
-	if (opt->keep)
-		lk_keep_inputs(rec, st->dir, &opt->keep_limits);
+	/* The record's warnings in the order they always had: the view's, then the copies'. */
+	for (size_t i = 0; i < keep_warnings.nr; i++)
+		lk_strvec_push(&rec->warnings, keep_warnings.items[i]);
+	lk_strvec_release(&keep_warnings);
+	if (output_read && opt->keep)
+		lk_keep_inputs(rec, st->dir, &opt->keep_limits, &rec->warnings);
 	if (catching) {
 		lk_keep_source_objects(rec, st->dir, &objs.caught, &opt->keep_limits);
 		lk_tempobj_finish(&objs);
 	}
-	stat_inputs(rec);
+	if (output_read)
+		lk_fingerprint_inputs(rec, &out);
 	if (lk_record_write(rec, st->dir, &written, &err) < 0)
 		warn_not_recorded(&err);
+	rec->prerendered = NULL;
+	if (ahead)
+		lk_record_parts_release(&parts);
 	lk_keep_settle(rec, st->dir);
 	if (written && failed && opt->report && !st->run.signal)
 		explain_failure(written);
@@ -865,45 +791,25 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	return rec->shim_exit;
 }
 
-/*
- * Our own binary's path, symlinks resolved: the kernel's name for it, as
- * realpath(3) of /proc/self/exe gives it but without a readlink(2) per
- * path component (eight system calls on every link). NULL when unknown
- * (a deleted binary is named "PATH (deleted)", which no driver is).
- */
-static char *self_path(void)
-{
-	char buf[4096];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf));
-
-	if (n <= 0 || (size_t)n >= sizeof(buf))
-		return NULL;
-	buf[n] = '\0';
-	return lk_xstrdup(buf);
-}
-
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
 	struct lk_invocation inv;
 	struct lk_err err = LK_ERR_INIT;
 	struct link_state st;
-	char *self_real;
+	struct stat self;
 	int rsp_failed, status, killed_by;
 
 	if (argc < 1)
 		usage_and_exit();
 	read_options(&opt);
 	read_invocation(argc, argv, &opt, &inv);
-	self_real = self_path();
-	if (lk_driver_resolve(inv.driver_given, self_real, getenv("PATH"),
+	if (lk_driver_resolve(inv.driver_given, self_stat(&self), getenv("PATH"),
 			      &inv.driver, &err) < 0) {
 		fprintf(stderr, "linkscope-cc: %s\n", err.msg);
-		free(self_real);
 		/* As a shell: 127 for a command not found, 126 for one that cannot run. */
 		return err.code == LK_E_IO ? 126 : 127;
 	}
-	free(self_real);
 	build_exec_argv(&inv);
 	if (opt.disable || opt.nested)
 		exec_driver(&inv);

@@ -29,16 +29,7 @@
 #include "linkscope/vec.h"
 #include "run.h"
 
-struct capture {
-	size_t keep;
-	struct lk_buf head;
-	char *ring;		/* the last `keep` bytes once head is full */
-	size_t ring_pos;	/* next write position */
-	size_t ring_fill;
-	uint64_t total;
-};
-
-static void capture_add(struct capture *c, const char *p, size_t n)
+static void capture_add(struct lk_run_capture *c, const char *p, size_t n)
 {
 	c->total += n;
 	if (c->head.len < c->keep) {
@@ -71,7 +62,7 @@ static void capture_add(struct capture *c, const char *p, size_t n)
 	}
 }
 
-static void capture_finish(struct capture *c, struct lk_run *res)
+static void capture_finish(struct lk_run_capture *c, struct lk_run *res)
 {
 	uint64_t cut = c->total - c->head.len - c->ring_fill;
 
@@ -110,7 +101,7 @@ static void write_all(int fd, const char *p, size_t n)
 enum pump_state { PUMP_EOF, PUMP_MORE, PUMP_EMPTY };
 
 /* Move what is available from the pipe to our stderr and the capture. */
-static enum pump_state pump(int fd, struct capture *c)
+static enum pump_state pump(int fd, struct lk_run_capture *c)
 {
 	char buf[16384];
 	ssize_t n = read(fd, buf, sizeof(buf));
@@ -177,86 +168,113 @@ static void forward_signal(int sfd, pid_t child, int *child_done, int *status)
 	}
 }
 
-int lk_run(const char *path, char *const argv[], char *const envp[],
-	   size_t keep, struct lk_run *res)
+int lk_run_start(struct lk_run_job *job, const char *path, char *const argv[],
+		 char *const envp[], size_t keep, struct lk_run *res)
 {
-	struct capture cap = { keep, LK_BUF_INIT, NULL, 0, 0, 0 };
-	sigset_t watched, old;
+	sigset_t watched;
 	struct sigaction sp;
-	int fds[2], sfd, status = 0, child_done = 0, open_pipe = 1;
-	int reset_sigpipe;
-	pid_t child;
+	int fds[2];
 
+	memset(job, 0, sizeof(*job));
+	job->cap.keep = keep;
+	lk_buf_init(&job->cap.head);
+	job->sfd = job->pipe_fd = -1;
 	memset(res, 0, sizeof(*res));
 	lk_buf_init(&res->stderr_text);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
+	job->active = 1;
 
 	sigemptyset(&watched);
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
 		sigaddset(&watched, forwarded[i]);
 	sigaddset(&watched, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &watched, &old);
-	sfd = signalfd(-1, &watched, SFD_CLOEXEC | SFD_NONBLOCK);
+	sigprocmask(SIG_BLOCK, &watched, &job->old);
+	job->sfd = signalfd(-1, &watched, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	/* Writing to a closed stderr must not kill the shim; the child keeps SIGPIPE as it was. */
 	sigaction(SIGPIPE, NULL, &sp);
-	reset_sigpipe = sp.sa_handler == SIG_DFL;
-	if (reset_sigpipe)
+	job->reset_sigpipe = sp.sa_handler == SIG_DFL;
+	if (job->reset_sigpipe)
 		signal(SIGPIPE, SIG_IGN);
 
-	res->spawn_errno = spawn_child(&child, path, argv, envp, fds[1], &old,
-				       reset_sigpipe);
+	res->spawn_errno = spawn_child(&job->child, path, argv, envp, fds[1], &job->old,
+				       job->reset_sigpipe);
 	close(fds[1]);
 	if (res->spawn_errno) {
 		close(fds[0]);
-		open_pipe = 0;
 	} else {
 		res->ran = 1;
+		job->pipe_fd = fds[0];
 	}
+	return 0;
+}
 
+/* One round: copy what the child wrote, pass signals on; `timeout_ms` as poll's. */
+static int service_once(struct lk_run_job *job, int timeout_ms)
+{
+	struct pollfd pfd[2] = {
+		{ job->sfd, POLLIN, 0 },
+		{ job->pipe_fd, POLLIN, 0 },
+	};
+	int n = poll(pfd, 2, timeout_ms);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -1;
+	if (pfd[1].revents && pump(job->pipe_fd, &job->cap) == PUMP_EOF) {
+		close(job->pipe_fd);
+		job->pipe_fd = -1;
+	}
+	if (pfd[0].revents)
+		forward_signal(job->sfd, job->child, &job->child_done, &job->status);
+	return n;
+}
+
+void lk_run_service(struct lk_run_job *job, const struct lk_run *res)
+{
+	/* Never blocks: each readable pipe chunk or signal is handled, then we go back to work. */
+	while (res->ran && job->active && !job->child_done && job->sfd >= 0 &&
+	       service_once(job, 0) > 0)
+		;
+}
+
+void lk_run_wait(struct lk_run_job *job, struct lk_run *res)
+{
+	if (!job->active)
+		return;
 	/*
 	 * Until the child has ended: copy its stderr and pass signals on. With
 	 * no signalfd (it can fail), fall back to reading to EOF and waiting.
 	 */
-	while (res->ran && !child_done && sfd >= 0) {
-		struct pollfd pfd[2] = {
-			{ sfd, POLLIN, 0 },
-			{ open_pipe ? fds[0] : -1, POLLIN, 0 },
-		};
-
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+	while (res->ran && !job->child_done && job->sfd >= 0)
+		if (service_once(job, -1) < 0)
 			break;
-		if (pfd[1].revents)
-			open_pipe = pump(fds[0], &cap) != PUMP_EOF;
-		if (pfd[0].revents)
-			forward_signal(sfd, child, &child_done, &status);
-	}
 	if (res->ran) {
 		/* What the child wrote before it ended; a grandchild may hold the pipe open. */
-		if (child_done && open_pipe)
-			fcntl(fds[0], F_SETFL, O_NONBLOCK);
-		while (open_pipe && pump(fds[0], &cap) == PUMP_MORE)
+		if (job->child_done && job->pipe_fd >= 0)
+			fcntl(job->pipe_fd, F_SETFL, O_NONBLOCK);
+		while (job->pipe_fd >= 0 && pump(job->pipe_fd, &job->cap) == PUMP_MORE)
 			;
-		close(fds[0]);
-		while (!child_done) {
-			if (waitpid(child, &status, 0) == child)
-				child_done = 1;
+		if (job->pipe_fd >= 0)
+			close(job->pipe_fd);
+		while (!job->child_done) {
+			if (waitpid(job->child, &job->status, 0) == job->child)
+				job->child_done = 1;
 			else if (errno != EINTR)
 				break;
 		}
-		if (WIFEXITED(status))
-			res->exit_status = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			res->signal = WTERMSIG(status);
+		if (WIFEXITED(job->status))
+			res->exit_status = WEXITSTATUS(job->status);
+		else if (WIFSIGNALED(job->status))
+			res->signal = WTERMSIG(job->status);
 	}
-	if (sfd >= 0)
-		close(sfd);
-	if (reset_sigpipe)
+	if (job->sfd >= 0)
+		close(job->sfd);
+	if (job->reset_sigpipe)
 		signal(SIGPIPE, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	capture_finish(&cap, res);
-	return 0;
+	sigprocmask(SIG_SETMASK, &job->old, NULL);
+	capture_finish(&job->cap, res);
+	job->active = 0;
 }
 
 void lk_run_release(struct lk_run *res)

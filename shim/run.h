@@ -3,7 +3,9 @@
 #define SHIM_RUN_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "linkscope/buf.h"
 
@@ -20,17 +22,48 @@ struct lk_run {
 	int stderr_truncated;
 };
 
+/* The bounded copy of the child's stderr, as it fills. */
+struct lk_run_capture {
+	size_t keep;
+	struct lk_buf head;
+	char *ring;		/* the last `keep` bytes once head is full */
+	size_t ring_pos;	/* next write position */
+	size_t ring_fill;
+	uint64_t total;
+};
+
+/* A child being run: between lk_run_start and lk_run_wait. */
+struct lk_run_job {
+	struct lk_run_capture cap;
+	sigset_t old;		/* our signal mask before the start */
+	int active;		/* started, not yet waited for */
+	int pipe_fd, sfd;	/* the stderr pipe's read end and the signalfd, or -1 */
+	int status, child_done, reset_sigpipe;
+	pid_t child;
+};
+
 /*
  * Run `path` with `argv` and `envp`, stdin and stdout inherited. Its stderr
- * goes through a pipe: each chunk is written to our stderr at once, and the
- * first and last `keep` bytes are kept. SIGINT, SIGTERM and SIGHUP sent to
- * the shim (and QUIT, USR1, USR2, ALRM, WINCH, CONT, ...: what a shell
- * forwards) are passed on to the child. Returns 0 once the child has ended
- * (or could not start: see `ran`), -1 only if the pipe could not be made.
- * Release with lk_run_release().
+ * goes through a pipe: each chunk is written to our stderr, and the first
+ * and last `keep` bytes are kept. SIGINT, SIGTERM and SIGHUP sent to the
+ * shim (and QUIT, USR1, USR2, ALRM, WINCH, CONT, ...: what a shell
+ * forwards) are passed on to the child.
+ *
+ * In three steps, so that the caller can work while the child runs:
+ * lk_run_start spawns it (0, or -1 if the pipe could not be made: then
+ * nothing ran and lk_run_wait only returns); lk_run_service, called between
+ * pieces of that work, copies what the pipe holds and passes pending
+ * signals on, never blocking; lk_run_wait returns once the child has ended
+ * (or could not start: see `ran`). The child blocks on a full pipe (64 KiB)
+ * at most until the next lk_run_service or lk_run_wait, and no piece of
+ * the caller's work waits on the child: it is delayed, never stuck. A
+ * signal sent to the shim reaches it as late, for the same reason. Release
+ * with lk_run_release().
  */
-int lk_run(const char *path, char *const argv[], char *const envp[],
-	   size_t keep, struct lk_run *res);
+int lk_run_start(struct lk_run_job *job, const char *path, char *const argv[],
+		 char *const envp[], size_t keep, struct lk_run *res);
+void lk_run_service(struct lk_run_job *job, const struct lk_run *res);
+void lk_run_wait(struct lk_run_job *job, struct lk_run *res);
 void lk_run_release(struct lk_run *res);
 
 /*

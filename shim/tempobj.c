@@ -133,7 +133,19 @@ int lk_tempobj_start(struct lk_tempobj *t, size_t want)
 	t->running = 1;
 	t->old_tmpdir = getenv("TMPDIR") ? lk_xstrdup(getenv("TMPDIR")) : NULL;
 	setenv("TMPDIR", t->dir, 1);
+	t->tmpdir_set = 1;
 	return 0;
+}
+
+void lk_tempobj_spawned(struct lk_tempobj *t)
+{
+	if (!t->tmpdir_set)
+		return;
+	t->tmpdir_set = 0;
+	if (t->old_tmpdir)
+		setenv("TMPDIR", t->old_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
 }
 
 void lk_tempobj_stop(struct lk_tempobj *t)
@@ -147,10 +159,7 @@ void lk_tempobj_stop(struct lk_tempobj *t)
 	else
 		pthread_cancel(t->thread);
 	t->running = 0;
-	if (t->old_tmpdir)
-		setenv("TMPDIR", t->old_tmpdir, 1);
-	else
-		unsetenv("TMPDIR");
+	lk_tempobj_spawned(t);
 }
 
 /* renameat2(RENAME_NOREPLACE), or its equivalent on a file system without it. */

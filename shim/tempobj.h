@@ -16,6 +16,7 @@ struct lk_tempobj {
 	int ifd, stop;		/* inotify on dir; eventfd that ends the watch */
 	pthread_t thread;
 	int running;
+	int tmpdir_set;		/* TMPDIR is ours until lk_tempobj_spawned */
 	struct lk_strvec caught;	/* hard links of the objects, in order */
 	struct lk_strvec names;		/* the driver's names for them */
 };
@@ -27,7 +28,14 @@ struct lk_tempobj {
  */
 int lk_tempobj_start(struct lk_tempobj *t, size_t want);
 
-/* End the watch and put TMPDIR back; t->caught holds what was caught. */
+/*
+ * The driver has its environment (posix_spawn copied it): put TMPDIR back
+ * now, so that what the shim does while the link runs (the view's key, a
+ * -### run) sees the caller's. The watch goes on.
+ */
+void lk_tempobj_spawned(struct lk_tempobj *t);
+
+/* End the watch and put TMPDIR back if still ours; t->caught holds what was caught. */
 void lk_tempobj_stop(struct lk_tempobj *t);
 
 /*

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "linkscope/argv.h"
+#include "linkscope/buf.h"
 #include "linkscope/env.h"
 #include "linkscope/err.h"
 #include "linkscope/expansion.h"
@@ -50,6 +51,19 @@ struct lk_record_copy {
 };
 
 /* The record of the link under way: what the shim fills in, then writes. */
+/* A run of the record's text written ahead, and the redactions it logged. */
+struct lk_record_part {
+	struct lk_buf text;
+	struct lk_strvec log;
+};
+
+/* What lk_record_prerender writes while the link runs. */
+struct lk_record_parts {
+	struct lk_record_part head;		/* schema, id, tool */
+	struct lk_record_part body;		/* host ... kept */
+	struct lk_record_part view_and_env;	/* expansion, env, reproducer */
+};
+
 struct lk_record_draft {
 	char *id;			/* owned; also the file name without ".json" */
 	int64_t start_ns;		/* CLOCK_REALTIME */
@@ -97,6 +111,8 @@ struct lk_record_draft {
 	char *reproducer;		/* owned; path asked of lld/mold */
 	struct lk_strvec warnings;
 	int no_redaction;		/* LINKSCOPE_REDACT=0: every string as it was */
+	/* borrowed; NULL, or the runs lk_record_prerender wrote of this draft, still true of it */
+	const struct lk_record_parts *prerendered;
 };
 
 /*
@@ -106,9 +122,32 @@ struct lk_record_draft {
  */
 char *lk_record_dir(const char *dir_env);
 
+/*
+ * gmtime_r's date and time of day (year, mon, mday, hour, min, sec; the
+ * rest 0) without its tzset: glibc's first gmtime_r reads /etc/localtime,
+ * on every link, for times that are UTC anyway.
+ */
+struct tm;
+void lk_record_utc(int64_t secs, struct tm *tm);
+
+/*
+ * Write ahead the runs of the record's text that do not depend on how the
+ * link ends: schema to tool; host to kept; expansion, env and reproducer.
+ * With rec->prerendered pointing at them, lk_record_text writes only the
+ * rest (time, result, stderr, warnings, redactions) and the text is what
+ * it would be without: the caller must not change what those runs show
+ * (the view, the inputs, the copies, ...) after this.
+ */
+void lk_record_prerender(const struct lk_record_draft *rec, struct lk_record_parts *parts);
+void lk_record_parts_release(struct lk_record_parts *parts);
+
 /* Free what the record owns (not what it borrows). */
 void lk_record_draft_release(struct lk_record_draft *rec);
-void lk_record_file_stat(struct lk_record_file *f, const char *path);
+/* rec->inputs and their candidates, freed and emptied (the shim fingerprints them again). */
+void lk_record_inputs_release(struct lk_record_draft *rec);
+/* `path`'s fingerprint into `f`; its stat(2) into `st` too when `st` is not NULL and it exists. */
+struct stat;
+void lk_record_file_stat(struct lk_record_file *f, const char *path, struct stat *st);
 
 /*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -323,6 +324,7 @@ static void test_record_stream_is_jansson(void **state)
 	LK_GROW(rec.expansion.commands.items, 1, rec.expansion.commands.alloc);
 	rec.expansion.commands.items[rec.expansion.commands.nr++] = cmd;
 	lk_strvec_push(&rec.warnings, "a warning with a \"quote\"");
+	lk_strvec_push(&rec.warnings, "cannot keep a copy of 'https://bob:pw@example.com/x.o'");
 
 	rec.no_redaction = 1;
 	plain = lk_record_text(&rec, &len, NULL);
@@ -338,12 +340,34 @@ static void test_record_stream_is_jansson(void **state)
 	assert_non_null(strstr(redacted, "q\\\"uote\\\\back\\tt\\u0001\\u001F\x7f.o"));
 	assert_non_null(strstr(redacted, "\"expansion.commands[0][1]\""));
 	assert_non_null(strstr(redacted, "\"env.vars.CFLAGS\""));
+	assert_non_null(strstr(redacted, "\"warnings[1]\""));
 	assert_non_null(strstr(redacted, "\"API_TOKEN\": \"[redacted]\""));
 	assert_non_null(strstr(redacted, "\"hex\": \"636166e92d2d746f6b656e3d5b72656461637465645d\""));
 	assert_non_null(strstr(redacted, "\"duration_ms\": 12.34567"));
 	/* A variable whose name is not UTF-8 is left out, as a jansson object could not hold it. */
 	assert_null(strstr(redacted, "\"CC_"));
 	assert_non_null(strstr(redacted, "\"PATH\": \"/bin\""));
+	/*
+	 * Written ahead while the link runs (lk_record_prerender), the rest
+	 * after: the same text, redactions logged in the same order (the
+	 * argv's, the stderr's, the expansion's, the env's, the warnings').
+	 */
+	for (int redact = 0; redact <= 1; redact++) {
+		struct lk_record_parts parts;
+		char *whole, *in_parts;
+
+		rec.no_redaction = !redact;
+		whole = lk_record_text(&rec, &len, NULL);
+		lk_record_prerender(&rec, &parts);
+		rec.prerendered = &parts;
+		in_parts = lk_record_text(&rec, &len, NULL);
+		rec.prerendered = NULL;
+		assert_string_equal(in_parts, whole);
+		assert_int_equal(len, strlen(whole));
+		lk_record_parts_release(&parts);
+		free(whole);
+		free(in_parts);
+	}
 	free(want);
 	free(plain);
 	free(redacted);
@@ -353,6 +377,31 @@ static void test_record_stream_is_jansson(void **state)
 	lk_argv_info_release(&info);
 	lk_args_release(&args);
 	lk_rspfiles_release(&files);
+}
+
+/* The record's times without gmtime_r (whose first call reads /etc/localtime): the same date and time. */
+static void test_record_utc_is_gmtime(void **state)
+{
+	const int64_t fixed[] = { 0, -1, -86400, 951782400, 951868799, 4102444800LL, 1796000000,
+				  253402300799LL, -62135596800LL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed) + 20000; i++) {
+		/* The fixed ones, then every 3.7 days or so over 400 years around 1970 and now. */
+		int64_t secs = i < sizeof(fixed) / sizeof(*fixed) ? fixed[i] :
+			       -6311520000LL + (int64_t)(i - sizeof(fixed) / sizeof(*fixed)) * 631152LL + 3599;
+		time_t t = (time_t)secs;
+		struct tm want, got;
+
+		assert_non_null(gmtime_r(&t, &want));
+		lk_record_utc(secs, &got);
+		assert_int_equal(got.tm_year, want.tm_year);
+		assert_int_equal(got.tm_mon, want.tm_mon);
+		assert_int_equal(got.tm_mday, want.tm_mday);
+		assert_int_equal(got.tm_hour, want.tm_hour);
+		assert_int_equal(got.tm_min, want.tm_min);
+		assert_int_equal(got.tm_sec, want.tm_sec);
+	}
 }
 
 int main(void)
@@ -366,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_record_reader_errors),
 		cmocka_unit_test(test_record_write_fails_cleanly),
 		cmocka_unit_test(test_record_sha256_vectors),
+		cmocka_unit_test(test_record_utc_is_gmtime),
 	};
 	return cmocka_run_group_tests_name("record", tests, setup, teardown);
 }

@@ -27,10 +27,10 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	/* a/cc is "the shim" (a copy of true), b/cc a real one, c/cc not executable. */
+	/* a/cc is "the shim" (a copy of true), b/cc a real one, c/cc not executable, d/cc a hard link of the shim. */
 	test_dir_make(dir, sizeof(dir), "lk-shim",
 		      "mkdir a b c && cp /bin/true a/cc && cp /bin/true b/cc && "
-		      "touch c/cc && ln -s ../a/cc b/shimlink");
+		      "touch c/cc && ln -s ../a/cc b/shimlink && mkdir d && ln a/cc d/cc");
 	return 0;
 }
 
@@ -46,12 +46,14 @@ static void test_shim_driver_skips_itself_on_path(void **state)
 	char self[PATH_MAX], path[512], want[PATH_MAX];
 	struct lk_driver d;
 	struct lk_err err = LK_ERR_INIT;
+	struct stat self_st;
 
 	(void)state;
 	snprintf(self, sizeof(self), "%s/a/cc", dir);
+	assert_int_equal(stat(self, &self_st), 0);
 	snprintf(path, sizeof(path), "%s/c:%s/a:%s/b", dir, dir, dir);
 	snprintf(want, sizeof(want), "%s/b/cc", dir);
-	assert_int_equal(lk_driver_resolve("cc", self, path, &d, &err), 0);
+	assert_int_equal(lk_driver_resolve("cc", &self_st, path, &d, &err), 0);
 	assert_string_equal(d.resolved, want);
 	assert_int_equal(d.skipped_self, 1);
 	lk_driver_release(&d);
@@ -62,17 +64,25 @@ static void test_shim_driver_only_itself_is_refused(void **state)
 	char self[PATH_MAX], path[512], link[PATH_MAX];
 	struct lk_driver d;
 	struct lk_err err = LK_ERR_INIT;
+	struct stat self_st;
 
 	(void)state;
 	snprintf(self, sizeof(self), "%s/a/cc", dir);
+	assert_int_equal(stat(self, &self_st), 0);
 	snprintf(path, sizeof(path), "%s/a", dir);
-	assert_int_equal(lk_driver_resolve("cc", self, path, &d, &err), -1);
+	assert_int_equal(lk_driver_resolve("cc", &self_st, path, &d, &err), -1);
 	assert_int_equal(err.code, LK_E_RECURSION);
 	assert_non_null(strstr(err.msg, "the only 'cc' on PATH is linkscope-cc itself"));
 	lk_driver_release(&d);
 	/* A path, even through a symlink, naming the shim is refused too. */
 	snprintf(link, sizeof(link), "%s/b/shimlink", dir);
-	assert_int_equal(lk_driver_resolve(link, self, path, &d, &err), -1);
+	assert_int_equal(lk_driver_resolve(link, &self_st, path, &d, &err), -1);
+	assert_int_equal(err.code, LK_E_RECURSION);
+	lk_driver_release(&d);
+	/* And a hard link of it, under another name: it is the same file. */
+	snprintf(link, sizeof(link), "%s/d/cc", dir);
+	snprintf(path, sizeof(path), "%s/d", dir);
+	assert_int_equal(lk_driver_resolve("cc", &self_st, path, &d, &err), -1);
 	assert_int_equal(err.code, LK_E_RECURSION);
 	lk_driver_release(&d);
 }
