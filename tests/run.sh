@@ -10,20 +10,29 @@ failed=0
 log=$(mktemp /tmp/lk-test-log.XXXXXX)
 trap 'rm -f "$log"' EXIT
 
-# suite NAME PASS-PATTERN FAIL-PATTERN COMMAND...: run it, count its checks, report.
+# seconds SINCE: the wall time from $EPOCHREALTIME value SINCE to now, as 12.3.
+seconds() {
+	local now=$EPOCHREALTIME
+	local us=$((${now//[.,]/} - ${1//[.,]/}))
+	printf '%d.%d' $((us / 1000000)) $((us % 1000000 / 100000))
+}
+
+# suite NAME PASS-PATTERN FAIL-PATTERN COMMAND...: run it, count its checks,
+# report them and its wall time.
 suite() {
-	local name=$1 pass_re=$2 fail_re=$3 rc p f
+	local name=$1 pass_re=$2 fail_re=$3 rc p f t0=$EPOCHREALTIME s
 	shift 3
 	"$@" >"$log" 2>&1
 	rc=$?
+	s=$(seconds "$t0")
 	p=$(grep -c -- "$pass_re" "$log")
 	f=$(grep -c -- "$fail_re" "$log")
 	# A crash or a non-zero exit with no failed check is still a failure.
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	if [ "$f" -eq 0 ]; then
-		printf 'PASS %-42s %4d passed, 0 failed\n' "$name" "$p"
+		printf 'PASS %-42s %4d passed, 0 failed %7s s\n' "$name" "$p" "$s"
 	else
-		printf 'FAIL %-42s %4d passed, %d failed\n' "$name" "$p" "$f"
+		printf 'FAIL %-42s %4d passed, %d failed %7s s\n' "$name" "$p" "$f" "$s"
 		tail -n 60 "$log" | sed 's/^/    /'
 	fi
 	passed=$((passed + p))
@@ -40,6 +49,7 @@ fuzz_run() {
 	return $rc
 }
 
+t_run=$EPOCHREALTIME
 for build in "$@"; do
 	case $build in /*) dir=$build ;; *) dir=$root/$build ;; esac
 	b=$(basename "$build")
@@ -93,5 +103,6 @@ for build in "$@"; do
 		"$root/tests/view-check.sh" "$views"
 	rm -f "$views"
 done
+echo "wall time: $(seconds "$t_run") s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
