@@ -37,15 +37,18 @@ seconds() { printf '%d.%d' $(($1 / 1000000)) $(($1 % 1000000 / 100000)); }
 
 # The suites, in the order their lines are printed: name, the patterns of
 # a passed and of a failed check, the build, the command (quoted for eval),
-# and whether it must wait until every suite before it has ended.
-names=() pass_res=() fail_res=() builds=() cmds=() barriers=()
+# and whether it must wait until every suite before it has ended. `early`
+# suites start first: the long ones, so that none of them starts last and
+# runs alone at the end.
+names=() pass_res=() fail_res=() builds=() cmds=() barriers=() earlies=() lates=()
 n=0
 
-# add BUILD NAME PASS-PATTERN FAIL-PATTERN COMMAND...: queue a suite.
+# [barrier=1] [early=1] add BUILD NAME PASS-PATTERN FAIL-PATTERN COMMAND...: queue a suite.
 add() {
 	builds[n]=$1 names[n]=$2 pass_res[n]=$3 fail_res[n]=$4 barriers[n]=${barrier:-0}
 	shift 4
 	cmds[n]=$(printf '%q ' "$@")
+	if [ "${early:-0}" = 1 ]; then earlies+=("$n"); else lates+=("$n"); fi
 	n=$((n + 1))
 }
 
@@ -95,18 +98,18 @@ for build in "$@"; do
 	# (fewer under sanitizers), two cases at a time.
 	dn=${DIFFTEST_N:-100}
 	case $b in build-san) dn=$((dn / 4)) ;; esac
-	add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
+	early=1 add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 --jobs 2
 	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),
 	# a few cases of every class.
 	dn=${DIFFTEST_LINKERS_N:-32}
 	case $b in build-san) dn=$((dn / 2)) ;; esac
-	add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
+	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 2 \
 		--jobs 2 --linkers bfd,lld,mold
 	# The same cases with secret-looking words, each record analysed with and
 	# without redaction: the same analysis (issue #15).
-	add "$b" "$b/difftest --redaction ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
+	early=1 add "$b" "$b/difftest --redaction ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 \
 		--jobs 2 --redaction
 	# The verdict over the views of every link above: after they have all ended.
@@ -124,7 +127,7 @@ run_suite() {
 	echo "$i" >&3
 }
 
-passed=0 failed=0
+passed=0 failed=0 suite_us=()
 declare -A build_us=()
 # report I: print suite I's line (its log's tail if it failed), count its checks.
 report() {
@@ -144,6 +147,7 @@ report() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	build_us[${builds[i]}]=$((${build_us[${builds[i]}]:-0} + us))
+	suite_us[i]=$us
 }
 
 # Each suite that ends says so on this pipe (one short write: lines never
@@ -154,7 +158,7 @@ started=() ended=() printed=0 running=0
 # start_one: start the first suite not started whose turn has come; 1 when none can start now.
 start_one() {
 	local i
-	for ((i = printed; i < n; i++)); do
+	for i in "${earlies[@]}" "${lates[@]}"; do
 		[ -n "${started[i]:-}" ] && continue
 		# A barrier suite waits until all before it have been printed, so have ended.
 		[ "${barriers[i]}" = 1 ] && [ "$i" -gt "$printed" ] && continue
@@ -181,6 +185,9 @@ for build in "$@"; do
 	b=$(basename "$build")
 	[ -n "${build_us[$b]:-}" ] && printf '  %-10s %8s s\n' "$b" "$(seconds "${build_us[$b]}")"
 done
+echo "the slowest suites:"
+for i in "${!suite_us[@]}"; do echo "${suite_us[i]} $i"; done | sort -rn | head -n 8 |
+	while read -r us i; do printf '  %-52s %8s s\n' "${names[i]}" "$(seconds "$us")"; done
 echo "wall time: $(seconds $(($(usecs "$EPOCHREALTIME") - t_run))) s"
 if [ "$failed" -eq 0 ]; then rm -rf "$logs"; else echo "the suites' logs: $logs"; fi
 echo "$passed passed, $failed failed"
