@@ -171,6 +171,8 @@ start_one() {
 }
 while [ "$printed" -lt "$n" ]; do
 	while [ "$running" -lt "$jobs" ] && start_one; do :; done
+	# Nothing running and nothing to start would wait on the pipe for ever.
+	[ "$running" -gt 0 ] || { echo "run.sh: no suite can start, ${names[printed]} waits" >&2; exit 2; }
 	read -r i <&3 || exit 2
 	ended[i]=1
 	running=$((running - 1))
