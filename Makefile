@@ -195,10 +195,14 @@ deps:
 
 # The test command of the README. Each suite prints its result; the last
 # line is "N passed, N failed".
+# It builds on every CPU when no -j is given (a -j given stays the jobserver's),
+# and tests/run.sh runs LK_TEST_JOBS suites at a time (default: the CPUs).
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+check_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 check: deps
-	@$(MAKE) --no-print-directory DEVELOPER=1 all unit-build
-	@$(MAKE) --no-print-directory DEVELOPER=1 BUILD=build-san SANITIZE=address,undefined all unit-build
-	@$(MAKE) --no-print-directory DEVELOPER=1 fuzz-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 all unit-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 BUILD=build-san SANITIZE=address,undefined all unit-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 fuzz-build
 	@FUZZ_RUNS=$(FUZZ_RUNS) tests/run.sh build build-san build-fuzz
 
 test: all unit-build
