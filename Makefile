@@ -149,11 +149,21 @@ FUZZ_RUNS ?= 20000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)
+# The sources under test are compiled once, instrumented (fuzzer-no-link),
+# and every target links them all: not compiled again for each of the twelve
+# targets (ten minutes of make check on two cores, docs/bench.md).
+FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC))
+
+build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) \
+	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) \
 		$(JANSSON_LIBS) $(ELF_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
@@ -185,10 +195,14 @@ deps:
 
 # The test command of the README. Each suite prints its result; the last
 # line is "N passed, N failed".
+# It builds on every CPU when no -j is given (a -j given stays the jobserver's),
+# and tests/run.sh runs LK_TEST_JOBS suites at a time (default: the CPUs).
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+check_j = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 check: deps
-	@$(MAKE) --no-print-directory DEVELOPER=1 all unit-build
-	@$(MAKE) --no-print-directory DEVELOPER=1 BUILD=build-san SANITIZE=address,undefined all unit-build
-	@$(MAKE) --no-print-directory DEVELOPER=1 fuzz-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 all unit-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 BUILD=build-san SANITIZE=address,undefined all unit-build
+	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 fuzz-build
 	@FUZZ_RUNS=$(FUZZ_RUNS) tests/run.sh build build-san build-fuzz
 
 test: all unit-build

@@ -1,33 +1,55 @@
 #!/usr/bin/env bash
 # The test runner: for each build directory given (build, build-san,
 # build-fuzz), run every cmocka unit test binary, every fuzz target (a
-# short run) and every integration script, print one line per suite, and
-# end with "N passed, N failed" over all checks.
+# short run) and every integration script, print one line per suite with
+# its wall time, and end with "N passed, N failed" over all checks.
+#
+# LK_TEST_JOBS=N (default: the number of CPUs) suites run at a time; the
+# integration tests are hermetic (tests/integ/lib.sh), so any two can run
+# together. Each suite's output goes to a log of its own; its line is
+# printed, in the order of a sequential run, once it and every suite
+# before it have ended. The logs are kept when a suite fails (the path is
+# printed), removed when all pass.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-passed=0
-failed=0
-log=$(mktemp /tmp/lk-test-log.XXXXXX)
-trap 'rm -f "$log"' EXIT
+jobs=${LK_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) echo "run.sh: LK_TEST_JOBS must be a number of 1 or more, not '$jobs'" >&2; exit 2 ;; esac
+logs=$(mktemp -d /tmp/lk-test-logs.XXXXXX)
 
-# suite NAME PASS-PATTERN FAIL-PATTERN COMMAND...: run it, count its checks, report.
-suite() {
-	local name=$1 pass_re=$2 fail_re=$3 rc p f
-	shift 3
-	"$@" >"$log" 2>&1
-	rc=$?
-	p=$(grep -c -- "$pass_re" "$log")
-	f=$(grep -c -- "$fail_re" "$log")
-	# A crash or a non-zero exit with no failed check is still a failure.
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	if [ "$f" -eq 0 ]; then
-		printf 'PASS %-42s %4d passed, 0 failed\n' "$name" "$p"
-	else
-		printf 'FAIL %-42s %4d passed, %d failed\n' "$name" "$p" "$f"
-		tail -n 60 "$log" | sed 's/^/    /'
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
+# An interrupted run stops the suites running and all they started: the
+# whole tree under this shell, listed before any of it is killed.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done
+}
+stop_suites() {
+	local pids
+	pids=$(descendants $$)
+	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+	wait
+}
+trap 'stop_suites; echo "run.sh: interrupted; the logs are in $logs" >&2; exit 130' INT TERM
+
+# usecs EPOCHREALTIME: that time in microseconds.
+usecs() { echo $((${1//[.,]/})); }
+# seconds USECS: as 12.3.
+seconds() { printf '%d.%d' $(($1 / 1000000)) $(($1 % 1000000 / 100000)); }
+
+# The suites, in the order their lines are printed: name, the patterns of
+# a passed and of a failed check, the build, the command (quoted for eval),
+# and whether it must wait until every suite before it has ended. `early`
+# suites start first: the long ones, so that none of them starts last and
+# runs alone at the end.
+names=() pass_res=() fail_res=() builds=() cmds=() barriers=() earlies=() lates=()
+n=0
+
+# [barrier=1] [early=1] add BUILD NAME PASS-PATTERN FAIL-PATTERN COMMAND...: queue a suite.
+add() {
+	builds[n]=$1 names[n]=$2 pass_res[n]=$3 fail_res[n]=$4 barriers[n]=${barrier:-0}
+	shift 4
+	cmds[n]=$(printf '%q ' "$@")
+	if [ "${early:-0}" = 1 ]; then earlies+=("$n"); else lates+=("$n"); fi
+	n=$((n + 1))
 }
 
 # fuzz_run TARGET SEEDS RUNS: new inputs go to a scratch corpus, never into the tree's seeds.
@@ -45,53 +67,130 @@ for build in "$@"; do
 	b=$(basename "$build")
 	for t in "$dir"/tests/test_*; do
 		[ -x "$t" ] || continue
-		suite "$b/unit/$(basename "$t")" '^\[       OK \]' '^\[  FAILED  \] test_' \
+		add "$b" "$b/unit/$(basename "$t")" '^\[       OK \]' '^\[  FAILED  \] test_' \
 			sh -c 'cd /tmp && exec "$0"' "$t"
 	done
 	for f in "$dir"/fuzz_*; do
 		[ -x "$f" ] || continue
-		n=${f##*/fuzz_}
+		fz=${f##*/fuzz_}
 		runs=${FUZZ_RUNS:-20000}
 		# The record target runs every analysis command on each input (about 10 ms
 		# under ASan): a tenth of the runs keeps make check short; make fuzz runs it long.
-		[ "$n" = record ] && runs=$((runs / 10))
-		suite "$b/fuzz/$n ($runs runs)" '^fuzz ok' '^==[0-9]*==ERROR' \
-			fuzz_run "$f" "$root/tests/fuzz/corpus/$n" "$runs"
+		[ "$fz" = record ] && runs=$((runs / 10))
+		add "$b" "$b/fuzz/$fz ($runs runs)" '^fuzz ok' '^==[0-9]*==ERROR' \
+			fuzz_run "$f" "$root/tests/fuzz/corpus/$fz" "$runs"
 	done
 	[ -d "$dir/bin" ] || continue
 	# Every link of the integration tests and the difftest checks the view
 	# the cache gives against a fresh -### (issue #20): tests/view-check.sh.
-	views=$(mktemp /tmp/lk-view-check.XXXXXX)
-	export LINKSCOPE_VIEW_CHECK=$views
+	views=$logs/views.$b
 	for s in "$root"/tests/integ/[0-9]*.sh; do
-		suite "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' env LK_BUILD="$dir" bash "$s"
+		add "$b" "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' \
+			env LK_BUILD="$dir" LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
 	# Each test that analyses records, again with the analysis run from
 	# another directory in another environment (lib.sh, LK_ELSEWHERE).
 	for s in $(grep -l '"$LINKSCOPE"' "$root"/tests/integ/[0-9]*.sh); do
-		suite "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
-			env LK_BUILD="$dir" LK_ELSEWHERE=1 bash "$s"
+		add "$b" "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
+			env LK_BUILD="$dir" LK_ELSEWHERE=1 LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
 	# The replay against the real ld on random scenarios, every class
 	# (fewer under sanitizers), two cases at a time.
-	n=${DIFFTEST_N:-100}
-	case $b in build-san) n=$((n / 4)) ;; esac
-	suite "$b/difftest ($n cases, seed 1)" '^ok ' '^DISAGREE' \
-		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2
+	dn=${DIFFTEST_N:-100}
+	case $b in build-san) dn=$((dn / 4)) ;; esac
+	early=1 add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
+		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 --jobs 2
 	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),
 	# a few cases of every class.
-	n=${DIFFTEST_LINKERS_N:-32}
-	case $b in build-san) n=$((n / 2)) ;; esac
-	suite "$b/difftest --linkers bfd,lld,mold ($n cases, seed 2)" '^ok ' '^DISAGREE' \
-		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 2 --jobs 2 --linkers bfd,lld,mold
+	dn=${DIFFTEST_LINKERS_N:-32}
+	case $b in build-san) dn=$((dn / 2)) ;; esac
+	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
+		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 2 \
+		--jobs 2 --linkers bfd,lld,mold
 	# The same cases with secret-looking words, each record analysed with and
 	# without redaction: the same analysis (issue #15).
-	suite "$b/difftest --redaction ($n cases, seed 1)" '^ok ' '^DISAGREE' \
-		/usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$n" 1 --jobs 2 --redaction
-	unset LINKSCOPE_VIEW_CHECK
-	suite "$b/view-check (the reused views against fresh ones)" '^ok ' '^not ok ' \
+	early=1 add "$b" "$b/difftest --redaction ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
+		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 \
+		--jobs 2 --redaction
+	# The verdict over the views of every link above: after they have all ended.
+	barrier=1 add "$b" "$b/view-check (the reused views against fresh ones)" '^ok ' '^not ok ' \
 		"$root/tests/view-check.sh" "$views"
-	rm -f "$views"
 done
+
+# run_suite I: run suite I into its log; its status and wall time into I.done.
+run_suite() {
+	local i=$1 t0 rc
+	t0=$(usecs "$EPOCHREALTIME")
+	eval "${cmds[i]}" >"$logs/$i.log" 2>&1 </dev/null 3>&-
+	rc=$?
+	echo "$rc $(($(usecs "$EPOCHREALTIME") - t0))" >"$logs/$i.done"
+	echo "$i" >&3
+}
+
+passed=0 failed=0 suite_us=()
+declare -A build_us=()
+# report I: print suite I's line (its log's tail if it failed), count its checks.
+report() {
+	local i=$1 rc us p f s
+	read -r rc us <"$logs/$i.done"
+	p=$(grep -c -- "${pass_res[i]}" "$logs/$i.log")
+	f=$(grep -c -- "${fail_res[i]}" "$logs/$i.log")
+	# A crash or a non-zero exit with no failed check is still a failure.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	s=$(seconds "$us")
+	if [ "$f" -eq 0 ]; then
+		printf 'PASS %-42s %4d passed, 0 failed %7s s\n' "${names[i]}" "$p" "$s"
+	else
+		printf 'FAIL %-42s %4d passed, %d failed %7s s\n' "${names[i]}" "$p" "$f" "$s"
+		tail -n 60 "$logs/$i.log" | sed 's/^/    /'
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	build_us[${builds[i]}]=$((${build_us[${builds[i]}]:-0} + us))
+	suite_us[i]=$us
+}
+
+# Each suite that ends says so on this pipe (one short write: lines never
+# interleave); opened for reading and writing, it never reads end-of-file.
+mkfifo "$logs/ended" && exec 3<>"$logs/ended" || exit 2
+t_run=$(usecs "$EPOCHREALTIME")
+started=() ended=() printed=0 running=0
+# start_one: start the first suite not started whose turn has come; 1 when none can start now.
+start_one() {
+	local i
+	for i in "${earlies[@]}" "${lates[@]}"; do
+		[ -n "${started[i]:-}" ] && continue
+		# A barrier suite waits until all before it have been printed, so have ended.
+		[ "${barriers[i]}" = 1 ] && [ "$i" -gt "$printed" ] && continue
+		started[i]=1
+		run_suite "$i" &
+		running=$((running + 1))
+		return 0
+	done
+	return 1
+}
+while [ "$printed" -lt "$n" ]; do
+	while [ "$running" -lt "$jobs" ] && start_one; do :; done
+	# Nothing running and nothing to start would wait on the pipe for ever.
+	[ "$running" -gt 0 ] || { echo "run.sh: no suite can start, ${names[printed]} waits" >&2; exit 2; }
+	read -r i <&3 || exit 2
+	ended[i]=1
+	running=$((running - 1))
+	while [ "$printed" -lt "$n" ] && [ -n "${ended[printed]:-}" ]; do
+		report "$printed"
+		printed=$((printed + 1))
+	done
+done
+
+echo "time per build (each suite's wall time, added up; $jobs suites at a time):"
+for build in "$@"; do
+	b=$(basename "$build")
+	[ -n "${build_us[$b]:-}" ] && printf '  %-10s %8s s\n' "$b" "$(seconds "${build_us[$b]}")"
+done
+echo "the slowest suites:"
+for i in "${!suite_us[@]}"; do echo "${suite_us[i]} $i"; done | sort -rn | head -n 8 |
+	while read -r us i; do printf '  %-52s %8s s\n' "${names[i]}" "$(seconds "$us")"; done
+echo "wall time: $(seconds $(($(usecs "$EPOCHREALTIME") - t_run))) s"
+if [ "$failed" -eq 0 ]; then rm -rf "$logs"; else echo "the suites' logs: $logs"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -22,6 +22,9 @@ check_eq "an existing record dir of ours is made 0700" 700 "$(stat -c %a open)"
 
 # The /tmp fallback (no LINKSCOPE_DIR, XDG_STATE_HOME or absolute HOME), as user nobody.
 fb=/tmp/linkscope-65534
+# One path for the whole machine: another run of this test (the other
+# build's in make check, another tree's) waits here until this one is done with it.
+exec 9>/tmp/lk-integ-072-fallback.lock && flock 9
 # nobody may not reach the build tree (a clone in a 0700 dir): its own copy of the shim.
 cp "$SHIM" "$T/linkscope-cc" && chmod 755 "$T/linkscope-cc"
 NOBODY_SHIM=$T/linkscope-cc
@@ -43,6 +46,7 @@ run_capture fresh as_nobody sh -c "cd '$T/nob' && '$NOBODY_SHIM' main.o -o x"
 check_eq "a fresh fallback: recorded without a warning" "" "$(cat "$T/fresh.err")"
 check_eq "and it is ours and private" "nobody 700" "$(stat -c '%U %a' "$fb")"
 rm -rf "$fb"
+exec 9>&-
 
 # A self-including @file of 1,000 arguments: gcc fails with "too many @-files"; so does
 # the shim's expansion, fast, and the record stays the size of the argv.
