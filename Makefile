@@ -152,7 +152,11 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 # The sources under test are compiled once, instrumented (fuzzer-no-link),
 # and every target links them all: not compiled again for each of the twelve
 # targets (ten minutes of make check on two cores, docs/bench.md).
-FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all
+# One include path for the shim's and the analyzer's sources: a header name
+# in both would be taken from the first dir, and a function left undeclared
+# (an int on 64 bits) is an error here, not a pointer cut in half.
+FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all \
+	-Werror=implicit-function-declaration
 FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC))
 
 build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)

@@ -21,7 +21,7 @@
 
 #include "driver.h"
 #include "expand.h"
-#include "fingerprint.h"
+#include "input_fingerprint.h"
 #include "keep.h"
 #include "target.h"
 #include "tempobj.h"

@@ -1,6 +1,6 @@
-/* Fingerprints of a link's inputs (fingerprint.c), and whether one may be its output. */
-#ifndef SHIM_FINGERPRINT_H
-#define SHIM_FINGERPRINT_H
+/* Fingerprints of a link's inputs (input_fingerprint.c), and whether one may be its output. */
+#ifndef SHIM_INPUT_FINGERPRINT_H
+#define SHIM_INPUT_FINGERPRINT_H
 
 #include <sys/types.h>
 
