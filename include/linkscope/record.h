@@ -50,7 +50,6 @@ struct lk_record_copy {
 	const char *reason;	/* static: "rustc-temp", "response-file", "source" */
 };
 
-/* The record of the link under way: what the shim fills in, then writes. */
 /* A run of the record's text written ahead, and the redactions it logged. */
 struct lk_record_part {
 	struct lk_buf text;
@@ -64,6 +63,7 @@ struct lk_record_parts {
 	struct lk_record_part view_and_env;	/* expansion, env, reproducer */
 };
 
+/* The record of the link under way: what the shim fills in, then writes. */
 struct lk_record_draft {
 	char *id;			/* owned; also the file name without ".json" */
 	int64_t start_ns;		/* CLOCK_REALTIME */
