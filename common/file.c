@@ -84,14 +84,19 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int lk_file_write_new(const char *tmp, const char *path, const void *data, size_t len,
-		      struct lk_err *err)
+int lk_file_create_new(const char *tmp, struct lk_err *err)
 {
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return lk_err_errno(err, "cannot create '%s'", tmp);
 	fchmod(fd, 0600);
+	return fd;
+}
+
+int lk_file_finish_new(int fd, const char *tmp, const char *path, const void *data, size_t len,
+		       struct lk_err *err)
+{
 	if (write_all(fd, data, len) < 0) {
 		lk_err_errno(err, "cannot write '%s'", tmp);
 		close(fd);
@@ -109,4 +114,12 @@ int lk_file_write_new(const char *tmp, const char *path, const void *data, size_
 		return -1;
 	}
 	return 0;
+}
+
+int lk_file_write_new(const char *tmp, const char *path, const void *data, size_t len,
+		      struct lk_err *err)
+{
+	int fd = lk_file_create_new(tmp, err);
+
+	return fd < 0 ? -1 : lk_file_finish_new(fd, tmp, path, data, len, err);
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
@@ -618,19 +620,45 @@ void lk_record_written_release(struct lk_record_written *as)
 	memset(as, 0, sizeof(*as));
 }
 
-int lk_record_write(const struct lk_record_draft *rec, const char *dir,
+static void record_names(const struct lk_record_draft *rec, const char *dir, struct lk_buf *tmp,
+			 struct lk_buf *final)
+{
+	lk_buf_addf(tmp, "%s/.%s.json.tmp", dir, rec->id);
+	if (final)
+		lk_buf_addf(final, "%s/%s.json", dir, rec->id);
+}
+
+int lk_record_create_early(const struct lk_record_draft *rec, const char *dir)
+{
+	struct lk_buf tmp = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	int fd;
+
+	record_names(rec, dir, &tmp, NULL);
+	fd = lk_file_create_new(tmp.buf, &err);
+	lk_buf_release(&tmp);
+	return fd;
+}
+
+int lk_record_write(const struct lk_record_draft *rec, const char *dir, int early_fd,
 		    char **path_out, struct lk_err *err)
 {
 	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT;
 	struct lk_record_written as;
+	struct stat st;
 	size_t len;
 	char *text = lk_record_text(rec, &len, &as);
-	int rc = -1;
+	int rc = -1, fd;
 
-	lk_buf_addf(&tmp, "%s/.%s.json.tmp", dir, rec->id);
-	lk_buf_addf(&final, "%s/%s.json", dir, rec->id);
+	record_names(rec, dir, &tmp, &final);
+	/* A prune takes a temp file over 10 minutes old for a dead writer's: after a long link, make it again. */
+	if (early_fd >= 0 && (fstat(early_fd, &st) < 0 || st.st_nlink == 0)) {
+		close(early_fd);
+		early_fd = -1;
+	}
 	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
-	if (lk_file_write_new(tmp.buf, final.buf, text, len, err) == 0) {
+	fd = early_fd >= 0 ? early_fd : lk_file_create_new(tmp.buf, err);
+	if (fd >= 0 && lk_file_finish_new(fd, tmp.buf, final.buf, text, len, err) == 0) {
 		lk_record_index_append(rec, &as, dir, len);
 		*path_out = lk_buf_detach(&final);
 		rc = 0;

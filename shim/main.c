@@ -664,6 +664,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
 	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
+	int early_fd = -1;		/* the record's temp file, made while it runs */
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
 	char **hash3_argv = xargv ? xargv : inv->exec_argv;
@@ -720,6 +721,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 				      !(opt->expand_always && !viewing);
 		if (ahead)
 			lk_record_prerender(rec, &parts);
+		early_fd = lk_record_create_early(rec, st->dir);
 	}
 
 	lk_run_wait(&run, &st->run);
@@ -778,7 +780,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	if (output_read)
 		lk_fingerprint_inputs(rec, &out);
-	if (lk_record_write(rec, st->dir, &written, &err) < 0)
+	if (lk_record_write(rec, st->dir, early_fd, &written, &err) < 0)
 		warn_not_recorded(&err);
 	rec->prerendered = NULL;
 	if (ahead)

@@ -47,4 +47,15 @@ const char *lk_file_not_regular(const char *path);
 int lk_file_write_new(const char *tmp, const char *path, const void *data, size_t len,
 		      struct lk_err *err);
 
+/*
+ * lk_file_write_new in two steps, for a writer that makes the file before
+ * it knows the data (the shim, while the link runs): the empty `tmp`
+ * (O_EXCL, O_NOFOLLOW, 0600), an fd or -1 with `err` set; then the data
+ * written into it, closed and renamed over `path`, the fd closed and
+ * `tmp` removed whatever happens.
+ */
+int lk_file_create_new(const char *tmp, struct lk_err *err);
+int lk_file_finish_new(int fd, const char *tmp, const char *path, const void *data, size_t len,
+		       struct lk_err *err);
+
 #endif

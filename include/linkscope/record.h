@@ -153,11 +153,20 @@ void lk_record_file_stat(struct lk_record_file *f, const char *path, struct stat
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
  * temporary file in `dir`, then rename(2), so readers and parallel writers
  * never see a partial record; then its line in the directory's index
- * (recindex.h), appended in one write. Returns 0 and the final path in *path_out
- * (malloc'd), or -1 with `err` filled.
+ * (recindex.h), appended in one write. `early_fd` is the temporary file
+ * lk_record_create_early made, or -1; it is closed. Returns 0 and the final
+ * path in *path_out (malloc'd), or -1 with `err` filled.
  */
-int lk_record_write(const struct lk_record_draft *rec, const char *dir,
+int lk_record_write(const struct lk_record_draft *rec, const char *dir, int early_fd,
 		    char **path_out, struct lk_err *err);
+
+/*
+ * The record's temporary file, empty, made while the link runs (rec->id
+ * set), so that what is left after it is a write and a rename: on a VM the
+ * create is the dearest of the file system calls after a wait. -1 when it
+ * cannot be made; lk_record_write tries again and says why.
+ */
+int lk_record_create_early(const struct lk_record_draft *rec, const char *dir);
 
 /*
  * Redact the record `root` (read back) in place, as lk_record_write does unless
