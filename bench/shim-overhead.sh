@@ -7,6 +7,8 @@
 #   2. the same link through spawn-floor, a do-nothing static wrapper
 #      (posix_spawn + wait): the least any wrapper costs on this machine,
 #      vs through the shim: the shim's own work
+#   2b. the same through an idle driver (bench/idle-driver.c, 15 ms asleep):
+#      the shim's own cost without the real driver's noise
 #   3. a compile, forwarded by exec and never recorded
 #
 #
@@ -25,6 +27,7 @@ t=$(mktemp -d /tmp/lk-bench.XXXXXX)
 trap 'rm -rf "$t"' EXIT
 cc -O2 -o "$t/pairtime" "$root/bench/pairtime.c"
 cc -O2 -static -o "$t/spawn-floor" "$root/bench/spawn-floor.c"
+cc -O2 -static -o "$t/idle-driver" "$root/bench/idle-driver.c"
 cd "$t"
 printf 'int main(void) { return 0; }\n' >main.c
 cc -c main.c -o main.o
@@ -38,6 +41,9 @@ echo "   $total"
 echo "== 2. A = spawn-floor cc main.o -o a.out (any wrapper's floor), B = linkscope-cc"
 own=$("$t/pairtime" "$runs" -- "$t/spawn-floor" cc main.o -o a.out -- "$shim" main.o -o b.out)
 echo "   $own"
+echo "== 2b. A = spawn-floor idle-driver, B = LINKSCOPE_LINKER=idle-driver linkscope-cc main.o -o b.out (the shim's own cost, without the driver's noise)"
+idle=$(LINKSCOPE_LINKER=$t/idle-driver "$t/pairtime" "$runs" -- "$t/spawn-floor" "$t/idle-driver" main.o -o a.out -- "$shim" main.o -o b.out)
+echo "   $idle"
 echo "== 3. compile: A = cc -c main.c, B = linkscope-cc -c main.c (exec, no record)"
 echo "   $("$t/pairtime" "$runs" -- cc -c main.c -o m1.o -- "$shim" -c main.c -o m2.o)"
 # Where A sets a variable with env, B runs through env too (LK_BENCH=1, read by
@@ -78,10 +84,12 @@ work=$(paired_median "$own")
 floor=$("$t/pairtime" "$runs" -- cc main.o -o a.out -- "$t/spawn-floor" cc main.o -o b.out)
 summary=$(awk -v a="$added" -v w="$work" -v ra="$(ratio "$total")" -v rw="$(ratio "$own")" \
 	-v f="$(paired_median "$floor")" -v e="$(paired_median "$expand")" -v fr="$(paired_median "$fresh")" \
-	-v c="$(paired_median "$catch")" -v b="$(paired_median "$bound")" 'BEGIN {
+	-v c="$(paired_median "$catch")" -v b="$(paired_median "$bound")" \
+	-v i="$(paired_median "$idle")" -v ri="$(ratio "$idle")" 'BEGIN {
 	printf "shim / direct link:        %.3f (paired +%.3f ms; target <= +1.3 ms: %s)\n", ra, a, a <= 1.3 ? "met" : "NOT met";
 	printf "shim / spawn floor:        %.3f (paired +%.3f ms; target <= +0.25 ms: %s)\n", rw, w, w <= 0.25 ? "met" : "NOT met";
 	printf "   spawn floor / direct:   paired +%.3f ms (any wrapper pays it)\n", f;
+	printf "   idle driver, shim / floor: %.3f (paired %+.3f ms: the shim alone, without a real driver and its noise)\n", ri, i;
 	printf "   the reused view:        paired %+.3f ms over no view; a fresh view every link: %+.3f ms more\n", e, fr;
 	printf "   a compiling call kept:  paired %+.3f ms; the default bound: %+.3f ms\n", c, b }')
 echo "$summary"
