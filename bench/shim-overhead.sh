@@ -9,6 +9,8 @@
 #      vs through the shim: the shim's own work
 #   2b. the same through an idle driver (bench/idle-driver.c, 15 ms asleep):
 #      the shim's own cost without the real driver's noise
+#   2c. the same through record-floor (bench/record-floor.c): the least a
+#      wrapper that writes a record after the link costs here
 #   3. a compile, forwarded by exec and never recorded
 #
 #
@@ -28,6 +30,7 @@ trap 'rm -rf "$t"' EXIT
 cc -O2 -o "$t/pairtime" "$root/bench/pairtime.c"
 cc -O2 -static -o "$t/spawn-floor" "$root/bench/spawn-floor.c"
 cc -O2 -static -o "$t/idle-driver" "$root/bench/idle-driver.c"
+cc -O2 -static -o "$t/record-floor" "$root/bench/record-floor.c"
 cd "$t"
 printf 'int main(void) { return 0; }\n' >main.c
 cc -c main.c -o main.o
@@ -44,6 +47,11 @@ echo "   $own"
 echo "== 2b. A = spawn-floor idle-driver, B = LINKSCOPE_LINKER=idle-driver linkscope-cc main.o -o b.out (the shim's own cost, without the driver's noise)"
 idle=$(LINKSCOPE_LINKER=$t/idle-driver "$t/pairtime" "$runs" -- "$t/spawn-floor" "$t/idle-driver" main.o -o a.out -- "$shim" main.o -o b.out)
 echo "   $idle"
+echo "== 2c. idle driver: A = spawn-floor, B = record-floor (the spawn floor and a record written as the shim writes it, nothing else)"
+export RF_DIR=$t/record-floor.d
+mkdir -p "$RF_DIR"
+recfloor=$("$t/pairtime" "$runs" -- "$t/spawn-floor" "$t/idle-driver" main.o -o a.out -- "$t/record-floor" "$t/idle-driver" main.o -o b.out)
+echo "   $recfloor"
 echo "== 3. compile: A = cc -c main.c, B = linkscope-cc -c main.c (exec, no record)"
 echo "   $("$t/pairtime" "$runs" -- cc -c main.c -o m1.o -- "$shim" -c main.c -o m2.o)"
 # Where A sets a variable with env, B runs through env too (LK_BENCH=1, read by
@@ -85,11 +93,12 @@ floor=$("$t/pairtime" "$runs" -- cc main.o -o a.out -- "$t/spawn-floor" cc main.
 summary=$(awk -v a="$added" -v w="$work" -v ra="$(ratio "$total")" -v rw="$(ratio "$own")" \
 	-v f="$(paired_median "$floor")" -v e="$(paired_median "$expand")" -v fr="$(paired_median "$fresh")" \
 	-v c="$(paired_median "$catch")" -v b="$(paired_median "$bound")" \
-	-v i="$(paired_median "$idle")" -v ri="$(ratio "$idle")" 'BEGIN {
+	-v i="$(paired_median "$idle")" -v ri="$(ratio "$idle")" -v rf="$(paired_median "$recfloor")" 'BEGIN {
 	printf "shim / direct link:        %.3f (paired +%.3f ms; target <= +1.3 ms: %s)\n", ra, a, a <= 1.3 ? "met" : "NOT met";
 	printf "shim / spawn floor:        %.3f (paired +%.3f ms; target <= +0.25 ms: %s)\n", rw, w, w <= 0.25 ? "met" : "NOT met";
 	printf "   spawn floor / direct:   paired +%.3f ms (any wrapper pays it)\n", f;
 	printf "   idle driver, shim / floor: %.3f (paired %+.3f ms: the shim alone, without a real driver and its noise)\n", ri, i;
+	printf "   idle driver, record floor: paired %+.3f ms over the spawn floor (the least a recorder pays here)\n", rf;
 	printf "   the reused view:        paired %+.3f ms over no view; a fresh view every link: %+.3f ms more\n", e, fr;
 	printf "   a compiling call kept:  paired %+.3f ms; the default bound: %+.3f ms\n", c, b }')
 echo "$summary"
