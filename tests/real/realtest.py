@@ -443,6 +443,8 @@ def main():
     shim = os.path.join(build, "bin", "linkscope-cc")
     linkscope = os.path.join(build, "bin", "linkscope")
     tool = os.path.join(build, "tests", "redact-record")
+    if not os.access(linkscope, os.X_OK) or not os.access(shim, os.X_OK):
+        sys.exit("realtest: %s: no linkscope and linkscope-cc in bin/ (build it first: make all)" % build)
     ensure_debs()
     os.makedirs(OUT, exist_ok=True)
     elsewhere = os.path.join(OUT, "elsewhere")
