@@ -11,6 +11,8 @@
 #      the shim's own cost without the real driver's noise
 #   2c. the same through record-floor (bench/record-floor.c): the least a
 #      wrapper that writes a record after the link costs here
+#   2d. where the shim's cost falls with the idle driver (bench/segments.c):
+#      before the driver's main, or after its return
 #   3. a compile, forwarded by exec and never recorded
 #
 #
@@ -31,6 +33,7 @@ cc -O2 -o "$t/pairtime" "$root/bench/pairtime.c"
 cc -O2 -static -o "$t/spawn-floor" "$root/bench/spawn-floor.c"
 cc -O2 -static -o "$t/idle-driver" "$root/bench/idle-driver.c"
 cc -O2 -static -o "$t/record-floor" "$root/bench/record-floor.c"
+cc -O2 -o "$t/segments" "$root/bench/segments.c"
 cd "$t"
 printf 'int main(void) { return 0; }\n' >main.c
 cc -c main.c -o main.o
@@ -52,6 +55,9 @@ export RF_DIR=$t/record-floor.d
 mkdir -p "$RF_DIR"
 recfloor=$("$t/pairtime" "$runs" -- "$t/spawn-floor" "$t/idle-driver" main.o -o a.out -- "$t/record-floor" "$t/idle-driver" main.o -o b.out)
 echo "   $recfloor"
+echo "== 2d. idle driver, where it falls: A = spawn-floor, B = linkscope-cc; before the driver's main, after its return"
+segs=$(LINKSCOPE_LINKER=$t/idle-driver "$t/segments" "$runs" "$t/stamp" -- "$t/spawn-floor" "$t/idle-driver" main.o -o a.out -- "$shim" main.o -o b.out)
+echo "   $segs"
 echo "== 3. compile: A = cc -c main.c, B = linkscope-cc -c main.c (exec, no record)"
 echo "   $("$t/pairtime" "$runs" -- cc -c main.c -o m1.o -- "$shim" -c main.c -o m2.o)"
 # Where A sets a variable with env, B runs through env too (LK_BENCH=1, read by
@@ -93,12 +99,15 @@ floor=$("$t/pairtime" "$runs" -- cc main.o -o a.out -- "$t/spawn-floor" cc main.
 summary=$(awk -v a="$added" -v w="$work" -v ra="$(ratio "$total")" -v rw="$(ratio "$own")" \
 	-v f="$(paired_median "$floor")" -v e="$(paired_median "$expand")" -v fr="$(paired_median "$fresh")" \
 	-v c="$(paired_median "$catch")" -v b="$(paired_median "$bound")" \
-	-v i="$(paired_median "$idle")" -v ri="$(ratio "$idle")" -v rf="$(paired_median "$recfloor")" 'BEGIN {
+	-v i="$(paired_median "$idle")" -v ri="$(ratio "$idle")" -v rf="$(paired_median "$recfloor")" \
+	-v sb="$(sed -n 's/.*before the driver:.*paired B-A \([0-9.+-]*\) us; after.*/\1/p' <<<"$segs")" \
+	-v sa="$(sed -n 's/.*after it:.*paired B-A \([0-9.+-]*\) us$/\1/p' <<<"$segs")" 'BEGIN {
 	printf "shim / direct link:        %.3f (paired +%.3f ms; target <= +1.3 ms: %s)\n", ra, a, a <= 1.3 ? "met" : "NOT met";
 	printf "shim / spawn floor:        %.3f (paired +%.3f ms; target <= +0.25 ms: %s)\n", rw, w, w <= 0.25 ? "met" : "NOT met";
 	printf "   spawn floor / direct:   paired +%.3f ms (any wrapper pays it)\n", f;
 	printf "   idle driver, shim / floor: %.3f (paired %+.3f ms: the shim alone, without a real driver and its noise)\n", ri, i;
 	printf "   idle driver, record floor: paired %+.3f ms over the spawn floor (the least a recorder pays here)\n", rf;
+	printf "   idle driver, where:        %+.0f us before the driver starts, %+.0f us after it ends\n", sb, sa;
 	printf "   the reused view:        paired %+.3f ms over no view; a fresh view every link: %+.3f ms more\n", e, fr;
 	printf "   a compiling call kept:  paired %+.3f ms; the default bound: %+.3f ms\n", c, b }')
 echo "$summary"
