@@ -294,6 +294,7 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 {
 	struct lk_replay lazy;
 	struct lk_policy gnu;
+	struct rp_beside mold;
 	int commons, own_policy;
 
 	out->linkers[LK_LINKER_BFD].success = out->success;
@@ -310,14 +311,22 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 		rp_try_linker_fixes(rec, line, out);
 		return;
 	}
+	/*
+	 * mold's own replay, if the lld-rules one says it is needed, runs
+	 * beside it on the other core (beside.c): begun before that is known,
+	 * and stopped when it is not.
+	 */
+	rp_beside_start(&mold, mold_replay, LK_LINKER_MOLD, rec, line);
 	memset(&lazy, 0, sizeof(lazy));
 	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
 				 &rp_no_edit, &lazy);
 	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
 	if (commons || own_policy || rests_on_z_text(&lazy)) {
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
-		mold_replay(rec, line, out);
+		if (rp_beside_finish(&mold, out) < 0)
+			mold_replay(rec, line, out);
 	} else {
+		rp_beside_cancel(&mold);
 		rp_mold_verdict(line, &lazy, out, -1);
 	}
 	lk_replay_release(&lazy);
