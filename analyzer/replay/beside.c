@@ -1,15 +1,16 @@
 /*
- * One linker's verdict replayed beside the replay that runs now (see
- * replay.c's linker_verdicts): mold's own replay of a line that needs the
- * lld-rules one too, in a forked process on another core, its verdict
- * sent back on a socket as trial.c's fix trials send theirs. The two
- * replays read the whole line each and share nothing they change (each
- * has its own table, archives and reader state): fork() gives the child
- * the line model as it is, the parent goes on with the lld-rules replay.
- * The verdict is the one the same call makes in the parent, field for
- * field; when the child cannot run or its answer does not come, the parent
- * makes it itself. The child's reads are of the line's files, which GNU
- * ld's replay read before (the read set of failcache.c has them).
+ * Verdicts replayed beside the replay that runs now (see replay.c's
+ * lk_replay_run and linker_verdicts), each in a forked process on the
+ * other core, sent back on a socket as trial.c's fix trials send theirs:
+ * lld's and mold's verdicts beside GNU ld's replay of a line whose link
+ * failed, and mold's own replay beside the lld-rules one. The replays read
+ * the whole line each and share nothing they change (each has its own
+ * table, archives and reader state): fork() gives the child the line model
+ * as it is, and the parent goes on. A verdict is the one the same call
+ * makes in the parent, field for field; when the child cannot run or its
+ * answer does not come, the parent makes it itself. A child's reads are of
+ * the line's files, which GNU ld's replay reads too (so the read set of
+ * failcache.c has them).
  */
 #include <errno.h>
 #include <signal.h>
@@ -112,28 +113,28 @@ static void next_list(struct reader *rd, struct lk_strvec *list)
 		lk_strvec_push(list, next_word(rd));
 }
 
-/* The words into `v` (empty); -1 when they are not a whole verdict. */
-static int words_verdict(const struct lk_strvec *w, struct lk_linker_verdict *v)
+/* One verdict's words into `v` (empty); rd->bad when they are not a whole verdict. */
+static void read_verdict(struct reader *rd, struct lk_linker_verdict *v)
 {
-	struct reader rd = { w, 0, 0 };
 	long edits;
 
-	v->success = (int)next_long(&rd);
-	v->version = next_opt(&rd);
-	v->unknown = next_opt(&rd);
-	next_list(&rd, &v->why);
-	next_list(&rd, &v->fixes);
-	edits = next_long(&rd);
-	for (long i = 0; i < edits && !rd.bad; i++) {
+	v->success = (int)next_long(rd);
+	v->version = next_opt(rd);
+	v->unknown = next_opt(rd);
+	next_list(rd, &v->why);
+	next_list(rd, &v->fixes);
+	edits = next_long(rd);
+	for (long i = 0; i < edits && !rd->bad; i++) {
 		struct lk_linker_edit *e;
 
 		LK_GROW(v->edits.items, v->edits.nr + 1, v->edits.alloc);
 		e = &v->edits.items[v->edits.nr++];
-		e->append = next_opt(&rd);
-		e->skip_position = next_long(&rd);
-		e->verified = (int)next_long(&rd);
+		e->append = next_opt(rd);
+		e->skip_position = next_long(rd);
+		e->verified = (int)next_long(rd);
 	}
-	return rd.bad || rd.at != w->nr || v->fixes.nr != v->edits.nr ? -1 : 0;
+	if (v->fixes.nr != v->edits.nr)
+		rd->bad = 1;
 }
 
 static void verdict_release(struct lk_linker_verdict *v)
@@ -146,14 +147,14 @@ static void verdict_release(struct lk_linker_verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, enum lk_linker linker, const struct lk_record *rec,
+int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
 		    const struct lk_line *line)
 {
 	int sv[2];
 
 	memset(b, 0, sizeof(*b));
 	b->fd = -1;
-	b->linker = linker;
+	b->linkers = linkers;
 	/* On one core the child would only take turns with the parent. */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return 0;
@@ -172,7 +173,9 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, enum lk_linker linker
 		close(sv[0]);
 		memset(&out, 0, sizeof(out));
 		fn(rec, line, &out);
-		verdict_words(&out.linkers[linker], &words);
+		for (int l = 0; l < LK_LINKER_COUNT; l++)
+			if (linkers & 1u << l)
+				verdict_words(&out.linkers[l], &words);
 		_exit(lk_trial_send_words(sv[1], NULL, &words) < 0);
 	}
 	close(sv[1]);
@@ -188,9 +191,17 @@ int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 	if (!b->pid)
 		return -1;
 	if (lk_trial_recv_words(b->fd, &words) == 0) {
-		rc = words_verdict(&words, &out->linkers[b->linker]);
-		if (rc < 0)
-			verdict_release(&out->linkers[b->linker]);
+		struct reader rd = { &words, 0, 0 };
+
+		for (int l = 0; l < LK_LINKER_COUNT; l++)
+			if (b->linkers & 1u << l)
+				read_verdict(&rd, &out->linkers[l]);
+		rc = rd.bad || rd.at != words.nr ? -1 : 0;
+		for (int l = 0; l < LK_LINKER_COUNT; l++)
+			if (rc < 0 && (b->linkers & 1u << l))
+				verdict_release(&out->linkers[l]);
+		if (rc == 0 && (b->linkers & 1u << LK_LINKER_LLD))
+			out->lld_success = out->linkers[LK_LINKER_LLD].success;
 	}
 	lk_strvec_release(&words);
 	close(b->fd);
