@@ -302,13 +302,15 @@ static int mold_own_policy(const struct lk_line *line)
  * lld-rules replay says it is needed, runs beside it on the other core
  * (beside.c): begun before that is known, and stopped when it is not.
  */
-static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			       int beside)
 {
 	struct lk_replay lazy;
-	struct rp_beside mold;
+	struct rp_beside mold = { 0, -1, 0 };
 	int commons, own_policy = mold_own_policy(line);
 
-	rp_beside_start(&mold, mold_replay, 1u << LK_LINKER_MOLD, rec, line);
+	if (beside)
+		rp_beside_start(&mold, mold_replay, 1u << LK_LINKER_MOLD, rec, line);
 	memset(&lazy, 0, sizeof(lazy));
 	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
 				 &rp_no_edit, &lazy);
@@ -324,6 +326,11 @@ static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *lin
 	lk_replay_release(&lazy);
 }
 
+static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	lazy_verdicts_here(rec, line, out, 1);
+}
+
 /*
  * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
  * come from lazy_verdicts, made beside GNU ld's replay when `beside` was
@@ -332,7 +339,7 @@ static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *lin
  * (lazy_answer.c).
  */
 static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-			    const struct rp_lazy_answer *answer, struct rp_beside *beside)
+			    const struct rp_lazy_answer *answer, struct rp_beside *beside, unsigned flags)
 {
 	out->linkers[LK_LINKER_BFD].success = out->success;
 	if (answer->same && out->success) {
@@ -344,7 +351,7 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 		else
 			rp_mold_verdict(line, out, out, -1);
 	} else if (rp_beside_finish(beside, out) < 0) {
-		lazy_verdicts(rec, line, out);
+		lazy_verdicts_here(rec, line, out, !(flags & LK_REPLAY_ONE_PROCESS));
 	}
 	rp_try_linker_fixes(rec, line, out);
 }
@@ -371,11 +378,11 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
-	if (link_failed(rec))
+	if (link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS))
 		rp_beside_start(&beside, lazy_verdicts, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, rec, line);
 	replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out,
 		    &answer);
-	linker_verdicts(rec, line, out, &answer, &beside);
+	linker_verdicts(rec, line, out, &answer, &beside, flags);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	/* The line's own linker's verdict is no prediction: neither is the outcome. */
