@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,6 +152,7 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 		    const struct lk_line *line)
 {
 	int sv[2];
+	pid_t parent;
 
 	memset(b, 0, sizeof(*b));
 	b->fd = -1;
@@ -159,6 +161,7 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return 0;
 	fflush(NULL);	/* nothing buffered is written twice */
+	parent = getpid();
 	b->pid = fork();
 	if (b->pid < 0) {
 		close(sv[0]);
@@ -171,6 +174,9 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 		struct lk_replay out;
 
 		close(sv[0]);
+		/* Work for a parent that is gone (interrupted) is stopped with it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(1);
 		memset(&out, 0, sizeof(out));
 		fn(rec, line, &out);
 		for (int l = 0; l < LK_LINKER_COUNT; l++)
