@@ -192,7 +192,7 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 {
 	struct lk_strvec words = LK_STRVEC_INIT;
-	int status, rc = -1;
+	int rc = -1;
 
 	if (!b->pid)
 		return -1;
@@ -211,7 +211,7 @@ int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 	}
 	lk_strvec_release(&words);
 	close(b->fd);
-	while (waitpid(b->pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	b->pid = 0;
 	b->fd = -1;
