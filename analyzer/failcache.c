@@ -24,6 +24,7 @@
 #include "failcache.h"
 #include "provider.h"
 #include "readset.h"
+#include "replay.h"
 #include "sandbox.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -505,7 +506,7 @@ void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
 	char key[65];
 
 	if (!fc->dir || entry_key(fc, rec, key) < 0) {
-		lk_summary_analyse(rec, lopt, parts);
+		lk_summary_analyse(rec, lopt, 0, parts);
 		return;
 	}
 	if (entry_load(fc, key, parts, lopt->walls) == 0) {
@@ -516,7 +517,8 @@ void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
 	if (lopt->walls)
 		before = *lopt->walls;
 	lk_readset_start(&rs, fc->skip);
-	lk_summary_analyse(rec, lopt, parts);
+	/* One process: what a child read would be missing from the read set. */
+	lk_summary_analyse(rec, lopt, LK_REPLAY_ONE_PROCESS, parts);
 	lk_readset_stop();
 	/* The walls this analysis found missing: a later use of the entry says them too. */
 	for (size_t k = 0; lopt->walls && k < LK_WALL_NR; k++)

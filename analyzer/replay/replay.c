@@ -283,45 +283,88 @@ static void mold_replay(const struct lk_record *rec, const struct lk_line *line,
 	lk_replay_release(&mold);
 }
 
+/* Does mold's undefined policy differ from GNU ld's on `line` (mold's own replay then)? */
+static int mold_own_policy(const struct lk_line *line)
+{
+	struct lk_policy gnu;
+	int own;
+
+	lk_policy_read(line, &gnu);
+	own = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
+	lk_policy_release(&gnu);
+	return own;
+}
+
 /*
- * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
- * come from one more replay under their lazy-archive rules (lld.c, mold.c),
- * or, when GNU ld's replay succeeded and `answer` says the lld-rules one
- * would read the same, from GNU ld's replay itself (lazy_answer.c).
+ * lld's and mold's verdicts (out->linkers[LLD] and [MOLD], out->lld_success)
+ * from one more replay under their lazy-archive rules (lld.c, mold.c), and
+ * mold's own replay where it resolves unlike lld. That one, when the
+ * lld-rules replay says it is needed, runs beside it on the other core
+ * (beside.c): begun before that is known, and stopped when it is not.
  */
-static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
-			    const struct rp_lazy_answer *answer)
+static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			       int beside)
 {
 	struct lk_replay lazy;
-	struct lk_policy gnu;
-	int commons, own_policy;
+	struct rp_beside mold = { 0, -1, 0 };
+	int commons, own_policy = mold_own_policy(line);
 
-	out->linkers[LK_LINKER_BFD].success = out->success;
-	lk_policy_read(line, &gnu);
-	own_policy = (gnu.report_objects && !gnu.warn_unresolved) != rp_mold_reports_objects(line);
-	lk_policy_release(&gnu);
-	if (answer->same && out->success) {
-		/* GNU ld's replay stands in for the lld-rules one: it read the same (lazy_answer.c). */
-		rp_lld_verdict(rec, line, out, answer->line_inputs, out, -1);
-		if (own_policy)
-			mold_replay(rec, line, out);
-		else
-			rp_mold_verdict(line, out, out, -1);
-		rp_try_linker_fixes(rec, line, out);
-		return;
-	}
+	if (beside)
+		rp_beside_start(&mold, mold_replay, 1u << LK_LINKER_MOLD, rec, line);
 	memset(&lazy, 0, sizeof(lazy));
 	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
 				 &rp_no_edit, &lazy);
 	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
 	if (commons || own_policy || rests_on_z_text(&lazy)) {
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
-		mold_replay(rec, line, out);
+		if (rp_beside_finish(&mold, out) < 0)
+			mold_replay(rec, line, out);
 	} else {
+		rp_beside_cancel(&mold);
 		rp_mold_verdict(line, &lazy, out, -1);
 	}
 	lk_replay_release(&lazy);
+}
+
+static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
+{
+	lazy_verdicts_here(rec, line, out, 1);
+}
+
+/*
+ * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
+ * come from lazy_verdicts, made beside GNU ld's replay when `beside` was
+ * started, or, when GNU ld's replay succeeded and `answer` says the
+ * lld-rules one would read the same, from GNU ld's replay itself
+ * (lazy_answer.c).
+ */
+static void linker_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
+			    const struct rp_lazy_answer *answer, struct rp_beside *beside, unsigned flags)
+{
+	out->linkers[LK_LINKER_BFD].success = out->success;
+	if (answer->same && out->success) {
+		/* GNU ld's replay stands in for the lld-rules one: it read the same (lazy_answer.c). */
+		rp_beside_cancel(beside);
+		rp_lld_verdict(rec, line, out, answer->line_inputs, out, -1);
+		if (mold_own_policy(line))
+			mold_replay(rec, line, out);
+		else
+			rp_mold_verdict(line, out, out, -1);
+	} else if (rp_beside_finish(beside, out) < 0) {
+		lazy_verdicts_here(rec, line, out, !(flags & LK_REPLAY_ONE_PROCESS));
+	}
 	rp_try_linker_fixes(rec, line, out);
+}
+
+/*
+ * The link failed when it was recorded: the line will most likely need
+ * the lld-rules replay too, so lld's and mold's verdicts are begun beside
+ * GNU ld's replay (stopped if that one answers for them). The outcome the
+ * linker had decides only when the work starts, never what it says.
+ */
+static int link_failed(const struct lk_record *rec)
+{
+	return rec->signal || (rec->has_exit && rec->exit_status != 0);
 }
 
 /* The neutral edit: nothing changed. */
@@ -331,12 +374,15 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 		  struct lk_replay *out, struct lk_err *err)
 {
 	struct rp_lazy_answer answer;
+	struct rp_beside beside = { 0, -1, 0 };
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
+	if (link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS))
+		rp_beside_start(&beside, lazy_verdicts, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, rec, line);
 	replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out,
 		    &answer);
-	linker_verdicts(rec, line, out, &answer);
+	linker_verdicts(rec, line, out, &answer, &beside, flags);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	/* The line's own linker's verdict is no prediction: neither is the outcome. */

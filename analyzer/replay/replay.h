@@ -182,6 +182,11 @@ struct lk_replay {
  */
 enum lk_replay_flags {
 	LK_REPLAY_SNAPSHOT = 1 << 0,
+	/*
+	 * Every input is read in this process (a read set is being taken of
+	 * it, analyzer/failcache.c): no verdict is made beside (beside.c).
+	 */
+	LK_REPLAY_ONE_PROCESS = 1 << 1,
 };
 int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
 		  struct lk_replay *out, struct lk_err *err);

@@ -8,6 +8,7 @@
 #define ANALYZER_RP_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "elf.h"
 #include "line.h"
@@ -232,6 +233,24 @@ int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld
 void rp_linker_fix(struct lk_linker_verdict *v, char *text, const char *append, long skip);
 void rp_try_linker_fixes(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
 void rp_linker_fixes_release(struct lk_linker_verdict *v);
+/*
+ * beside.c: `fn`'s verdicts of the linkers in `linkers` (a mask of 1 <<
+ * enum lk_linker) on `line`, made in a forked process while the caller
+ * goes on (when the machine has a second core; returns 1 when started, 0
+ * when not: the caller then calls `fn` itself); they go into
+ * out->linkers[] (0), or -1 when none came or none was started (nothing
+ * set: the caller calls `fn`); or the child is stopped, its work unused.
+ */
+typedef void (*rp_verdict_fn)(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
+struct rp_beside {
+	pid_t pid;		/* the child, 0 when none */
+	int fd;			/* the parent's end of the socket */
+	unsigned linkers;	/* the verdicts it sends */
+};
+int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
+		    const struct lk_line *line);
+int rp_beside_finish(struct rp_beside *b, struct lk_replay *out);
+void rp_beside_cancel(struct rp_beside *b);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 

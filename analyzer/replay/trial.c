@@ -58,7 +58,7 @@ static int read_all(int fd, void *p, size_t n)
 	return 0;
 }
 
-static int send_words(int fd, const char *first, const struct lk_strvec *words)
+int lk_trial_send_words(int fd, const char *first, const struct lk_strvec *words)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	uint32_t len;
@@ -74,8 +74,7 @@ static int send_words(int fd, const char *first, const struct lk_strvec *words)
 	return rc;
 }
 
-/* One message into `words`; -1 at end of file or on a bad message. */
-static int recv_words(int fd, struct lk_strvec *words)
+int lk_trial_recv_words(int fd, struct lk_strvec *words)
 {
 	uint32_t len;
 	char *buf;
@@ -105,7 +104,7 @@ static void serve(int fd, struct lk_trial_server *srv, struct lk_strvec *words)
 		pid_t pid;
 		int status;
 
-		if (recv_words(fd, &req) < 0)
+		if (lk_trial_recv_words(fd, &req) < 0)
 			_exit(0);
 		pid = fork();
 		if (pid == 0) {
@@ -118,7 +117,7 @@ static void serve(int fd, struct lk_trial_server *srv, struct lk_strvec *words)
 		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 			struct lk_strvec none = LK_STRVEC_INIT;
 
-			if (send_words(fd, "-1", &none) < 0)
+			if (lk_trial_send_words(fd, "-1", &none) < 0)
 				_exit(0);
 		}
 	}
@@ -153,7 +152,7 @@ void lk_trial_start(struct lk_trial_server *srv, struct lk_strvec *words)
 
 void lk_trial_reply(struct lk_trial_server *srv, int success, const struct lk_strvec *remaining)
 {
-	send_words(srv->fd, success ? "1" : "0", remaining);
+	lk_trial_send_words(srv->fd, success ? "1" : "0", remaining);
 	_exit(0);
 }
 
@@ -162,7 +161,7 @@ int lk_trial_ask(struct lk_trial_server *srv, const struct lk_strvec *words, str
 	struct lk_strvec reply = LK_STRVEC_INIT;
 	int rc;
 
-	if (srv->fd < 0 || send_words(srv->fd, NULL, words) < 0 || recv_words(srv->fd, &reply) < 0 ||
+	if (srv->fd < 0 || lk_trial_send_words(srv->fd, NULL, words) < 0 || lk_trial_recv_words(srv->fd, &reply) < 0 ||
 	    !reply.nr || !strcmp(reply.items[0], "-1")) {
 		lk_strvec_release(&reply);
 		lk_trial_stop(srv);

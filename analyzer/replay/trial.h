@@ -35,4 +35,13 @@ int lk_trial_ask(struct lk_trial_server *srv, const struct lk_strvec *words, str
 /* Close the socket and reap the server. */
 void lk_trial_stop(struct lk_trial_server *srv);
 
+/*
+ * The socket's messages, for the other forked helpers of the replay too
+ * (beside.c): a 4-byte length, then `first` (when not NULL) and `words`
+ * NUL-separated; 0, or -1 when the peer is gone. Receiving appends to
+ * `words`; -1 at end of file or on a bad message.
+ */
+int lk_trial_send_words(int fd, const char *first, const struct lk_strvec *words);
+int lk_trial_recv_words(int fd, struct lk_strvec *words);
+
 #endif

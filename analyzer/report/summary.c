@@ -109,7 +109,7 @@ static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
 	lk_buf_release(&ref);
 }
 
-void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt,
+void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt, unsigned replay_flags,
 			struct lk_summary_parts *parts)
 {
 	struct lk_err err = LK_ERR_INIT;
@@ -126,7 +126,7 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 	}
 	lk_resolve_line(rec, &line);
 	lk_warn_line(rec, &line);
-	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT, &rp, &err) < 0) {
+	if (lk_replay_run(rec, &line, LK_REPLAY_SNAPSHOT | replay_flags, &rp, &err) < 0) {
 		add_plain(parts, "not-analysed", err.msg, NULL);
 		lk_line_release(&line);
 		return;

@@ -49,8 +49,11 @@ struct lk_summary_parts {
 	size_t nr, alloc;
 };
 
-/* Replay `rec` (a failed link) as `explain` does and fill `parts` (released by the caller). */
-void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt,
+/*
+ * Replay `rec` (a failed link) as `explain` does and fill `parts` (released
+ * by the caller); `replay_flags`: lk_replay_run's, besides the snapshot.
+ */
+void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt, unsigned replay_flags,
 			struct lk_summary_parts *parts);
 void lk_summary_parts_release(struct lk_summary_parts *parts);
 
