@@ -119,6 +119,16 @@ static void test_beside_one_verdict(void **state)
 	lk_replay_release(&there);
 }
 
+/* A child that sent nothing whole sets nothing in the parent's replay. */
+static void assert_no_verdict(const struct lk_replay *r)
+{
+	for (int l = 0; l < LK_LINKER_COUNT; l++) {
+		assert_int_equal(r->linkers[l].success, 0);
+		assert_null(r->linkers[l].version);
+		assert_int_equal(r->linkers[l].fixes.nr, 0);
+	}
+}
+
 static void test_beside_child_dies(void **state)
 {
 	struct lk_replay there;
@@ -129,11 +139,7 @@ static void test_beside_child_dies(void **state)
 	if (!rp_beside_start(&b, crash, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, NULL, NULL))
 		skip();
 	assert_int_equal(rp_beside_finish(&b, &there), -1);
-	for (int l = 0; l < LK_LINKER_COUNT; l++) {
-		assert_int_equal(there.linkers[l].success, 0);
-		assert_null(there.linkers[l].version);
-		assert_int_equal(there.linkers[l].fixes.nr, 0);
-	}
+	assert_no_verdict(&there);
 	assert_int_equal(b.pid, 0);
 	lk_replay_release(&there);
 }
@@ -151,7 +157,7 @@ static void test_beside_stopped(void **state)
 	assert_int_equal(b.pid, 0);
 	assert_int_equal(rp_beside_finish(&b, &there), -1);	/* nothing is left to join */
 	rp_beside_cancel(&b);	/* and stopping twice is harmless */
-	assert_null(there.linkers[LK_LINKER_LLD].version);
+	assert_no_verdict(&there);
 }
 
 int main(void)
