@@ -243,8 +243,9 @@ void lk_run_service(struct lk_run_job *job, const struct lk_run *res)
  * The end of the pipe comes a few microseconds before the child's exit can
  * be reaped (an exiting process closes its files first). Asked for in that
  * gap, for at most REAP_SPIN_NS, the exit costs less than a second sleep
- * and wakeup, which was 25-35 us on the reference VM in one link of three.
- * A child that closes its stderr and goes on running costs that spin once.
+ * and wakeup: on the reference VM, whose idle vCPUs are slow to wake, that
+ * was 25 us to half a millisecond (docs/bench.md, bench/segments.c). A
+ * child that closes its stderr and goes on running costs that spin once.
  */
 #define REAP_SPIN_NS 50000
 
