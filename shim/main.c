@@ -306,14 +306,6 @@ static int make_record_dir(const char *dir, struct lk_err *err)
 	return 0;
 }
 
-static int64_t now_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Sortable and unique across parallel links: UTC time, pid, random. */
 static char *record_id(int64_t start_ns)
 {
@@ -671,7 +663,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	char **env_before = environ_copy();
 
 	memset(&view, 0, sizeof(view));
-	rec->start_ns = now_ns(CLOCK_REALTIME);
+	rec->start_ns = lk_run_now_ns(CLOCK_REALTIME);
 	/* Before the spawn only what the driver must see: the private TMPDIR lives in the record dir's stead. */
 	if (compiles || opt->reproduce) {
 		st->dir = lk_record_dir(opt->dir_env);
@@ -688,7 +680,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
 	lk_fingerprint_note_output(&out, &st->info);
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = lk_run_now_ns(CLOCK_MONOTONIC);
 	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
 	if (catching)
 		lk_tempobj_spawned(&objs);
@@ -725,7 +717,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	lk_run_wait(&run, &st->run);
-	rec->duration_ns = now_ns(CLOCK_MONOTONIC) - t0;
+	rec->duration_ns = lk_run_now_ns(CLOCK_MONOTONIC) - t0;
 	if (catching)
 		lk_tempobj_stop(&objs);
 

@@ -249,22 +249,22 @@ void lk_run_service(struct lk_run_job *job, const struct lk_run *res)
  */
 #define REAP_SPIN_NS 50000
 
-static int64_t monotonic_ns(void)
+int64_t lk_run_now_ns(clockid_t clock)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 static void reap_soon(struct lk_run_job *job)
 {
-	int64_t until = monotonic_ns() + REAP_SPIN_NS;
+	int64_t until = lk_run_now_ns(CLOCK_MONOTONIC) + REAP_SPIN_NS;
 
 	do {
 		if (waitpid(job->child, &job->status, WNOHANG) == job->child)
 			job->child_done = 1;
-	} while (!job->child_done && monotonic_ns() < until);
+	} while (!job->child_done && lk_run_now_ns(CLOCK_MONOTONIC) < until);
 }
 
 void lk_run_wait(struct lk_run_job *job, struct lk_run *res)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 #include "linkscope/buf.h"
@@ -75,5 +76,8 @@ _Noreturn void lk_run_die_like(int sig);
 
 /* The shell's view of the result: the exit status, or 128+signal, or 126/127. */
 int lk_run_shell_status(const struct lk_run *res);
+
+/* `clock`'s time in nanoseconds (the shim's one clock reader). */
+int64_t lk_run_now_ns(clockid_t clock);
 
 #endif

@@ -77,16 +77,22 @@ static void assert_same_verdict(const struct lk_linker_verdict *a, const struct 
 	}
 }
 
+/* The verdicts computed here, into `here`, and beside, for `which`; `there` empty to take them in. */
+static int start_tricky(struct rp_beside *b, unsigned which, struct lk_replay *here, struct lk_replay *there)
+{
+	memset(here, 0, sizeof(*here));
+	memset(there, 0, sizeof(*there));
+	tricky_verdicts(NULL, NULL, here);
+	return rp_beside_start(b, tricky_verdicts, which, NULL, NULL);
+}
+
 static void test_beside_sends_the_verdicts_whole(void **state)
 {
 	struct lk_replay here, there;
 	struct rp_beside b;
 
 	(void)state;
-	memset(&here, 0, sizeof(here));
-	memset(&there, 0, sizeof(there));
-	tricky_verdicts(NULL, NULL, &here);
-	if (!rp_beside_start(&b, tricky_verdicts, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, NULL, NULL)) {
+	if (!start_tricky(&b, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, &here, &there)) {
 		assert_true(sysconf(_SC_NPROCESSORS_ONLN) < 2);	/* only one core: nothing runs beside */
 		assert_int_equal(rp_beside_finish(&b, &there), -1);
 		skip();
@@ -106,10 +112,7 @@ static void test_beside_one_verdict(void **state)
 	struct rp_beside b;
 
 	(void)state;
-	memset(&here, 0, sizeof(here));
-	memset(&there, 0, sizeof(there));
-	tricky_verdicts(NULL, NULL, &here);
-	if (!rp_beside_start(&b, tricky_verdicts, 1u << LK_LINKER_MOLD, NULL, NULL))
+	if (!start_tricky(&b, 1u << LK_LINKER_MOLD, &here, &there))
 		skip();
 	assert_int_equal(rp_beside_finish(&b, &there), 0);
 	assert_same_verdict(&here.linkers[LK_LINKER_MOLD], &there.linkers[LK_LINKER_MOLD]);
