@@ -140,6 +140,7 @@ static int common_fetches(struct rp *r, const struct lk_sym *s)
 		rp_answer_differs(r);	/* lld's and mold's commons take members their own ways */
 		return 1;
 	}
+	rp_mold_part(r);
 	r->commons_met_archives = 1;
 	if (r->mode & RP_MOLD)
 		return 1;

@@ -148,8 +148,7 @@ static void verdict_release(struct lk_linker_verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
-		    const struct lk_line *line)
+int rp_beside_fork(struct rp_beside *b, unsigned linkers)
 {
 	int sv[2];
 	pid_t parent;
@@ -170,23 +169,40 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 		return 0;
 	}
 	if (b->pid == 0) {
-		struct lk_strvec words = LK_STRVEC_INIT;
-		struct lk_replay out;
-
 		close(sv[0]);
 		/* Work for a parent that is gone (interrupted) is stopped with it. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(1);
-		memset(&out, 0, sizeof(out));
-		fn(rec, line, &out);
-		for (int l = 0; l < LK_LINKER_COUNT; l++)
-			if (linkers & 1u << l)
-				verdict_words(&out.linkers[l], &words);
-		_exit(lk_trial_send_words(sv[1], NULL, &words) < 0);
+		b->fd = sv[1];
+		b->child = 1;
+		return 1;
 	}
 	close(sv[1]);
 	b->fd = sv[0];
-	return 1;
+	return 0;
+}
+
+void rp_beside_reply(const struct rp_beside *b, const struct lk_replay *out)
+{
+	struct lk_strvec words = LK_STRVEC_INIT;
+
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if (b->linkers & 1u << l)
+			verdict_words(&out->linkers[l], &words);
+	_exit(lk_trial_send_words(b->fd, NULL, &words) < 0);
+}
+
+int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
+		    const struct lk_line *line)
+{
+	if (rp_beside_fork(b, linkers)) {
+		struct lk_replay out;
+
+		memset(&out, 0, sizeof(out));
+		fn(rec, line, &out);
+		rp_beside_reply(b, &out);
+	}
+	return b->pid != 0;
 }
 
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)

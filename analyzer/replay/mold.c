@@ -167,6 +167,7 @@ int rp_mold_dormant(struct rp *r, long input, struct lk_sym *s, int strong)
 {
 	if (!r->asleep.nr || !is_asleep(r, input))
 		return 0;
+	rp_mold_part(r);
 	LK_GROW(r->dormant.items, r->dormant.nr + 1, r->dormant.alloc);
 	r->dormant.items[r->dormant.nr].input = input;
 	r->dormant.items[r->dormant.nr].sym = s;

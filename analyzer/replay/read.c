@@ -48,6 +48,7 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 		case LK_SYM_DEFINED:
 			/* lld, mold: a common where an archive read earlier names the symbol (archive.c). */
 			if (y->common && s->armap_item >= 0 && (r->mode & RP_LLD)) {
+				rp_mold_part(r);
 				r->commons_met_archives = 1;
 				r->lazy_pending = (r->mode & RP_MOLD) != 0;
 			} else if (y->common && s->armap_item >= 0) {

@@ -39,6 +39,7 @@ struct rr_ref {
 	const char *producer;
 	unsigned char vis;		/* the referencing object's own visibility of the symbol */
 	unsigned writable : 1, not_allowed : 1;	/* not_allowed: kept for the output kind, else for the layout */
+	unsigned lld_only : 1;	/* kept for lld's PIE rule alone (lld_pie): mold keeps it only for the layout */
 };
 
 struct rp_relocs {
@@ -250,8 +251,12 @@ static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int de
 		return;
 	}
 	/* "sym@VER" references: their entry is not the definition's, so they never mismatch it. */
-	if ((s->tls != 0) != (tls != 0) && !strchr(s->name, '@'))
-		tls_mismatch(r, s, input, defined, section);
+	if ((s->tls != 0) != (tls != 0) && !strchr(s->name, '@')) {
+		if (r->mode & RP_LLD)
+			rp_mold_part(r);	/* mold checks no TLS type */
+		if (!(r->mode & RP_MOLD))
+			tls_mismatch(r, s, input, defined, section);
+	}
 }
 
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input)
@@ -371,11 +376,50 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
 		if (rr->pic_line && keep_for_output(r, h, writable, global) &&
-		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF))
+		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
-		else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
+			/* Under lld_pie every PC-relative one kept is lld's alone (a PIE is not shared). */
+			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r);
+		} else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
 	}
+}
+
+/*
+ * mold's replay, forked off the lld-rules one (mold_part.c): the
+ * references only lld keeps go, or stay as the layout's where mold keeps
+ * them for that (add_relocs); and a layout reference has the producer
+ * only where mold's replay read it, for an earlier reference of the same
+ * input kept for the output kind (keep_ref).
+ */
+void rp_relocs_part_for_mold(struct rp *r)
+{
+	struct rp_relocs *rr = r->relocs;
+	size_t kept = 0;
+	long input = -1;
+	int producer_read = 0;
+
+	for (size_t i = 0; rr && i < rr->refs.nr; i++) {
+		struct rr_ref ref = rr->refs.items[i];
+
+		if (ref.input != input) {
+			input = ref.input;
+			producer_read = 0;
+		}
+		if (ref.lld_only) {
+			if (!(rr->full && ref.howto->reach && (ref.howto->pc || ref.howto->cls == LK_RC_ABS_NARROW)))
+				continue;
+			ref.lld_only = 0;
+			ref.not_allowed = 0;
+		}
+		if (ref.not_allowed)
+			producer_read = 1;
+		else if (!producer_read)
+			ref.producer = NULL;
+		rr->refs.items[kept++] = ref;
+	}
+	if (rr)
+		rr->refs.nr = kept;
 }
 
 void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,

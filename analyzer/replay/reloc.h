@@ -28,6 +28,8 @@ void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, str
 void rp_tls_meet_shared(struct rp *r, struct lk_sym *s, const struct lk_elf_sym *y, long input);
 /* After the line: the judgements, as diagnostics; the layout estimated when it may matter. */
 void rp_relocs_finish(struct rp *r);
+/* mold's replay forked off the lld-rules one: what lld alone keeps goes (mold_part.c). */
+void rp_relocs_part_for_mold(struct rp *r);
 void rp_relocs_free(struct rp *r);
 
 /* reloc_layout.c: the inputs' sections, addresses estimated as GNU ld's default script places them. */

@@ -189,17 +189,20 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 /*
  * One replay of `line` (its items from `first_extra` on appended by an
  * edit) into `out`; the table goes to `out`. With `answer`, GNU ld's
- * replay also says whether it answers for the lld-rules one (lazy_answer.c).
+ * replay also says whether it answers for the lld-rules one (lazy_answer.c);
+ * with `part`, the lld-rules one forks mold's where their rules part
+ * (mold_part.c), and returns in that child too (part->child set).
  */
 static int replay_once(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		       unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out,
-		       struct rp_lazy_answer *answer)
+		       struct rp_lazy_answer *answer, struct rp_beside *part)
 {
 	struct rp r;
 	int commons;
 
 	memset(&r, 0, sizeof(r));
 	r.answer = answer;
+	r.part = part;
 	if (answer)
 		*answer = (struct rp_lazy_answer){ 1, 0, 0 };
 	r.rec = rec;
@@ -215,10 +218,8 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 		r.rules |= LK_RULE_UNREF;
 	}
 	lk_policy_read(line, &r.policy);
-	if (mode & RP_MOLD) {
-		r.policy.report_objects = rp_mold_reports_objects(line);
-		r.policy.warn_unresolved = 0;	/* mold's one setting: in report_objects */
-	}
+	if (mode & RP_MOLD)
+		rp_mold_policy(&r);
 	if (r.policy.gc_sections)
 		r.gc = rp_gc_new(&r);
 	r.sections_want = (r.gc ? LK_ELF_GC_EDGES : 0) | rp_relocs_start(&r, (mode & RP_RELOC_FULL) != 0);
@@ -227,15 +228,16 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 	for (size_t i = 0; i < r.policy.undefined.nr; i++)
 		lk_symtab_intern(r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
 	rp_read_line(&r);
+	rp_mold_part(&r);	/* the end of the line: mold's policies differ from here on */
 	rp_answer_finish(&r);
-	if (!(mode & RP_LLD))
+	if (!(r.mode & RP_LLD))
 		rp_load_needed(&r);
 	if (r.gc)
 		rp_collect_sections(&r);
-	if (mode & RP_MOLD)
+	if (r.mode & RP_MOLD)
 		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
-	if (!(mode & RP_LLD)) {
+	if (!(r.mode & RP_LLD)) {
 		rp_hidden_checks(&r);
 		rp_version_scripts(&r);
 	}
@@ -260,7 +262,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		   unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
 {
-	return replay_once(rec, line, first_extra, mode, edit, out, NULL);
+	return replay_once(rec, line, first_extra, mode, edit, out, NULL, NULL);
 }
 
 /* A relocation lld refuses may be one only its -z text default refuses (mold's is notext). */
@@ -298,22 +300,26 @@ static int mold_own_policy(const struct lk_line *line)
 /*
  * lld's and mold's verdicts (out->linkers[LLD] and [MOLD], out->lld_success)
  * from one more replay under their lazy-archive rules (lld.c, mold.c), and
- * mold's own replay where it resolves unlike lld. That one, when the
- * lld-rules replay says it is needed, runs beside it on the other core
- * (beside.c): begun before that is known, and stopped when it is not.
+ * mold's own replay where it resolves unlike lld. With `beside`, that one
+ * forks off the lld-rules replay where their rules part (mold_part.c) and
+ * goes on on the other core: begun before it is known to be needed, and
+ * stopped when it is not.
  */
 static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 			       int beside)
 {
 	struct lk_replay lazy;
-	struct rp_beside mold = { 0, -1, 0 };
+	struct rp_beside mold = { 0, -1, 0, 0 };
 	int commons, own_policy = mold_own_policy(line);
 
-	if (beside)
-		rp_beside_start(&mold, mold_replay, 1u << LK_LINKER_MOLD, rec, line);
 	memset(&lazy, 0, sizeof(lazy));
-	commons = rp_replay_core(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
-				 &rp_no_edit, &lazy);
+	commons = replay_once(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
+			      &rp_no_edit, &lazy, NULL, beside ? &mold : NULL);
+	if (mold.child) {
+		/* This process is mold's own replay, parted from the lld-rules one. */
+		rp_mold_verdict(line, &lazy, out, -1);
+		rp_beside_reply(&mold, out);
+	}
 	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
 	if (commons || own_policy || rests_on_z_text(&lazy)) {
 		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
@@ -374,14 +380,14 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 		  struct lk_replay *out, struct lk_err *err)
 {
 	struct rp_lazy_answer answer;
-	struct rp_beside beside = { 0, -1, 0 };
+	struct rp_beside beside = { 0, -1, 0, 0 };
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	if (link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS))
 		rp_beside_start(&beside, lazy_verdicts, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, rec, line);
 	replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out,
-		    &answer);
+		    &answer, NULL);
 	linker_verdicts(rec, line, out, &answer, &beside, flags);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);

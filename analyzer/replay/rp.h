@@ -81,6 +81,7 @@ struct rp {
 	struct { long *items; size_t nr, alloc; } asleep;
 	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
 	struct { struct rp_dormant_ref { long input; struct lk_sym *sym; int strong; } *items; size_t nr, alloc; } dormant;
+	struct rp_beside *part;	/* RP_LLD: mold's replay forks off here where the rules part (mold_part.c), or NULL */
 	struct rp_lazy_answer *answer;	/* GNU ld's replay for lk_replay_run: what it answers of lld's, or NULL */
 	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
 	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
@@ -211,6 +212,13 @@ void rp_mold_wake(struct rp *r, long input);
 int rp_mold_asleep_matters(const struct rp *r);
 /* mold.c: do undefined symbols of regular objects fail the line under mold's rules? */
 int rp_mold_reports_objects(const struct lk_line *line);
+/*
+ * mold_part.c: mold's undefined policy in r->policy; the lld-rules replay
+ * at a point where mold's rules part from lld's: with r->part, it forks,
+ * and the child carries on as mold's own replay (r->part->child set).
+ */
+void rp_mold_policy(struct rp *r);
+void rp_mold_part(struct rp *r);
 /* mold.c: the "sym@VER" bindings mold does not make, undone (RP_MOLD, before the final checks). */
 void rp_mold_versioned_refs(struct rp *r);
 /* lld.c: the line's linker is rustc's rust-lld, a newer lld than 14; the major version of the line's lld. */
@@ -240,15 +248,21 @@ void rp_linker_fixes_release(struct lk_linker_verdict *v);
  * when not: the caller then calls `fn` itself); they go into
  * out->linkers[] (0), or -1 when none came or none was started (nothing
  * set: the caller calls `fn`); or the child is stopped, its work unused.
+ * rp_beside_fork is the fork alone: it returns 1 in the child, which
+ * makes the verdicts where it stands and ends with rp_beside_reply; 0 in
+ * the parent (b->pid is 0 when there is no child: one core, or no fork).
  */
 typedef void (*rp_verdict_fn)(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out);
 struct rp_beside {
 	pid_t pid;		/* the child, 0 when none */
-	int fd;			/* the parent's end of the socket */
+	int fd;			/* this process's end of the socket */
 	unsigned linkers;	/* the verdicts it sends */
+	int child;		/* this process is the child */
 };
 int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
 		    const struct lk_line *line);
+int rp_beside_fork(struct rp_beside *b, unsigned linkers);
+_Noreturn void rp_beside_reply(const struct rp_beside *b, const struct lk_replay *out);
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out);
 void rp_beside_cancel(struct rp_beside *b);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
