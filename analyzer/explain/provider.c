@@ -18,9 +18,10 @@
  *
  * The index is cached per dir in $XDG_CACHE_HOME/linkscope/ (0700 dir, 0600
  * files, written to a temp file and renamed), each file's entry keyed by
- * its size and mtime, so a second analysis reads no ELF at all. The cache
- * is input like any other: a file that does not parse is ignored and
- * rebuilt, never trusted in part.
+ * its size and mtime, so a second analysis reads no ELF at all; the file is
+ * mapped, and keeps a hash table of its names that lookups probe in place
+ * (provider_index.c). The cache is input like any other: a file that does
+ * not parse is ignored and rebuilt, never trusted in part.
  *
  * This file is the entry points and the ranking of what is found; the
  * search's parts are provider_dirs.c (the dirs to search),

@@ -1,9 +1,11 @@
 /*
  * One dir's index for the provider search (see provider.c): the
  * exported names of every library in it (lk_elf_exports), and its cache
- * file, each file's entry keyed by size and mtime; a cache that does not
- * parse is rebuilt, never trusted in part. Models no part of ld: it
- * stands for ld reading every library of the dir at once.
+ * file, each file's entry keyed by size and mtime, with a hash table of
+ * the dir's names that lookups probe where the file is mapped (format 2,
+ * docs/decisions.md); a cache that does not parse is rebuilt, never
+ * trusted in part. Models no part of ld: it stands for ld reading every
+ * library of the dir at once.
  */
 #include <dirent.h>
 #include <errno.h>
