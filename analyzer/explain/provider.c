@@ -18,9 +18,10 @@
  *
  * The index is cached per dir in $XDG_CACHE_HOME/linkscope/ (0700 dir, 0600
  * files, written to a temp file and renamed), each file's entry keyed by
- * its size and mtime, so a second analysis reads no ELF at all. The cache
- * is input like any other: a file that does not parse is ignored and
- * rebuilt, never trusted in part.
+ * its size and mtime, so a second analysis reads no ELF at all; the file is
+ * mapped, and keeps a hash table of its names that lookups probe in place
+ * (provider_index.c). The cache is input like any other: a file that does
+ * not parse is ignored and rebuilt, never trusted in part.
  *
  * This file is the entry points and the ranking of what is found; the
  * search's parts are provider_dirs.c (the dirs to search),
@@ -37,11 +38,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "linkscope/banned.h"
-#include "hash.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
 #include "elf.h"
@@ -107,15 +108,15 @@ void lk_provider_index_release(struct lk_provider_index *ix)
 	for (size_t i = 0; i < ix->dirs.nr; i++)
 		free(ix->dirs.items[i].path);
 	free(ix->dirs.items);
-	for (size_t i = 0; i < ix->files.nr; i++) {
+	for (size_t i = 0; i < ix->files.nr; i++)
 		free(ix->files.items[i].name);
-		if (!ix->files.items[i].names_borrowed)
-			free(ix->files.items[i].names);
-	}
 	free(ix->files.items);
 	for (size_t i = 0; i < ix->buffers.nr; i++)
 		free(ix->buffers.items[i]);
 	free(ix->buffers.items);
+	for (size_t i = 0; i < ix->maps.nr; i++)
+		munmap(ix->maps.items[i].addr, ix->maps.items[i].len);
+	free(ix->maps.items);
 	free(ix->cache_dir);
 	lk_strvec_release(&ix->notes);
 	memset(ix, 0, sizeof(*ix));
@@ -130,7 +131,6 @@ char *lk_provider_path(const struct lk_provider_index *ix, long file)
 	return lk_buf_detach(&b);
 }
 
-/* A small open-addressing set of the wanted names (lk_hash_str). */
 /* Is `f` a better provider than `g`? Rank, then dir order, then shared before archive. */
 static int better(const struct lk_provider_index *ix, long f, long g)
 {
@@ -144,80 +144,60 @@ static int better(const struct lk_provider_index *ix, long f, long g)
 	return a->shared > b->shared;
 }
 
+int lk_provider_file_exports(const struct lk_provider_index *ix, long file, const char *name)
+{
+	struct pv_hits l = { NULL, 0, 0 };
+	int found = 0;
+
+	pv_dir_lookup(ix, ix->files.items[file].dir, name, pv_name_hash(name, strlen(name)), &l);
+	for (size_t k = 0; k < l.nr && !found; k++)
+		found = l.items[k] == file;
+	free(l.items);
+	return found;
+}
+
+static int by_file(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
 void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *names, size_t n,
 			long **hits)
 {
-	size_t cap = 16, *slots;
-	struct hitlist { long *items; size_t nr, alloc; } *lists;
-	unsigned char (*maybe)[32];	/* [length & 255][first byte]: some wanted name is like that */
+	struct pv_hits l = { NULL, 0, 0 };
 
-	while (cap < n * 2 + 2)
-		cap *= 2;
-	slots = lk_xcalloc(cap, sizeof(size_t));	/* index + 1, 0 empty */
-	maybe = lk_xcalloc(256, sizeof(*maybe));
-	for (size_t i = 0; i < n; i++)
-		maybe[strlen(names[i]) & 255][(unsigned char)names[i][0] >> 3] |= (unsigned char)(1u << (names[i][0] & 7));
-	lists = lk_xcalloc(n ? n : 1, sizeof(*lists));
 	for (size_t i = 0; i < n; i++) {
-		size_t s = (size_t)lk_hash_str(names[i]) & (cap - 1);
+		uint64_t h = pv_name_hash(names[i], strlen(names[i]));
+		size_t w = 0;
 
-		while (slots[s] && strcmp(names[slots[s] - 1], names[i]))
-			s = (s + 1) & (cap - 1);
-		if (!slots[s])
-			slots[s] = i + 1;
-	}
-	for (size_t f = 0; f < ix->files.nr; f++) {
-		const struct lk_provider_file *file = &ix->files.items[f];
+		/* Each dir's table: a few probes per name, where a scan would read every name of the index. */
+		l.nr = 0;
+		for (size_t d = 0; d < ix->dirs.nr; d++)
+			pv_dir_lookup(ix, d, names[i], h, &l);
+		if (l.nr)
+			qsort(l.items, l.nr, sizeof(*l.items), by_file);
+		for (size_t k = 0; k < l.nr; k++) {
+			const struct lk_provider_file *file = &ix->files.items[l.items[k]];
 
-		if (file->alias_of >= 0 || (ix->machine && file->machine != ix->machine) ||
-		    (ix->static_only && file->shared))
-			continue;
-		for (const char *p = file->names, *end = file->names + file->names_len; p < end; ) {
-			size_t len = strlen(p), s;
-
-			/* Most names are not wanted: a table of (length, first byte) spares hashing them. */
-			if (!(maybe[len & 255][(unsigned char)p[0] >> 3] & (1u << (p[0] & 7)))) {
-				p += len + 1;
+			if ((w && l.items[w - 1] == l.items[k]) || file->alias_of >= 0 ||
+			    (ix->machine && file->machine != ix->machine) || (ix->static_only && file->shared))
 				continue;
-			}
-			s = (size_t)lk_hash_str(p) & (cap - 1);
-
-			while (slots[s] && strcmp(names[slots[s] - 1], p))
-				s = (s + 1) & (cap - 1);
-			if (slots[s]) {
-				struct hitlist *l = &lists[slots[s] - 1];
-
-				if (!l->nr || l->items[l->nr - 1] != (long)f) {
-					LK_GROW(l->items, l->nr + 1, l->alloc);
-					l->items[l->nr++] = (long)f;
-				}
-			}
-			p += len + 1;
+			l.items[w++] = l.items[k];
 		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t s = (size_t)lk_hash_str(names[i]) & (cap - 1);
-		struct hitlist *l;
+		/* insertion sort, best first, of the files in their order: the lists are short */
+		for (size_t a = 1; a < w; a++)
+			for (size_t b = a; b > 0 && better(ix, l.items[b], l.items[b - 1]); b--) {
+				long t = l.items[b];
 
-		while (slots[s] && strcmp(names[slots[s] - 1], names[i]))
-			s = (s + 1) & (cap - 1);
-		l = &lists[slots[s] - 1];
-		/* insertion sort, best first: the lists are short */
-		for (size_t a = 1; a < l->nr; a++)
-			for (size_t b = a; b > 0 && better(ix, l->items[b], l->items[b - 1]); b--) {
-				long t = l->items[b];
-
-				l->items[b] = l->items[b - 1];
-				l->items[b - 1] = t;
+				l.items[b] = l.items[b - 1];
+				l.items[b - 1] = t;
 			}
-		hits[i] = lk_xcalloc(l->nr + 1, sizeof(long));
-		if (l->nr)
-			memcpy(hits[i], l->items, l->nr * sizeof(long));
-		hits[i][l->nr] = -1;
+		hits[i] = lk_xcalloc(w + 1, sizeof(long));
+		if (w)
+			memcpy(hits[i], l.items, w * sizeof(long));
+		hits[i][w] = -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(lists[i].items);
-	free(lists);
-	free(slots);
-	free(maybe);
+	free(l.items);
 }

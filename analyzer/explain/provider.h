@@ -23,6 +23,17 @@ struct lk_provider_dir {
 	char *path;		/* canonical */
 	enum lk_provider_rank rank;
 	const char *why;	/* "beside the line's inputs", "the build tree", "-L dir", ... (static) */
+	/*
+	 * Its files' exported names back to back (in its cache file mapped,
+	 * or in one of the index's buffers), and the hash table over them
+	 * that lookups probe: nslots slots of two 32-bit words, the high half
+	 * of the name's pv_name_hash and its offset in names + 1 (0: empty).
+	 */
+	const char *names;
+	size_t names_len;
+	const unsigned char *slots;
+	size_t nslots;
+	size_t first_file, nfiles;	/* its files in the index's files.items */
 };
 
 /* One library file of an indexed directory. */
@@ -33,8 +44,8 @@ struct lk_provider_file {
 	int machine;
 	long long size, mtime_ns;
 	long alias_of;		/* same file (inode) as this earlier file of the dir, or -1 */
-	char *names;		/* exported names, each NUL-terminated, back to back */
-	int names_borrowed;	/* names lie in one of the index's buffers */
+	const char *names;	/* exported names, each NUL-terminated, back to back: in its dir's names */
+	size_t names_at;	/* where, in its dir's names */
 	size_t names_len, nnames;
 };
 
@@ -46,7 +57,8 @@ struct lk_provider_index {
 	char *cache_dir;	/* where the index was cached, or NULL */
 	size_t read, cached;	/* files read from ELF now, files taken from the cache */
 	struct lk_strvec notes;	/* cache problems, one line each (never fatal) */
-	struct { char **items; size_t nr, alloc; } buffers;	/* cache files read, owned */
+	struct { void **items; size_t nr, alloc; } buffers;	/* the dirs' names and tables built now, owned */
+	struct { struct { void *addr; size_t len; } *items; size_t nr, alloc; } maps;	/* cache files mapped */
 };
 
 /*
@@ -82,6 +94,9 @@ char *lk_provider_cache_dir(void);
  */
 void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *names, size_t n,
 			long **hits);
+
+/* Does file `file` of the index export `name`? */
+int lk_provider_file_exports(const struct lk_provider_index *ix, long file, const char *name);
 
 /* The full path of a file of the index (malloc'd). */
 char *lk_provider_path(const struct lk_provider_index *ix, long file);

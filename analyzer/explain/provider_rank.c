@@ -130,10 +130,7 @@ static int internal_to_archive(const struct lk_provider_index *ix, const struct 
 
 		if (g->dir != f->dir || !g->shared || strncmp(g->name, f->name, n - 2) || strcmp(g->name + n - 2, ".so"))
 			continue;
-		for (const char *p = g->names, *end = g->names + g->names_len; p < end; p += strlen(p) + 1)
-			if (!strcmp(p, symbol))
-				return 0;
-		return 1;
+		return !lk_provider_file_exports(ix, (long)i, symbol);
 	}
 	return 0;
 }

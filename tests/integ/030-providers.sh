@@ -50,7 +50,7 @@ check_eq "a cache dir open to others: left alone" "$before" "$(ls -l --time-styl
 chmod 0700 "$XDG_CACHE_HOME/linkscope"
 
 # A corrupt cache is input too: ignored, rebuilt, the same answer.
-for f in "$XDG_CACHE_HOME"/linkscope/*.idx; do printf 'linkscope-provider-index 1\ndir /nope\nf x' >"$f"; done
+for f in "$XDG_CACHE_HOME"/linkscope/*.idx; do printf 'linkscope-provider-index 2\ndir /nope\nf x' >"$f"; done
 json2=$("$LINKSCOPE" report --format json last)
 check_eq "corrupt cache: the same provider" "/usr/lib/x86_64-linux-gnu/libz.so" "$(field "$json2" 'd[0]["provider"]["path"]')"
 head -c 100 /dev/urandom >"$(ls "$XDG_CACHE_HOME"/linkscope/*.idx | head -n 1)"

@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <glob.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,12 +149,152 @@ static void test_provider_cache(void **state)
 	test_dir_remove(dir);
 }
 
+/* The one cache file of `dir`'s index (build()), read whole into `out` (malloc'd); its length. */
+static size_t cache_read(const char *dir, char *path, size_t size, char **out)
+{
+	char pattern[128];
+	glob_t g;
+	FILE *f;
+	long len;
+
+	snprintf(pattern, sizeof(pattern), "%s/cache/dir-*.idx", dir);
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, 1);
+	snprintf(path, size, "%s", g.gl_pathv[0]);
+	globfree(&g);
+	assert_non_null(f = fopen(path, "rb"));
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	*out = malloc((size_t)len + 1);
+	assert_int_equal(fread(*out, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return (size_t)len;
+}
+
+static void cache_write(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* Where the names start in a format-2 cache file, and how many bytes and slots it says. */
+static size_t names_at(const char *text, size_t len, size_t *bytes, size_t *slots)
+{
+	const char *line = NULL, *nl;
+
+	for (const char *p = text; p < text + len && (nl = memchr(p, '\n', (size_t)(text + len - p))); p = nl + 1)
+		if (!strncmp(p, "names ", 6)) {
+			line = p;
+			break;
+		}
+	assert_non_null(line);
+	assert_int_equal(sscanf(line, "names %zu %zu", bytes, slots), 2);
+	return (size_t)(strchr(line, '\n') + 1 - text);
+}
+
+/* A cache file broken in one way: noted as such, every library read again, the same answer. */
+static void broken_is_rebuilt(const char *dir, const char *path, const char *data, size_t len, const char *what)
+{
+	struct lk_provider_index ix;
+
+	cache_write(path, data, len);
+	build(&ix, dir, 62);
+	if (ix.read != 3 || ix.notes.nr != 1 || !strstr(ix.notes.items[0], "does not parse: rebuilt"))
+		fail_msg("%s: read %zu, %zu notes (%s)", what, ix.read, ix.notes.nr, ix.notes.nr ? ix.notes.items[0] : "");
+	assert_true(hit0(&ix, "zlibVersion") >= 0);
+	lk_provider_index_release(&ix);
+}
+
+/*
+ * The cache's format 2: each file's name count and bytes, the names, and
+ * the table over them, which lookups probe in place. Cut, grown, a slot
+ * emptied or out of range, names that do not end: it does not parse, and
+ * is rebuilt. Format 1 (an older linkscope's) is rebuilt without a note.
+ */
+static void test_provider_cache_format(void **state)
+{
+	struct lk_provider_index ix;
+	char dir[64], path[256];
+	char *orig, *v;
+	size_t len, at, bytes, slots, used = 0;
+	FILE *f;
+
+	(void)state;
+	test_dir_make(dir, sizeof(dir), "lk-prov", FILL);
+	build(&ix, dir, 62);
+	lk_provider_index_release(&ix);
+	len = cache_read(dir, path, sizeof(path), &orig);
+	assert_memory_equal(orig, "linkscope-provider-index 2\n", 27);
+	at = names_at(orig, len, &bytes, &slots);
+	assert_int_equal(len, at + bytes + 8 * slots);
+	assert_true(slots > 0 && !(slots & (slots - 1)));
+	v = malloc(len + 1);
+	for (size_t s = 0; s < slots; s++) {
+		uint32_t ref;
+
+		memcpy(&ref, orig + at + bytes + 8 * s + 4, 4);
+		used += ref != 0;
+		if (ref && used == 1) {
+			/* the first slot in use, emptied; then pointing past the names */
+			memcpy(v, orig, len);
+			memset(v + at + bytes + 8 * s + 4, 0, 4);
+			broken_is_rebuilt(dir, path, v, len, "a slot emptied");
+			memcpy(v, orig, len);
+			ref = (uint32_t)bytes + 1;
+			memcpy(v + at + bytes + 8 * s + 4, &ref, 4);
+			broken_is_rebuilt(dir, path, v, len, "a slot past the names");
+		}
+	}
+	assert_true(used >= 2);	/* zlib's names, in both files */
+	broken_is_rebuilt(dir, path, orig, len - 1, "cut by a byte");
+	memcpy(v, orig, len);
+	v[len] = 'x';
+	broken_is_rebuilt(dir, path, v, len + 1, "grown by a byte");
+	memcpy(v, orig, len);
+	v[at + bytes - 1] = 'x';
+	broken_is_rebuilt(dir, path, v, len, "names that do not end");
+	/* The same index in format 1, which an older linkscope trusted: rebuilt, no note. */
+	assert_non_null(f = fopen(path, "wb"));
+	fprintf(f, "linkscope-provider-index 1\ndir %s\n", dir);
+	for (const char *p = strchr(orig, '\n') + 1, *n = orig + at; !strncmp(p = strchr(p, '\n') + 1, "f ", 2); ) {
+		size_t count, nb;
+		const char *e = strchr(p, '\n'), *sp = e;
+
+		for (int k = 0; k < 2; k++)
+			while (*--sp != ' ')
+				;
+		assert_int_equal(sscanf(sp, " %zu %zu", &count, &nb), 2);
+		fprintf(f, "%.*s\n", (int)(sp - p), p);
+		for (size_t k = 0; k < count; n += strlen(n) + 1, k++)
+			fprintf(f, "%s\n", n);
+		p = e;
+	}
+	fclose(f);
+	build(&ix, dir, 62);
+	assert_int_equal(ix.read, 3);
+	assert_int_equal(ix.notes.nr, 0);
+	lk_provider_index_release(&ix);
+	/* Rebuilt: format 2 again, and read from it. */
+	build(&ix, dir, 62);
+	assert_int_equal(ix.read, 0);
+	assert_true(hit0(&ix, "compressBound") >= 0);
+	lk_provider_index_release(&ix);
+	free(v);
+	free(orig);
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_provider_aliases_and_ranking),
 		cmocka_unit_test(test_provider_rank_private_and_tool),
 		cmocka_unit_test(test_provider_cache),
+		cmocka_unit_test(test_provider_cache_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
