@@ -28,6 +28,13 @@ int rp_linker_defined(const char *name)
 		"__data_start", "data_start", "_fdata", "__global_pointer$", NULL,
 	};
 
+	/*
+	 * Each name below starts with '_', 'd' or 'e', and none is a C++ one
+	 * (_Z): most names stop here, where the end checks ask of every
+	 * undefined entry of the table (in each fix trial too).
+	 */
+	if ((name[0] != '_' && name[0] != 'd' && name[0] != 'e') || !strncmp(name, "_Z", 2))
+		return 0;
 	/* __start_SEC and __stop_SEC for any section named like a C identifier. */
 	if (!strncmp(name, "__start_", 8) || !strncmp(name, "__stop_", 7))
 		return 1;
