@@ -172,6 +172,20 @@ static int rejected(const struct lk_record *rec, const struct lk_line *line, con
 	return bad;
 }
 
+/* The edit appends its words (an insert at the end, a driver's additions): a trial from the snapshot. */
+static int appends(const struct lk_record *rec, const struct lk_edit *e)
+{
+	return (e->kind == LK_EDIT_KIND_INSERT && e->position >= (long)rec->args.nr) ||
+	       (e->kind == LK_EDIT_KIND_DRIVER && e->words.nr);
+}
+
+void lk_edit_expect(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
+		    const struct lk_edit *e)
+{
+	if (r->trials && lk_edit_on_line(e) && !e->not_on_line && appends(rec, e) && !rejected(rec, line, e, NULL))
+		lk_trial_expect(r->trials, &e->words);
+}
+
 int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		const struct lk_edit *e, struct lk_strvec *remaining)
 {
@@ -185,7 +199,7 @@ int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const st
 		return LK_EDIT_REJECTED;
 	switch (e->kind) {
 	case LK_EDIT_KIND_INSERT:
-		if (e->position < (long)rec->args.nr)
+		if (!appends(rec, e))
 			return -1;	/* the replay reads added words at the end only */
 		return try_append(r, rec, line, &e->words, remaining);
 	case LK_EDIT_KIND_DRIVER:

@@ -70,6 +70,14 @@ int lk_edit_driver_adds(const struct lk_record *rec, const char *driver, struct 
 int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		const struct lk_edit *e, struct lk_strvec *remaining);
 
+/*
+ * lk_edit_try of `e` will be asked for: when it is a trial from r's
+ * snapshot (appended words), the snapshot's server starts it now, so that
+ * the trials of one fix stage run together (trial.h). Nothing else.
+ */
+void lk_edit_expect(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
+		    const struct lk_edit *e);
+
 void lk_edit_release(struct lk_edit *e);
 
 #endif

@@ -106,6 +106,11 @@ struct lk_fix *lk_fix_offer(const struct lk_fixer *fx, const struct lk_diag *d, 
 		f->driver = lk_xstrdup(f->edit.driver);
 	contract_fields(fx->rec, f);
 	lk_edit_argv(fx->rec, &f->edit, &f->argv);
+	if (fx->foresee) {
+		lk_edit_expect(fx->rp, fx->rec, fx->line, &f->edit);
+		f->verified = 1;
+		return f;
+	}
 	ok = lk_edit_try(fx->rp, fx->rec, fx->line, &f->edit, &left);
 	if (ok == LK_EDIT_REJECTED)
 		lk_strvec_push(&f->remaining, left.items[0]);	/* neither verified nor partial: why */
@@ -364,15 +369,36 @@ static void cause_first(struct lk_fix_list *l)
 	free(sorted);
 }
 
+/*
+ * The trials the stage will ask for, handed to the snapshot's server
+ * first so that they run together (trial.h): a dry run of the proposals
+ * in which every trial is taken to link, its fixes thrown away. A trial
+ * foreseen wrongly costs time, never an outcome: each ask gets the answer
+ * to its own words, and one not foreseen is sent when it is asked.
+ */
+static void foresee(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp)
+{
+	struct lk_fixes dry = { NULL, 0, NULL };
+	struct lk_fixer fx = { rec, line, rp, &dry, 1 };
+
+	dry.nr = rp->diags.nr;
+	dry.of = lk_xcalloc(dry.nr + 1, sizeof(*dry.of));
+	propose(&fx);
+	lk_fix_providers(&fx);
+	lk_fixes_release(&dry);
+}
+
 void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp,
 		struct lk_fixes *out)
 {
-	struct lk_fixer fx = { rec, line, rp, out };
+	struct lk_fixer fx = { rec, line, rp, out, 0 };
 
 	memset(out, 0, sizeof(*out));
 	/* No fixes for a failure that is no prediction: they would fix the analysis, not the link. */
 	if (rp->unknown)
 		return;
+	if (rp->trials)
+		foresee(rec, line, rp);
 	out->nr = rp->diags.nr;
 	out->of = lk_xcalloc(out->nr + 1, sizeof(*out->of));
 	propose(&fx);

@@ -13,6 +13,7 @@ struct lk_fixer {
 	const struct lk_line *line;
 	const struct lk_replay *rp;	/* explained, read only */
 	struct lk_fixes *out;
+	int foresee;		/* the dry run (fix.c's foresee): trials expected, not asked; each taken to link */
 };
 
 /* The fixes of `d`, a diagnostic of fx->rp, being made. */
@@ -24,6 +25,8 @@ struct lk_fix_list *lk_fixer_list(const struct lk_fixer *fx, const struct lk_dia
  * edit of the line the replay models, else stated; then judged: verified
  * when the link then succeeds, partial when it fails but none of d's
  * symbols is left. Returns the fix, d's last (valid until d gets another).
+ * In the dry run, the trial is only expected (lk_edit_expect) and the fix
+ * taken as verified.
  */
 struct lk_fix *lk_fix_offer(const struct lk_fixer *fx, const struct lk_diag *d, struct lk_edit *edit,
 			    const char *description);

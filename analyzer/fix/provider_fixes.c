@@ -240,6 +240,8 @@ static void whole_fix(const struct lk_fixer *fx)
 	struct lk_buf desc = LK_BUF_INIT;
 	size_t parts = 0;
 
+	if (fx->foresee)
+		return;	/* its words are the outcomes' */
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		const struct lk_fix_list *l = &fx->out->of[i];
 		const struct lk_fix *best = NULL;

@@ -28,6 +28,13 @@ int rp_linker_defined(const char *name)
 		"__data_start", "data_start", "_fdata", "__global_pointer$", NULL,
 	};
 
+	/*
+	 * Each name below starts with '_', 'd' or 'e', and none is a C++ one
+	 * (_Z): most names stop here, where the end checks ask of every
+	 * undefined entry of the table (in each fix trial too).
+	 */
+	if ((name[0] != '_' && name[0] != 'd' && name[0] != 'e') || !strncmp(name, "_Z", 2))
+		return 0;
 	/* __start_SEC and __stop_SEC for any section named like a C identifier. */
 	if (!strncmp(name, "__start_", 8) || !strncmp(name, "__stop_", 7))
 		return 1;
@@ -119,63 +126,15 @@ static void versioned_shlib_refs(struct rp *r)
 	}
 }
 
-/*
- * ld's two checks at the end (lk_policy says which are on): a relocation
- * against a symbol left undefined (not only weakly) fails the link when it
- * sits in a section that stays; a shared object's strong reference fails it
- * when no regular object references the symbol, or under --gc-sections
- * (elflink.c elf_link_output_extsym).
- */
-void rp_final_checks(struct rp *r)
-{
-	const struct lk_policy *p = &r->policy;
-	int static_exe = p->static_link && !(r->line->facts & LK_LINE_SHARED);
-	struct lk_sym *s;
-	size_t cursor = 0;
-
-	for (size_t i = 0; i < p->required.nr; i++) {
-		s = lk_symtab_lookup(r->tab, p->required.items[i]);
-
-		/* ld: "required symbol `x' not defined". */
-		if (s && !s->defined && !s->diagnosed) {
-			s->diagnosed = 1;
-			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
-		}
-	}
-	if (p->warn_unresolved)
-		return;
-	while ((s = lk_symtab_next(r->tab, &cursor))) {
-		int referenced, strong;
-
-		if (s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name)))
-			continue;
-		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
-		if (static_exe && !strcmp(s->name, "__tls_get_addr"))
-			continue;
-		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
-		if ((r->mode & RP_LLD) && !s->ref_regular_strong)
-			continue;
-		referenced = r->gc ? s->gc_live : s->nrefs > 0;
-		strong = s->ref_regular_strong || s->ref_dynamic_strong;
-		if (referenced && strong && p->report_objects) {
-			struct lk_diag *d = rp_new_diag(r, LK_DIAG_UNDEFINED, s);
-
-			for (size_t k = 0; k < r->live_undefined.nr; k++)
-				if (r->live_undefined.items[k].sym == s)
-					d->ref_input = r->live_undefined.items[k].input;
-		} else if (s->ref_dynamic_strong && p->report_shlibs && (!s->nrefs || r->gc)) {
-			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
-		}
-	}
-	/* lld's and mold's bindings of versions are their own (lld.c, mold.c). */
-	if (p->report_shlibs && !(r->mode & RP_LLD))
-		versioned_shlib_refs(r);
-}
-
 /* A hidden regular definition a shared object references: GNU ld's candidates. */
 struct hidden_ref {
 	struct lk_sym *sym;
 	long dso;		/* the first shared object in the link with an unversioned reference to it, or -1 */
+};
+
+struct hidden_refs {
+	struct hidden_ref *items;
+	size_t nr, alloc;
 };
 
 static int hidden_candidate(const struct lk_sym *s)
@@ -224,32 +183,86 @@ static void scan_shared_objects(struct rp *r, struct hidden_ref *c, size_t n)
  * definition of hidden or internal visibility that a shared object in the
  * link references without a version (elflink.c elf_link_output_extsym),
  * whatever --allow-shlib-undefined says, even when another shared object
- * defines it; lld 14 and mold link it (lld.c).
+ * defines it; lld 14 and mold link it (lld.c). `c`: the candidates, in
+ * the table's order.
  */
-void rp_hidden_checks(struct rp *r)
+static void hidden_checks(struct rp *r, struct hidden_refs *c)
 {
-	struct { struct hidden_ref *items; size_t nr, alloc; } c = { NULL, 0, 0 };
+	if (c->nr)
+		scan_shared_objects(r, c->items, c->nr);
+	for (size_t i = 0; i < c->nr; i++) {
+		struct lk_diag *d;
+
+		if (c->items[i].dso < 0)
+			continue;
+		c->items[i].sym->diagnosed = 1;
+		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, c->items[i].sym);
+		d->def_input = c->items[i].sym->def_input;
+		d->ref_input = c->items[i].dso;
+	}
+}
+
+/*
+ * ld's two checks at the end (lk_policy says which are on): a relocation
+ * against a symbol left undefined (not only weakly) fails the link when it
+ * sits in a section that stays; a shared object's strong reference fails it
+ * when no regular object references the symbol, or under --gc-sections
+ * (elflink.c elf_link_output_extsym). Then, for GNU ld, the hidden symbols
+ * shared objects reference. One walk of the table finds what both look
+ * at (a fix trial walks the whole table it inherits): the undefined
+ * entries these checks diagnose and the defined ones the hidden check
+ * looks at are apart, so neither changes what the other finds.
+ */
+void rp_final_checks(struct rp *r)
+{
+	const struct lk_policy *p = &r->policy;
+	int static_exe = p->static_link && !(r->line->facts & LK_LINE_SHARED);
+	int undefined = !p->warn_unresolved, hidden = !(r->mode & RP_LLD);
+	struct hidden_refs c = { NULL, 0, 0 };
 	struct lk_sym *s;
 	size_t cursor = 0;
 
-	while ((s = lk_symtab_next(r->tab, &cursor))) {
-		if (!hidden_candidate(s))
-			continue;
-		LK_GROW(c.items, c.nr + 1, c.alloc);
-		c.items[c.nr++] = (struct hidden_ref){ s, -1 };
-	}
-	if (c.nr)
-		scan_shared_objects(r, c.items, c.nr);
-	for (size_t i = 0; i < c.nr; i++) {
-		struct lk_diag *d;
+	for (size_t i = 0; i < p->required.nr; i++) {
+		s = lk_symtab_lookup(r->tab, p->required.items[i]);
 
-		if (c.items[i].dso < 0)
-			continue;
-		c.items[i].sym->diagnosed = 1;
-		d = rp_new_diag(r, LK_DIAG_HIDDEN_DSO_REF, c.items[i].sym);
-		d->def_input = c.items[i].sym->def_input;
-		d->ref_input = c.items[i].dso;
+		/* ld: "required symbol `x' not defined". */
+		if (s && !s->defined && !s->diagnosed) {
+			s->diagnosed = 1;
+			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
 	}
+	while ((undefined || hidden) && (s = lk_symtab_next(r->tab, &cursor))) {
+		int referenced, strong;
+
+		if (hidden && hidden_candidate(s)) {
+			LK_GROW(c.items, c.nr + 1, c.alloc);
+			c.items[c.nr++] = (struct hidden_ref){ s, -1 };
+		}
+		if (!undefined || s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name)))
+			continue;
+		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
+		if (static_exe && !strcmp(s->name, "__tls_get_addr"))
+			continue;
+		/* lld does not load DT_NEEDED libraries, so it cannot judge shared objects' own references. */
+		if ((r->mode & RP_LLD) && !s->ref_regular_strong)
+			continue;
+		referenced = r->gc ? s->gc_live : s->nrefs > 0;
+		strong = s->ref_regular_strong || s->ref_dynamic_strong;
+		if (referenced && strong && p->report_objects) {
+			struct lk_diag *d = rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+
+			for (size_t k = 0; k < r->live_undefined.nr; k++)
+				if (r->live_undefined.items[k].sym == s)
+					d->ref_input = r->live_undefined.items[k].input;
+		} else if (s->ref_dynamic_strong && p->report_shlibs && (!s->nrefs || r->gc)) {
+			rp_new_diag(r, LK_DIAG_UNDEFINED, s);
+		}
+	}
+	/* lld's and mold's bindings of versions are their own (lld.c, mold.c). */
+	if (p->report_shlibs && undefined && !(r->mode & RP_LLD))
+		versioned_shlib_refs(r);
+	if (hidden)
+		hidden_checks(r, &c);
 	free(c.items);
 }
 

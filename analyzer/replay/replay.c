@@ -237,10 +237,8 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 	if (r.mode & RP_MOLD)
 		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
-	if (!(r.mode & RP_LLD)) {
-		rp_hidden_checks(&r);
+	if (!(r.mode & RP_LLD))
 		rp_version_scripts(&r);
-	}
 	rp_relocs_finish(&r);
 	out->success = out->diags.nr == 0;
 	rp_inputs_not_found(&r);

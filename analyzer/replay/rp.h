@@ -131,7 +131,11 @@ enum dso_flags {
 int rp_read_dso_item(struct rp *r, long item, unsigned flags);
 void rp_load_needed(struct rp *r);
 
-/* checks.c: ld's checks at the end of the line; inputs it cannot open; symbols ld defines itself. */
+/*
+ * checks.c: ld's checks at the end of the line (GNU ld's "hidden symbol
+ * ... is referenced by DSO" among them); inputs it cannot open; symbols ld
+ * defines itself.
+ */
 void rp_final_checks(struct rp *r);
 void rp_inputs_not_found(struct rp *r);
 int rp_linker_defined(const char *name);
@@ -141,8 +145,6 @@ int rp_linker_defined(const char *name);
  * defines other versions only).
  */
 int rp_version_unbound(const struct lk_replay *out, const struct lk_sym *s, long ref_input, const char *version);
-/* checks.c: GNU ld's "hidden symbol ... is referenced by DSO". */
-void rp_hidden_checks(struct rp *r);
 
 /*
  * unusable.c: inputs ld found and cannot use: the line's (usable.c judged

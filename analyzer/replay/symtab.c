@@ -56,6 +56,21 @@ struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name)
 	return t && t->cap ? slot(t, name, lk_hash_str(name))->sym : NULL;
 }
 
+/*
+ * The slot an entry moves to when the table grows: the first free one from
+ * its hash, where slot() would stop too (the names in a table differ), but
+ * without reading the entry: a fix trial grows the table it inherits, and
+ * reading each entry for its name cost more than the rest of the move.
+ */
+static struct slot *free_slot(const struct lk_symtab *t, uint64_t h)
+{
+	size_t i = (size_t)h & (t->cap - 1);
+
+	while (t->slots[i].sym)
+		i = (i + 1) & (t->cap - 1);
+	return &t->slots[i];
+}
+
 static void grow(struct lk_symtab *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : SYMTAB_FIRST_CAP;
@@ -66,7 +81,7 @@ static void grow(struct lk_symtab *t)
 	t->cap = cap;
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].sym)
-			*slot(t, old[i].sym->name, old[i].hash) = old[i];
+			*free_slot(t, old[i].hash) = old[i];
 	free(old);
 }
 
