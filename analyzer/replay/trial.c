@@ -115,7 +115,7 @@ struct running {
 };
 
 struct server {
-	int fd;			/* the parent's socket, -1 once the parent closed it */
+	int fd;			/* the socket to the parent */
 	long cpus;		/* workers run together, at most */
 	struct { struct request *items; size_t nr, alloc; } queue;
 	struct { struct running *items; size_t nr, alloc; } running;

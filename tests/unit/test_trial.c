@@ -81,15 +81,12 @@ static void test_expected_trials_overlap(void **state)
 {
 	struct lk_trial_server srv;
 	struct lk_strvec a, b, left_a, left_b;
-	long long t0;
-
 	(void)state;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		skip();	/* one CPU: one worker at a time */
 	start_server(&srv);
 	trial_words(&a, "a", "1", "300");
 	trial_words(&b, "b", "0", "300");
-	t0 = now_ms();
 	lk_trial_expect(&srv, &a);
 	lk_trial_expect(&srv, &b);
 	assert_int_equal(ask(&srv, &a, &left_a), 1);
@@ -100,7 +97,6 @@ static void test_expected_trials_overlap(void **state)
 	assert_string_equal(left_b.items[0], "b");
 	/* b's worker began before a's replied: they ran together. */
 	assert_true(atoll(left_b.items[1]) < atoll(left_a.items[2]));
-	assert_true(now_ms() - t0 < 590);
 	lk_trial_stop(&srv);
 	lk_strvec_release(&a);
 	lk_strvec_release(&b);
