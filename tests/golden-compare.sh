@@ -11,11 +11,15 @@ old=$LK_GOLDEN_OLD
 new=${LK_GOLDEN_NEW:?}
 log=${LK_GOLDEN_LOG:-/tmp/lk-golden.log}
 test_name=${LK_GOLDEN_TEST:-?}
+# The old binary's caches (the provider index) are its own: their format is
+# the binary's private state, which may change between the two commits.
+old_cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}-golden-old
+mkdir -p -m 700 "$old_cache"
 
 run_both() {
 	local what=$1 o n
 	shift
-	o=$("$old" "$@" 2>&1; echo "rc=$?")
+	o=$(XDG_CACHE_HOME=$old_cache "$old" "$@" 2>&1; echo "rc=$?")
 	n=$("$new" "$@" 2>&1; echo "rc=$?")
 	# The binary's own path appears in usage lines; it is not behaviour.
 	o=${o//$old/linkscope}
