@@ -45,6 +45,18 @@ int lk_file_open_regular(const char *path, struct stat *st)
 	return fd;
 }
 
+ssize_t lk_file_read_head(const char *path, void *buf, size_t size)
+{
+	int fd = lk_file_open_regular(path, NULL);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size);
+	close(fd);
+	return n;
+}
+
 const char *lk_file_strerror(int e)
 {
 	return e == LK_ENOTREG ? "not a regular file" : strerror(e);

@@ -452,14 +452,8 @@ static int driver_family(const char *path)
 static int is_elf(const char *path)
 {
 	char magic[4];
-	int fd = lk_file_open_regular(path, NULL);
-	ssize_t n;
 
-	if (fd < 0)
-		return 0;
-	n = read(fd, magic, sizeof(magic));
-	close(fd);
-	return n == 4 && !memcmp(magic, "\177ELF", 4);
+	return lk_file_read_head(path, magic, sizeof(magic)) == 4 && !memcmp(magic, "\177ELF", 4);
 }
 
 /* ---- one link ---- */

@@ -516,14 +516,8 @@ static int other_version(const char *path)
 {
 	static const char prefix[] = "linkscope-provider-index ";
 	char head[sizeof(CACHE_MAGIC)];
-	int fd = lk_file_open_regular(path, NULL);
-	ssize_t n;
 
-	if (fd < 0)
-		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t)sizeof(head) && !memcmp(head, prefix, sizeof(prefix) - 1) &&
+	return lk_file_read_head(path, head, sizeof(head)) == (ssize_t)sizeof(head) && !memcmp(head, prefix, sizeof(prefix) - 1) &&
 	       memcmp(head, CACHE_MAGIC "\n", sizeof(head)) && memchr(head, '\n', sizeof(head));
 }
 

@@ -26,6 +26,9 @@
  */
 int lk_file_open_regular(const char *path, struct stat *st);
 
+/* The first `size` bytes of the regular file `path` into `buf`: how many were read, or -1. */
+ssize_t lk_file_read_head(const char *path, void *buf, size_t size);
+
 /* strerror(e), and "not a regular file" for LK_ENOTREG. */
 const char *lk_file_strerror(int e);
 

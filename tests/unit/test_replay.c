@@ -17,6 +17,7 @@
 #include "line.h"
 #include "linkscope/record.h"
 #include "replay.h"
+#include "testline.h"
 #include "linkscope/vec.h"
 #include "explain.h"
 #include "symtab.h"
@@ -175,28 +176,6 @@ static void test_symtab_grows_and_walks(void **state)
 	     "ar rcs libfoo.a foo.o && " \
 	     "printf 'int foo(void);\\nint main(void) { return foo(); }\\n' > main.c && cc -c main.c && " \
 	     "printf 'int x = 1;\\n' > a.c && cp a.c b.c && cc -c a.c b.c"
-
-static struct lk_line_item *add_file(struct lk_line *line, const char *dir, const char *name)
-{
-	struct lk_line_item *it;
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
-	it = &line->items.items[line->items.nr];
-	memset(it, 0, sizeof(*it));
-	it->kind = LK_ITEM_FILE;
-	it->word = lk_xstrdup(path);
-	it->path = lk_xstrdup(path);
-	it->position = (long)line->items.nr + 1;
-	it->group = -1;
-	it->parent = -1;
-	for (int i = 0; i < LK_ST_COUNT; i++)
-		it->since[i] = -1;
-	lk_elf_identify(path, &it->info);
-	line->items.nr++;
-	return it;
-}
 
 static const struct lk_diag *diag_of(const struct lk_replay *r, enum lk_diag_kind kind, const char *symbol)
 {

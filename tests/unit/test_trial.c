@@ -24,6 +24,7 @@
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
 #include "replay.h"
+#include "testline.h"
 #include "testdir.h"
 #include "trial.h"
 
@@ -77,6 +78,16 @@ static int ask(struct lk_trial_server *srv, const struct lk_strvec *w, struct lk
 	return lk_trial_ask(srv, w, left);
 }
 
+/* One trial asked: its outcome `want`, and the first word its worker sent back, `first`. */
+static void ask_is(struct lk_trial_server *srv, const struct lk_strvec *w, int want, const char *first)
+{
+	struct lk_strvec left;
+
+	assert_int_equal(ask(srv, w, &left), want);
+	assert_string_equal(left.items[0], first);
+	lk_strvec_release(&left);
+}
+
 static void test_expected_trials_overlap(void **state)
 {
 	struct lk_trial_server srv;
@@ -108,7 +119,7 @@ static void test_expected_trials_overlap(void **state)
 static void test_answers_matched_to_requests(void **state)
 {
 	struct lk_trial_server srv;
-	struct lk_strvec slow, fast, left;
+	struct lk_strvec slow, fast;
 
 	(void)state;
 	start_server(&srv);
@@ -117,19 +128,11 @@ static void test_answers_matched_to_requests(void **state)
 	lk_trial_expect(&srv, &slow);
 	lk_trial_expect(&srv, &fast);
 	lk_trial_expect(&srv, &fast);
-	assert_int_equal(ask(&srv, &fast, &left), 1);
-	assert_string_equal(left.items[0], "fast");
-	lk_strvec_release(&left);
-	assert_int_equal(ask(&srv, &slow, &left), 0);
-	assert_string_equal(left.items[0], "slow");
-	lk_strvec_release(&left);
-	assert_int_equal(ask(&srv, &fast, &left), 1);
-	assert_string_equal(left.items[0], "fast");
-	lk_strvec_release(&left);
+	ask_is(&srv, &fast, 1, "fast");
+	ask_is(&srv, &slow, 0, "slow");
+	ask_is(&srv, &fast, 1, "fast");
 	/* Not expected: sent when asked. */
-	assert_int_equal(ask(&srv, &slow, &left), 0);
-	assert_string_equal(left.items[0], "slow");
-	lk_strvec_release(&left);
+	ask_is(&srv, &slow, 0, "slow");
 	lk_trial_stop(&srv);
 	lk_strvec_release(&slow);
 	lk_strvec_release(&fast);
@@ -188,27 +191,6 @@ static void test_stop_does_not_wait_for_unasked(void **state)
 #define FILL "printf 'int foo(void) { return 1; }\\n' > foo.c && cc -c foo.c && " \
 	     "ar rcs libfoo.a foo.o && " \
 	     "printf 'int foo(void);\\nint main(void) { return foo(); }\\n' > main.c && cc -c main.c"
-
-static void add_file(struct lk_line *line, const char *dir, const char *name)
-{
-	struct lk_line_item *it;
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	LK_GROW(line->items.items, line->items.nr + 1, line->items.alloc);
-	it = &line->items.items[line->items.nr];
-	memset(it, 0, sizeof(*it));
-	it->kind = LK_ITEM_FILE;
-	it->word = lk_xstrdup(path);
-	it->path = lk_xstrdup(path);
-	it->position = (long)line->items.nr + 1;
-	it->group = -1;
-	it->parent = -1;
-	for (int i = 0; i < LK_ST_COUNT; i++)
-		it->since[i] = -1;
-	lk_elf_identify(path, &it->info);
-	line->items.nr++;
-}
 
 static int names(const struct lk_strvec *left, const char *what)
 {
