@@ -198,13 +198,15 @@ static int oldest_first(const void *a, const void *b)
  * after writing its record, a prune killed while deciding), and a record
  * may name the blob, so it goes back to its name. Putting a blob back is
  * always safe (the same content under the same name); a later prune judges
- * it as any blob.
+ * it as any blob. A held name that is a hard link of the blob still there
+ * (shim/keep.c holds a blob kept before so) is only a second name: rename(2)
+ * would leave it, so it goes.
  */
 static void restore_stale(int bfd, const char *name, int64_t now, const struct lk_prune_limits *lim)
 {
 	size_t held = strlen(LK_BLOB_HELD), dead = strlen(LK_BLOB_DEAD), skip;
 	char blob[65];
-	struct stat st;
+	struct stat st, at_blob;
 
 	if (!strncmp(name, LK_BLOB_HELD, held))
 		skip = held;
@@ -217,8 +219,12 @@ static void restore_stale(int bfd, const char *name, int64_t now, const struct l
 	memcpy(blob, name + skip, 64);
 	blob[64] = '\0';
 	/* ctime: the rename that parked it; its mtime is the copy's. */
-	if (lk_sha256_is_hex(blob) && !blob[64] && !lim->dry_run && regular(bfd, name, &st) == 0 &&
-	    now - st.st_ctim.tv_sec > STALE_TMP)
+	if (!lk_sha256_is_hex(blob) || blob[64] || lim->dry_run || regular(bfd, name, &st) < 0 ||
+	    now - st.st_ctim.tv_sec <= STALE_TMP)
+		return;
+	if (regular(bfd, blob, &at_blob) == 0 && at_blob.st_dev == st.st_dev && at_blob.st_ino == st.st_ino)
+		unlinkat(bfd, name, 0);
+	else
 		renameat(bfd, name, bfd, blob);
 }
 

@@ -406,24 +406,42 @@ out:
 	return rc;
 }
 
-int lk_index_append(int dfd, const char *path, const struct lk_index_entry *e)
+int lk_index_open_append(int dfd, const char *path)
 {
-	struct lk_buf line = LK_BUF_INIT;
 	struct stat st;
-	ssize_t wrote = -1;
 	int fd = openat(dfd, path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 			0600);
 
 	if (fd < 0)
 		return -1;
-	lk_index_format(e, &line);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
-		wrote = write(fd, line.buf, line.len);
-	else
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
 		errno = EPERM;
-	close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int lk_index_append_fd(int fd, const struct lk_index_entry *e)
+{
+	struct lk_buf line = LK_BUF_INIT;
+	ssize_t wrote;
+
+	lk_index_format(e, &line);
+	wrote = write(fd, line.buf, line.len);
 	lk_buf_release(&line);
 	return wrote == (ssize_t)line.len ? 0 : -1;
+}
+
+int lk_index_append(int dfd, const char *path, const struct lk_index_entry *e)
+{
+	int fd = lk_index_open_append(dfd, path), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = lk_index_append_fd(fd, e);
+	close(fd);
+	return rc;
 }
 
 int lk_index_replace(int dfd, const char *text, size_t len)

@@ -58,7 +58,7 @@ static void index_entry_of(const struct lk_record_draft *rec, const struct lk_re
 }
 
 void lk_record_index_append(const struct lk_record_draft *rec, const struct lk_record_written *as,
-			    const char *dir, size_t bytes)
+			    const char *dir, size_t bytes, int index_fd)
 {
 	struct lk_buf path = LK_BUF_INIT;
 	struct lk_index_entry e;
@@ -71,8 +71,12 @@ void lk_record_index_append(const struct lk_record_draft *rec, const struct lk_r
 		e.bytes += st.st_size;
 	if (!e.driver)
 		e.summary = 0;
-	lk_buf_addf(&path, "%s/%s", dir, LK_INDEX_NAME);
-	lk_index_append(AT_FDCWD, path.buf, &e);
+	if (index_fd >= 0) {
+		lk_index_append_fd(index_fd, &e);
+	} else {
+		lk_buf_addf(&path, "%s/%s", dir, LK_INDEX_NAME);
+		lk_index_append(AT_FDCWD, path.buf, &e);
+	}
 	lk_buf_release(&path);
 	e.name = NULL;
 	lk_index_entry_release(&e);

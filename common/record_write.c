@@ -10,6 +10,7 @@
  * integration test): the shim writes one on every link, and the tree, its
  * walk and its dump were two thirds of the shim's own instructions.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "linkscope/expansion.h"
 #include "linkscope/file.h"
 #include "linkscope/jsonw.h"
+#include "linkscope/recindex.h"
 #include "linkscope/record.h"
 #include "linkscope/vec.h"
 
@@ -628,41 +630,46 @@ static void record_names(const struct lk_record_draft *rec, const char *dir, str
 		lk_buf_addf(final, "%s/%s.json", dir, rec->id);
 }
 
-int lk_record_create_early(const struct lk_record_draft *rec, const char *dir)
+void lk_record_open_early(const struct lk_record_draft *rec, const char *dir,
+			  struct lk_record_early *early)
 {
-	struct lk_buf tmp = LK_BUF_INIT;
+	struct lk_buf path = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
-	int fd;
 
-	record_names(rec, dir, &tmp, NULL);
-	fd = lk_file_create_new(tmp.buf, &err);
-	lk_buf_release(&tmp);
-	return fd;
+	record_names(rec, dir, &path, NULL);
+	early->fd = lk_file_create_new(path.buf, &err);
+	lk_buf_reset(&path);
+	lk_buf_addf(&path, "%s/%s", dir, LK_INDEX_NAME);
+	early->index_fd = lk_index_open_append(AT_FDCWD, path.buf);
+	lk_buf_release(&path);
 }
 
-int lk_record_write(const struct lk_record_draft *rec, const char *dir, int early_fd,
-		    char **path_out, struct lk_err *err)
+int lk_record_write(const struct lk_record_draft *rec, const char *dir,
+		    struct lk_record_early *early, char **path_out, struct lk_err *err)
 {
 	struct lk_buf tmp = LK_BUF_INIT, final = LK_BUF_INIT;
 	struct lk_record_written as;
 	struct stat st;
 	size_t len;
 	char *text = lk_record_text(rec, &len, &as);
-	int rc = -1, fd;
+	int rc = -1, fd = early ? early->fd : -1, index_fd = early ? early->index_fd : -1;
 
 	record_names(rec, dir, &tmp, &final);
 	/* A prune takes a temp file over 10 minutes old for a dead writer's: after a long link, make it again. */
-	if (early_fd >= 0 && (fstat(early_fd, &st) < 0 || st.st_nlink == 0)) {
-		close(early_fd);
-		early_fd = -1;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_nlink == 0)) {
+		close(fd);
+		fd = -1;
 	}
 	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
-	fd = early_fd >= 0 ? early_fd : lk_file_create_new(tmp.buf, err);
+	if (fd < 0)
+		fd = lk_file_create_new(tmp.buf, err);
 	if (fd >= 0 && lk_file_finish_new(fd, tmp.buf, final.buf, text, len, err) == 0) {
-		lk_record_index_append(rec, &as, dir, len);
+		lk_record_index_append(rec, &as, dir, len, index_fd);
 		*path_out = lk_buf_detach(&final);
 		rc = 0;
 	}
+	if (index_fd >= 0)
+		close(index_fd);
 	free(text);
 	lk_record_written_release(&as);
 	lk_buf_release(&tmp);

@@ -12,6 +12,10 @@
  * of this link's own until its record is written; then, if the blob's name
  * is gone, the held copy goes back under it (lk_keep_settle). The argument:
  * docs/record-format.md, "Pruning while links run".
+ *
+ * A content kept before (the same small object linked again) is not copied
+ * again: its blob is held by a second hard link. A new file costs a create,
+ * and the held name's unlink after the link frees nothing (docs/bench.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +32,7 @@
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 
+/* Hash what `in` holds from where it is, and copy it to `out` unless `out` is -1. */
 static int copy_and_hash(int in, int out, char hex[65], int64_t *size)
 {
 	struct lk_sha256 ctx;
@@ -44,7 +49,7 @@ static int copy_and_hash(int in, int out, char hex[65], int64_t *size)
 		}
 		lk_sha256_update(&ctx, buf, (size_t)n);
 		*size += n;
-		for (ssize_t off = 0; off < n;) {
+		for (ssize_t off = 0; out >= 0 && off < n;) {
 			ssize_t w = write(out, buf + off, (size_t)(n - off));
 
 			if (w < 0 && errno == EINTR)
@@ -76,16 +81,84 @@ static int already_kept(const struct lk_record_draft *rec, const char *path)
 	return 0;
 }
 
+/*
+ * A blob of this content already there: hold it by a hard link of ours (a
+ * prune may rename its name away meanwhile, not the file). 0 if held.
+ */
+static int hold_existing(const char *dir, const char *hex, size_t n)
+{
+	struct lk_buf blob = LK_BUF_INIT, held = LK_BUF_INIT;
+	int rc;
+
+	blob_names(dir, hex, n, &blob, &held);
+	rc = link(blob.buf, held.buf);
+	lk_buf_release(&blob);
+	lk_buf_release(&held);
+	return rc;
+}
+
+/* Copy `in` (at its start) to a new blob, held under this link's name; fills `hex` and `size`. */
+static int copy_new(struct lk_record_draft *rec, const char *dir, const char *path, int in,
+		    char hex[65], int64_t *size, struct lk_err *err)
+{
+	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT, held = LK_BUF_INIT;
+	int out, rc = -1, copied, saved;
+
+	lk_buf_addf(&tmp, "%s/blobs", dir);
+	if (mkdir(tmp.buf, 0700) < 0 && errno != EEXIST) {
+		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+		goto out;
+	}
+	lk_buf_addf(&tmp, "/.tmp-%ld-%zu", (long)getpid(), rec->kept.nr);
+	/* O_EXCL: never through a name someone else made; 0600 whatever the umask. */
+	out = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0) {
+		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+		goto out;
+	}
+	fchmod(out, 0600);
+	/* Close and unlink on every failure: a full disk gets its space back for the record. */
+	copied = lseek(in, 0, SEEK_SET) == 0 ? copy_and_hash(in, out, hex, size) : -1;
+	saved = errno;
+	if (close(out) < 0 && copied == 0) {
+		copied = -1;
+		saved = errno;
+	}
+	if (copied < 0) {
+		unlink(tmp.buf);
+		errno = saved;
+		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
+		goto out;
+	}
+	blob_names(dir, hex, rec->kept.nr, &blob, &held);
+	if (rename(tmp.buf, held.buf) < 0) {
+		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
+		unlink(tmp.buf);
+		goto out;
+	}
+	/* Same name, same content: a blob made meanwhile (another link's) is as good as ours. */
+	if (link(held.buf, blob.buf) < 0 && errno != EEXIST) {
+		lk_err_errno(err, "cannot link '%s'", blob.buf);
+		unlink(held.buf);
+		goto out;
+	}
+	rc = 0;
+out:
+	lk_buf_release(&tmp);
+	lk_buf_release(&blob);
+	lk_buf_release(&held);
+	return rc;
+}
+
 int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 		 const char *reason, const struct lk_keep_limits *limits,
 		 int64_t *used, struct lk_err *err)
 {
-	struct lk_buf tmp = LK_BUF_INIT, blob = LK_BUF_INIT, held = LK_BUF_INIT;
 	struct lk_record_copy *k;
 	struct stat st;
 	char hex[65];
 	int64_t size;
-	int in, out, rc = -1, copied, saved;
+	int in, rc = -1;
 
 	if (already_kept(rec, path))
 		return 0;
@@ -105,44 +178,13 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 				  "no copy kept of '%s': %lld bytes is over the limit (LINKSCOPE_KEEP_MAX)",
 				  path, (long long)st.st_size);
 	}
-	lk_buf_addf(&tmp, "%s/blobs", dir);
-	if (mkdir(tmp.buf, 0700) < 0 && errno != EEXIST) {
-		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+	/* Hashed first: a content kept before is held as it is, else copied (and hashed again as copied). */
+	if (copy_and_hash(in, -1, hex, &size) < 0) {
+		lk_err_errno(err, "cannot keep a copy of '%s'", path);
 		goto out_close;
 	}
-	lk_buf_addf(&tmp, "/.tmp-%ld-%zu", (long)getpid(), rec->kept.nr);
-	/* O_EXCL: never through a name someone else made; 0600 whatever the umask. */
-	out = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0) {
-		lk_err_errno(err, "cannot create '%s'", tmp.buf);
+	if (hold_existing(dir, hex, rec->kept.nr) < 0 && copy_new(rec, dir, path, in, hex, &size, err) < 0)
 		goto out_close;
-	}
-	fchmod(out, 0600);
-	/* Close and unlink on every failure: a full disk gets its space back for the record. */
-	copied = copy_and_hash(in, out, hex, &size);
-	saved = errno;
-	if (close(out) < 0 && copied == 0) {
-		copied = -1;
-		saved = errno;
-	}
-	if (copied < 0) {
-		unlink(tmp.buf);
-		errno = saved;
-		lk_err_errno(err, "cannot copy '%s' to '%s'", path, tmp.buf);
-		goto out_close;
-	}
-	blob_names(dir, hex, rec->kept.nr, &blob, &held);
-	if (rename(tmp.buf, held.buf) < 0) {
-		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
-		unlink(tmp.buf);
-		goto out_close;
-	}
-	/* Same name, same content: a blob already there (another link's) is as good as ours. */
-	if (link(held.buf, blob.buf) < 0 && errno != EEXIST) {
-		lk_err_errno(err, "cannot link '%s'", blob.buf);
-		unlink(held.buf);
-		goto out_close;
-	}
 	LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
 	k = &rec->kept.items[rec->kept.nr++];
 	k->path = lk_xstrdup(path);
@@ -153,9 +195,6 @@ int lk_keep_file(struct lk_record_draft *rec, const char *dir, const char *path,
 	rc = 0;
 out_close:
 	close(in);
-	lk_buf_release(&tmp);
-	lk_buf_release(&blob);
-	lk_buf_release(&held);
 	return rc;
 }
 

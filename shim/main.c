@@ -656,14 +656,14 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
 	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
-	int early_fd = -1;		/* the record's temp file, made while it runs */
+	struct lk_record_early early = { -1, -1 };	/* the record's temp file and the index, opened while it runs */
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
 	char **hash3_argv = xargv ? xargv : inv->exec_argv;
 	char **env_before = environ_copy();
 
 	memset(&view, 0, sizeof(view));
-	rec->start_ns = lk_run_now_ns(CLOCK_REALTIME);
+	rec->start_ns = lk_run_now_ns_cold(CLOCK_REALTIME);
 	/* Before the spawn only what the driver must see: the private TMPDIR lives in the record dir's stead. */
 	if (compiles || opt->reproduce) {
 		st->dir = lk_record_dir(opt->dir_env);
@@ -680,7 +680,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
 	lk_fingerprint_note_output(&out, &st->info);
-	t0 = lk_run_now_ns(CLOCK_MONOTONIC);
+	t0 = lk_run_now_ns_cold(CLOCK_MONOTONIC);
 	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
 	if (catching)
 		lk_tempobj_spawned(&objs);
@@ -713,7 +713,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 				      !(opt->expand_always && !viewing);
 		if (ahead)
 			lk_record_prerender(rec, &parts);
-		early_fd = lk_record_create_early(rec, st->dir);
+		lk_record_open_early(rec, st->dir, &early);
 	}
 
 	lk_run_wait(&run, &st->run);
@@ -772,7 +772,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	if (output_read)
 		lk_fingerprint_inputs(rec, &out);
-	if (lk_record_write(rec, st->dir, early_fd, &written, &err) < 0)
+	if (lk_record_write(rec, st->dir, &early, &written, &err) < 0)
 		warn_not_recorded(&err);
 	rec->prerendered = NULL;
 	if (ahead)

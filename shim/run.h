@@ -31,7 +31,11 @@ struct lk_run_capture {
 	size_t ring_pos;	/* next write position */
 	size_t ring_fill;
 	uint64_t total;
+	char *chunk;		/* LK_RUN_CHUNK bytes, each read(2)'s; taken while the child runs */
 };
+
+/* What one read of the child's stderr takes. */
+#define LK_RUN_CHUNK 16384
 
 /* A child being run: between lk_run_start and lk_run_wait. */
 struct lk_run_job {
@@ -77,7 +81,14 @@ _Noreturn void lk_run_die_like(int sig);
 /* The shell's view of the result: the exit status, or 128+signal, or 126/127. */
 int lk_run_shell_status(const struct lk_run *res);
 
-/* `clock`'s time in nanoseconds (the shim's one clock reader). */
+/*
+ * `clock`'s time in nanoseconds (the shim's one clock reader). With `cold`,
+ * by a system call rather than the vDSO: for the reads before the spawn,
+ * where the vDSO's first call would fault its pages in on the link's
+ * critical path (two page faults; on the reference VM each costs ten
+ * system calls, docs/bench.md). Later reads find them there.
+ */
 int64_t lk_run_now_ns(clockid_t clock);
+int64_t lk_run_now_ns_cold(clockid_t clock);
 
 #endif

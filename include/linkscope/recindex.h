@@ -95,6 +95,17 @@ int lk_index_read(int dfd, const char *dir, struct lk_index *out, int *fd_out, s
 int lk_index_append(int dfd, const char *path, const struct lk_index_entry *e);
 
 /*
+ * lk_index_append in two steps, for a writer that opens the index before
+ * it knows its line (the shim, while the link runs): the index opened for
+ * appending, or -1 with errno (the same checks); then `e`'s line in one
+ * write(2) to that fd, which the caller closes. A line written to an index
+ * a reader replaced meanwhile is lost, as one appended just before the
+ * replace would be: readers add the lines the index lacks (recdir.c).
+ */
+int lk_index_open_append(int dfd, const char *path);
+int lk_index_append_fd(int fd, const struct lk_index_entry *e);
+
+/*
  * Replace DIR's index with `text` atomically (a temporary file beside it,
  * then rename). 0, or -1 with errno.
  */

@@ -150,23 +150,32 @@ struct stat;
 void lk_record_file_stat(struct lk_record_file *f, const char *path, struct stat *st);
 
 /*
+ * What the shim opens while the link runs, so that what is left after it
+ * is a write, a rename and a write: the record's temporary file, empty
+ * (on a VM the create is the dearest of the file system calls after a
+ * wait), and the directory's index, opened for appending. Each is -1 when
+ * it cannot be opened; lk_record_write then opens it itself (and says why
+ * the record cannot be written).
+ */
+struct lk_record_early {
+	int fd;			/* the record's temporary file */
+	int index_fd;		/* the index (recindex.h, lk_index_open_append) */
+};
+
+/* Open both for `rec` (rec->id set) in `dir`. */
+void lk_record_open_early(const struct lk_record_draft *rec, const char *dir,
+			  struct lk_record_early *early);
+
+/*
  * Serialize `rec` and write it as <dir>/<rec->id>.json atomically: a
  * temporary file in `dir`, then rename(2), so readers and parallel writers
  * never see a partial record; then its line in the directory's index
- * (recindex.h), appended in one write. `early_fd` is the temporary file
- * lk_record_create_early made, or -1; it is closed. Returns 0 and the final
- * path in *path_out (malloc'd), or -1 with `err` filled.
+ * (recindex.h), appended in one write. `early` is what
+ * lk_record_open_early opened, or NULL; its fds are closed. Returns 0 and
+ * the final path in *path_out (malloc'd), or -1 with `err` filled.
  */
-int lk_record_write(const struct lk_record_draft *rec, const char *dir, int early_fd,
-		    char **path_out, struct lk_err *err);
-
-/*
- * The record's temporary file, empty, made while the link runs (rec->id
- * set), so that what is left after it is a write and a rename: on a VM the
- * create is the dearest of the file system calls after a wait. -1 when it
- * cannot be made; lk_record_write tries again and says why.
- */
-int lk_record_create_early(const struct lk_record_draft *rec, const char *dir);
+int lk_record_write(const struct lk_record_draft *rec, const char *dir,
+		    struct lk_record_early *early, char **path_out, struct lk_err *err);
 
 /*
  * Redact the record `root` (read back) in place, as lk_record_write does unless
@@ -201,12 +210,13 @@ char *lk_record_text(const struct lk_record_draft *rec, size_t *len, struct lk_r
 
 /*
  * After lk_record_write's rename: the line of the record (as written,
- * `bytes` long) appended to DIR's index in one write (recindex.h).
+ * `bytes` long) appended to DIR's index in one write (recindex.h), through
+ * `index_fd` when it is not -1 (lk_record_open_early's; not closed here).
  * Nothing is said when it cannot be: the record is the truth, and readers
  * add a line the index lacks.
  */
 void lk_record_index_append(const struct lk_record_draft *rec, const struct lk_record_written *as,
-			    const char *dir, size_t bytes);
+			    const char *dir, size_t bytes, int index_fd);
 
 /* A record read back in full, for the analyzer. Everything is owned. */
 struct lk_record_kept {

@@ -183,6 +183,46 @@ static void test_prune_stale_names(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+#define HEX_C "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+
+/*
+ * A stale held name that is a hard link of its blob, still there (a link
+ * that held a blob kept before, then died): only a second name, it goes;
+ * the blob stays, with one name. rename(2) alone would leave both.
+ */
+static void test_prune_stale_held_link(void **state)
+{
+	struct lk_prune_limits real = { 0, 0, 0, 0 };
+	struct lk_prune_result res;
+	struct lk_err err = LK_ERR_INIT;
+	char dir[] = "/tmp/lk-test-prune-XXXXXX", path[512], held[512];
+	int64_t now = (int64_t)time(NULL);
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/blobs", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	put(dir, HEX_C);
+	snprintf(path, sizeof(path), "%s/blobs/%s", dir, HEX_C);
+	snprintf(held, sizeof(held), "%s/blobs/%s%s-98-0", dir, LK_BLOB_HELD, HEX_C);
+	assert_int_equal(link(path, held), 0);
+	/* Just now: its link may be at work. */
+	assert_int_equal(lk_prune(dir, &real, now, &res, &err), 0);
+	assert_true(there(dir, LK_BLOB_HELD HEX_C "-98-0"));
+	assert_int_equal(lk_prune(dir, &real, now + 7200, &res, &err), 0);
+	assert_false(there(dir, LK_BLOB_HELD HEX_C "-98-0"));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_int_equal(st.st_nlink, 1);
+	assert_int_equal(st.st_size, 7);	/* put's "content" */
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/blobs", dir);
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/records.index", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_prune_norm_names),
 		cmocka_unit_test(test_prune_norm_args),
 		cmocka_unit_test(test_prune_stale_names),
+		cmocka_unit_test(test_prune_stale_held_link),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

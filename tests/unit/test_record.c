@@ -88,7 +88,7 @@ static int write_record(const char *in_dir, const char *argv1, char **path,
 	rec.shim_exit = 1;
 	rec.stderr_text = "bad \xff byte\n";
 	rec.stderr_len = strlen(rec.stderr_text);
-	rc = lk_record_write(&rec, in_dir, -1, path, err);
+	rc = lk_record_write(&rec, in_dir, NULL, path, err);
 	lk_record_draft_release(&rec);
 	lk_provenance_release(&prov);
 	lk_argv_info_release(&info);
