@@ -663,6 +663,11 @@ int lk_record_write(const struct lk_record_draft *rec, const char *dir,
 	/* Private whatever the umask: a record may name private paths and hold a private stderr. */
 	if (fd < 0)
 		fd = lk_file_create_new(tmp.buf, err);
+	/* A prune that rewrote the index meanwhile renamed a new one over ours: append to that one. */
+	if (index_fd >= 0 && (fstat(index_fd, &st) < 0 || st.st_nlink == 0)) {
+		close(index_fd);
+		index_fd = -1;
+	}
 	if (fd >= 0 && lk_file_finish_new(fd, tmp.buf, final.buf, text, len, err) == 0) {
 		lk_record_index_append(rec, &as, dir, len, index_fd);
 		*path_out = lk_buf_detach(&final);

@@ -32,6 +32,10 @@ while [ $i -lt 500 ]; do
 			done
 			echo "$same $tmps $index" >"$PROBE"
 			[ -n "$REMOVE" ] && rm -f "$BLOBS/$SUM"
+			if [ -n "$REWRITE" ]; then
+				cp "$LINKSCOPE_DIR/records.index" "$LINKSCOPE_DIR/.rewrite"
+				mv "$LINKSCOPE_DIR/.rewrite" "$LINKSCOPE_DIR/records.index"
+			fi
 			exec cc "$@"
 		fi
 	done
@@ -63,8 +67,11 @@ check_eq "the name was there, held by a hard link" "same 0 open" "$(cat "$T/prun
 check_eq "after it the blob is back, and only it" "$sum" "$(ls -A "$blobs")"
 check_eq "with its content" "$sum" "$(sha256sum "$blobs/$sum" | cut -d' ' -f1)"
 
-check_eq "three records" 3 "$(record_count)"
-check_eq "each with its index line" 3 "$(grep -c '^r1' "$LINKSCOPE_DIR/records.index")"
+# As a prune rewrites the index: a new file renamed over the one the shim opened.
+PROBE=$T/rewritten.probe REWRITE=1 LINKSCOPE_LINKER=$T/driver.sh run_capture rewritten "$SHIM" main.o -o rewritten
+check_eq "the index renamed over while the link runs: links" 0 "$(cat "$T/rewritten.rc")"
+check_eq "four records" 4 "$(record_count)"
+check_eq "each with its line in the index there now" 4 "$(grep -c '^r1' "$LINKSCOPE_DIR/records.index")"
 "$LINKSCOPE" list >"$T/list.out" 2>&1
-check_eq "list shows them, as linked" "first again pruned" "$(awk '{print $5}' "$T/list.out" | tac | xargs)"
+check_eq "list shows them, as linked" "first again pruned rewritten" "$(awk '{print $5}' "$T/list.out" | tac | xargs)"
 finish
