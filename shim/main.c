@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "argmax.h"
 #include "driver.h"
 #include "expand.h"
 #include "input_fingerprint.h"
@@ -785,6 +786,32 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	return rec->shim_exit;
 }
 
+/*
+ * Whether what the shim adds to the driver's environment (LINKSCOPE_ACTIVE,
+ * a private TMPDIR when the link compiles, a reproducer's variable) could
+ * push it, or a program it runs, over the kernel's limit where the plain
+ * call would fit (shim/argmax.c). Then the driver runs as it is,
+ * unrecorded, with one line saying why.
+ */
+static int near_exec_limit(const struct lk_options *opt, const struct lk_invocation *inv,
+			   const struct lk_argv_info *info)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	size_t added = sizeof("LINKSCOPE_ACTIVE=1") + sizeof(char *), size, limit;
+
+	if (opt->keep && count_sources(info))
+		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) +
+			 strlen(tmpdir ? tmpdir : "/tmp");
+	if (opt->reproduce)
+		added += PATH_MAX + sizeof("LLD_REPRODUCE=MOLD_REPRO=1") + 2 * sizeof(char *);
+	if (!lk_argmax_near(inv->driver.resolved, inv->exec_argv, environ, added, &size, &limit))
+		return 0;
+	fprintf(stderr, "linkscope-cc: not recording this link: its arguments and environment "
+		"(%zu bytes) are too near the system's limit of %zu for the shim to add to them\n",
+		size, limit);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
@@ -812,7 +839,7 @@ int main(int argc, char **argv)
 	rsp_failed = lk_rsp_expand((const char *const *)inv.exec_argv, inv.driver_argc,
 				   &st.args, &st.rspfiles, &err) < 0;
 	lk_argv_classify(&st.args, &st.info);
-	if (!st.info.links) {
+	if (!st.info.links || near_exec_limit(&opt, &inv, &st.info)) {
 		release_state(&st);
 		exec_driver(&inv);
 	}

@@ -86,22 +86,24 @@ static void capture_finish(struct lk_run_capture *c, struct lk_run *res)
 	free(c->chunk);
 }
 
-static void write_all(int fd, const char *p, size_t n)
+/* -1 when nobody reads `fd` any more (EPIPE); else 0, the bytes written or not (a closed or full stderr keeps them only in the capture). */
+static int write_all(int fd, const char *p, size_t n)
 {
-	/* Our own stderr may be closed: the child's bytes are then only kept. */
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return;
+			return w < 0 && errno == EPIPE ? -1 : 0;
 		p += w;
 		n -= (size_t)w;
 	}
+	return 0;
 }
 
-enum pump_state { PUMP_EOF, PUMP_MORE, PUMP_EMPTY };
+/* PUMP_GONE: our own stderr's reader has gone (the driver's stderr must go with it). */
+enum pump_state { PUMP_EOF, PUMP_MORE, PUMP_EMPTY, PUMP_GONE };
 
 /*
  * Move what is available from the pipe to our stderr and the capture. The
@@ -119,9 +121,8 @@ static enum pump_state pump(int fd, struct lk_run_capture *c)
 		return PUMP_EMPTY;
 	if (n <= 0)
 		return PUMP_EOF;
-	write_all(2, buf, (size_t)n);
 	capture_add(c, buf, (size_t)n);
-	return PUMP_MORE;
+	return write_all(2, buf, (size_t)n) < 0 ? PUMP_GONE : PUMP_MORE;
 }
 
 static int spawn_child(pid_t *pid, const char *path, char *const argv[],
@@ -213,27 +214,58 @@ int lk_run_start(struct lk_run_job *job, const char *path, char *const argv[],
 	} else {
 		res->ran = 1;
 		job->pipe_fd = fds[0];
+		/* Started with no stderr, the pipe may be fd 2 itself: then there is no stderr of ours to watch. */
+		job->watch_stderr = fds[0] != 2 && fds[1] != 2;
 	}
 	/* After the spawn: its page faults, if any, fall while the child runs. */
 	job->cap.chunk = lk_xmalloc(LK_RUN_CHUNK);
 	return 0;
 }
 
-/* One round: copy what the child wrote, pass signals on; `timeout_ms` as poll's. */
+/*
+ * Our stderr's reader has gone (`make 2>&1 | head -c1`): the driver's
+ * stderr goes too, so that its next write there kills it by SIGPIPE as it
+ * would have without us (or fails with EPIPE, if it ignores SIGPIPE). What
+ * it would have written after that is not in the record: it never existed.
+ */
+static void stderr_gone(struct lk_run_job *job)
+{
+	if (job->pipe_fd >= 0)
+		close(job->pipe_fd);
+	job->pipe_fd = -1;
+	job->watch_stderr = 0;
+}
+
+/*
+ * One round: copy what the child wrote, pass signals on; `timeout_ms` as
+ * poll's. Our own stderr is watched for POLLERR only (a pipe or socket
+ * whose reader has gone), so that the driver's stderr closes as soon as
+ * ours does, not at our next write; a file or terminal never reports it
+ * (a terminal's hangup is POLLHUP, and the driver would get EIO, not
+ * SIGPIPE). POLLNVAL: we were started with no stderr.
+ */
 static int service_once(struct lk_run_job *job, int timeout_ms)
 {
-	struct pollfd pfd[2] = {
+	struct pollfd pfd[3] = {
 		{ job->sfd, POLLIN, 0 },
 		{ job->pipe_fd, POLLIN, 0 },
+		{ job->watch_stderr ? 2 : -1, 0, 0 },
 	};
-	int n = poll(pfd, 2, timeout_ms);
+	int n = poll(pfd, 3, timeout_ms);
+	enum pump_state got = PUMP_EMPTY;
 
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
-	if (pfd[1].revents && pump(job->pipe_fd, &job->cap) == PUMP_EOF) {
+	if (pfd[1].revents)
+		got = pump(job->pipe_fd, &job->cap);
+	if (got == PUMP_EOF) {
 		close(job->pipe_fd);
 		job->pipe_fd = -1;
 	}
+	if (got == PUMP_GONE || (pfd[2].revents & POLLERR))
+		stderr_gone(job);
+	else if (pfd[2].revents & POLLNVAL)
+		job->watch_stderr = 0;
 	if (pfd[0].revents)
 		forward_signal(job->sfd, job->child, &job->child_done, &job->status);
 	return n;
@@ -304,8 +336,12 @@ void lk_run_wait(struct lk_run_job *job, struct lk_run *res)
 		/* What the child wrote before it ended; a grandchild may hold the pipe open. */
 		if (job->child_done && job->pipe_fd >= 0)
 			fcntl(job->pipe_fd, F_SETFL, O_NONBLOCK);
-		while (job->pipe_fd >= 0 && pump(job->pipe_fd, &job->cap) == PUMP_MORE)
+		enum pump_state got = PUMP_MORE;
+
+		while (job->pipe_fd >= 0 && (got = pump(job->pipe_fd, &job->cap)) == PUMP_MORE)
 			;
+		if (got == PUMP_GONE)
+			stderr_gone(job);
 		if (job->pipe_fd >= 0)
 			close(job->pipe_fd);
 		while (!job->child_done) {
@@ -321,8 +357,12 @@ void lk_run_wait(struct lk_run_job *job, struct lk_run *res)
 	}
 	if (job->sfd >= 0)
 		close(job->sfd);
-	if (job->reset_sigpipe)
-		signal(SIGPIPE, SIG_DFL);
+	/*
+	 * SIGPIPE stays ignored in the shim until it ends: its own messages
+	 * after the link (a warning, LINKSCOPE_REPORT's explanation) to a
+	 * stderr nobody reads must not turn the driver's status into ours.
+	 * lk_run_die_like restores it to die as the driver did.
+	 */
 	sigprocmask(SIG_SETMASK, &job->old, NULL);
 	capture_finish(&job->cap, res);
 	job->active = 0;

@@ -44,6 +44,7 @@ struct lk_run_job {
 	int active;		/* started, not yet waited for */
 	int pipe_fd, sfd;	/* the stderr pipe's read end and the signalfd, or -1 */
 	int status, child_done, reset_sigpipe;
+	int watch_stderr;	/* our stderr is polled for its reader's going (POLLERR) */
 	pid_t child;
 };
 
