@@ -79,10 +79,52 @@ static int lacks_version(const struct lk_replay *out, long i, const char *versio
 	return versioned && !has;
 }
 
+/* Does the shared object of input `i` define `name` at `version` (sym@@VER or sym@VER)? */
+static int defines_at_version(const struct lk_replay *out, long i, const char *name, const char *version)
+{
+	struct lk_elf_every ev = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	int has = 0;
+
+	if (lk_elf_read_every(out->inputs.items[i].path, &ev, &err) < 0)
+		return 0;
+	for (size_t f = 0; f < ev.nr && !has; f++)
+		for (size_t k = 0; k < ev.items[f].syms.nr && !has; k++) {
+			const struct lk_elf_every_sym *y = &ev.items[f].syms.items[k];
+
+			has = y->dynamic && y->defined && y->version && !strcmp(y->version, version) &&
+			      !strcmp(y->name, name);
+		}
+	lk_elf_every_release(&ev);
+	return has;
+}
+
+/*
+ * Does another shared object kept in the link define `name` at `version`?
+ * ld binds a shared object's "sym@VER" reference to it whatever binds the
+ * unversioned name: elflink.c's _bfd_elf_add_default_symbol enters
+ * "sym@VER" as an indirection to "sym@@VER" (liba.so's foo@@A_1 first on
+ * the line, libb.so.0's foo@@B_2 brought by libx.so's DT_NEEDED: libx.so's
+ * foo@B_2 binds libb.so.0's).
+ */
+static int version_kept_elsewhere(const struct lk_replay *out, long def_input, const char *name,
+				  const char *version)
+{
+	for (size_t i = 0; i < out->inputs.nr; i++) {
+		const struct lk_rinput *in = &out->inputs.items[i];
+
+		if ((long)i != def_input && in->dso && !in->dropped &&
+		    defines_at_version(out, (long)i, name, version))
+			return 1;
+	}
+	return 0;
+}
+
 int rp_version_unbound(const struct lk_replay *out, const struct lk_sym *s, long ref_input, const char *version)
 {
 	return s && s->defined && s->dynamic && !s->diagnosed && s->def_input != ref_input && s->version &&
-	       strcmp(s->version, version) && lacks_version(out, s->def_input, version);
+	       strcmp(s->version, version) && lacks_version(out, s->def_input, version) &&
+	       !version_kept_elsewhere(out, s->def_input, s->name, version);
 }
 
 /*
