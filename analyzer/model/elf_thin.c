@@ -142,8 +142,9 @@ static int thin_member(struct lk_elf_archive *ar, size_t offset, char **name, st
 	int rc;
 
 	*name = NULL;
+	/* What the caller wants read (relocations, edges) stays: a member of a thin archive is read as a regular one's. */
 	if (gc)
-		memset(gc, 0, sizeof(*gc)), gc->fd = -1;
+		elfr_gc_reset(gc);
 	if (elfr_ar_hdr_read(ar->fd, offset, &h) < 0 || !(*name = member_name(ar, &h, &origin)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu", ar->path, offset);
 	file = member_file(ar, *name);

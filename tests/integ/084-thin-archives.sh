@@ -45,6 +45,26 @@ check_eq "a thin archive's member gone since the link: outcome unknown" "unknown
 check_contains "... naming the member" "$(rep 'r["predicted"]["unknown_because"]')" "f.o"
 mv sub/f.o.away sub/f.o
 
+# A -fno-pic member of a thin archive in a -shared link: the relocation
+# error, as for the same member of a regular archive (issue #34's
+# regression: the thin member's relocations went unread). The real three
+# linkers are the oracles.
+echo 'int counter; int bump(void) { return ++counter; }' >g.c
+echo 'int bump(void); int api(void) { return bump(); }' >s.c
+cc -c -fno-pic g.c -o g.o && cc -c -fPIC s.c -o s.o
+ar rcsT libnopic-thin.a g.o && ar rcs libnopic.a g.o
+for kind in nopic nopic-thin; do
+	for ld in bfd lld mold; do
+		"$SHIM" -- cc -fuse-ld=$ld -shared s.o -L. -l$kind -o lib$kind-$ld.so 2>/dev/null
+		real=$?
+		verdict=$("$LINKSCOPE" report --format json --replay-only "$(last_record)" |
+			"$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linkers"][sys.argv[1]])' $ld)
+		check_eq "$kind archive, -shared, $ld: the real link fails and the replay says so" "1 failure" "$real $verdict"
+	done
+done
+check_contains "the thin member's relocation is the cause" \
+	"$("$LINKSCOPE" explain "$(last_record)" 2>&1)" "relocation-not-allowed: counter"
+
 # A meson build: its static_library is a thin archive (meson's default on Linux).
 mkdir -p proj && cd proj
 cat >meson.build <<'M'
