@@ -144,7 +144,12 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 
 			lk_buf_addf(&l, "cargo:rustc-link-lib=%s%.*s", static_lib ? "static=" : "", (int)stem_len, stem);
 			lk_strvec_push_owned(&script, lk_buf_detach(&l));
-			if (!dir_searched(line, dir)) {
+			/*
+			 * rustc finds a static= library itself, in its own -L dirs only
+			 * (find_native_static_library: not the linker's, not the
+			 * system's): it needs the dir whether the linker searches it or not.
+			 */
+			if (static_lib || !dir_searched(line, dir)) {
 				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
 				lk_strvec_push_owned(&script, lk_buf_detach(&l));
 			}

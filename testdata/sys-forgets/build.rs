@@ -3,6 +3,8 @@
 //   SYS_VARIANT=zlib    the crate calls zlib and prints nothing: -lz is missing
 //   SYS_VARIANT=native  it builds libsysnative.a in OUT_DIR and prints
 //                       neither rustc-link-search nor rustc-link-lib
+//   SYS_LIBDIR=DIR      (native) libsysnative.a goes to DIR instead: a dir
+//                       the linker searches anyway (LIBRARY_PATH), not rustc
 //   SYS_EXTRA="a;b"     lines printed verbatim: the test applies linkscope's
 //                       suggested cargo: instructions through it
 use std::env;
@@ -14,10 +16,12 @@ fn main() {
     let out = Path::new(&out);
     let variant = env::var("SYS_VARIANT").unwrap_or_default();
     if variant == "native" {
+        let libdir = env::var("SYS_LIBDIR").unwrap_or_default();
+        let libdir = if libdir.is_empty() { out } else { Path::new(&libdir) };
         let obj = out.join("native.o");
         let ok = Command::new("cc").args(["-c", "-fPIC", "csrc/native.c", "-o"]).arg(&obj).status().unwrap();
         assert!(ok.success());
-        let ok = Command::new("ar").arg("rcs").arg(out.join("libsysnative.a")).arg(&obj).status().unwrap();
+        let ok = Command::new("ar").arg("rcs").arg(libdir.join("libsysnative.a")).arg(&obj).status().unwrap();
         assert!(ok.success());
         println!("cargo:rustc-cfg=native");
     }
@@ -27,4 +31,5 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-env-changed=SYS_VARIANT");
     println!("cargo:rerun-if-env-changed=SYS_EXTRA");
+    println!("cargo:rerun-if-env-changed=SYS_LIBDIR");
 }

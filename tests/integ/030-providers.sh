@@ -231,4 +231,19 @@ check_eq "cargo native: link-lib=static and link-search, verified" "['cargo:rust
 SYS_VARIANT=native SYS_EXTRA="$(field "$json" '";".join(d[0]["fixes"][0]["build_script"])')" CARGO_TARGET_DIR=$T/ct2 cargo_build
 check "cargo native: cargo builds with the suggested instructions" test -x "$T/ct2/debug/forgets-sys"
 
+# The static library in a dir the linker searches anyway (LIBRARY_PATH): rustc
+# finds a static= library in its own -L dirs only, so the fix needs the
+# rustc-link-search line all the same (issue #34's regression).
+mkdir -p "$T/syslib"
+export LIBRARY_PATH=$T/syslib
+SYS_VARIANT=native SYS_LIBDIR=$T/syslib CARGO_TARGET_DIR=$T/ct3 RUSTFLAGS="-Clinker=$SHIM" cargo_build
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "cargo native in a searched dir: link-lib=static and link-search, verified" \
+	"['cargo:rustc-link-lib=static=sysnative', 'cargo:rustc-link-search=native=$T/syslib'] True" \
+	"$(field "$json" 'd[0]["fixes"][0]["build_script"], d[0]["fixes"][0]["verified"]')"
+SYS_VARIANT=native SYS_LIBDIR=$T/syslib SYS_EXTRA="$(field "$json" '";".join(d[0]["fixes"][0]["build_script"])')" \
+	CARGO_TARGET_DIR=$T/ct3 cargo_build
+check "cargo native in a searched dir: cargo builds with the suggested instructions" test -x "$T/ct3/debug/forgets-sys"
+unset LIBRARY_PATH
+
 finish
