@@ -703,6 +703,7 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		struct lk_line_item *it = add_item(b, LK_ITEM_FILE, next, NULL, pos);
 
 		it->note = lk_xstrdup("-T script");
+		it->t_script = 1;
 		return 1;
 	}
 	if ((v = option_value(w, next, "-rpath-link", 0, &used))) {

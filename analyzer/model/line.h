@@ -87,6 +87,7 @@ struct lk_line_item {
 	long parent;		/* the linker script item it came from, -1 if none */
 	int as_needed_script;	/* inside a script's AS_NEEDED ( ... ) */
 	int script_group;	/* inside a script's GROUP ( ... ) */
+	int t_script;		/* named by -T: a script ld parses as it is, not an input it tries as one */
 	/* Resolution (files, libraries, script entries). */
 	char *path;		/* the file the linker opens */
 	struct lk_strvec tried;	/* for a library: every file tried, in order */

@@ -24,6 +24,7 @@ struct lexer {
 	const char *path;
 	struct lk_buf tok;
 	int quoted;
+	int in_list;		/* inside GROUP ( ... ): ld's INPUTLIST state, where '#' is no comment */
 	struct lk_script *s;	/* where a failure's line and token, or the command not modelled, go */
 };
 
@@ -81,6 +82,11 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 			lx->p = end + 2;
 			continue;
 		}
+		if (*lx->p == '#') {
+			/* A comment to the end of the line; in a file list, a character ld drops. */
+			lx->p += lx->in_list ? 1 : strcspn(lx->p, "\n");
+			continue;
+		}
 		break;
 	}
 	if (!*lx->p)
@@ -102,10 +108,62 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 		lx->quoted = 1;
 		return 0;
 	}
-	while (*lx->p && !isspace((unsigned char)*lx->p) && !strchr("(){};,\"", *lx->p) &&
+	while (*lx->p && !isspace((unsigned char)*lx->p) && !strchr("(){};,\"#", *lx->p) &&
 	       !(lx->p[0] == '/' && lx->p[1] == '*'))
 		lk_buf_addch(&lx->tok, *lx->p++);
 	return 0;
+}
+
+/*
+ * ld reads a text input twice: first it lexes the whole file in its
+ * SCRIPT state (ldfile.c's ldfile_try_open_bfd, looking for an
+ * OUTPUT_FORMAT that would make it skip the file), then it parses it. In
+ * the first pass a character that begins no token of that state is fatal,
+ * "file not recognized: file format not recognized" (ldlex.l's
+ * lex_warn_invalid while ldfile_assumed_script), wherever it is but in a
+ * comment or a quoted name. Which characters: measured on GNU ld 2.40,
+ * each alone and in context (tests/integ/128-script-lexer.sh): letters,
+ * digits, blanks and !$()+,-./:;=>\_{}~ begin tokens; so do the
+ * operators *=, |=, &= and <<=; '#' begins a comment to the end of the
+ * line; " % & ' * < ? @ [ ] ^ ` | alone, other control characters and
+ * bytes over 0x7f do not. Returns the first such character, with its
+ * line in *line, or NULL. Not for a -T script: ld parses that at once.
+ */
+static const char *invalid_character(const char *p, int *line)
+{
+	static const char *const operators[] = { "*=", "|=", "&=", "<<=", NULL };
+
+	for (*line = 1; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		const char *end;
+		int op = 0;
+
+		if (c == '\n')
+			++*line;
+		if (c == '/' && p[1] == '*') {
+			if (!(end = strstr(p + 2, "*/")))
+				return NULL;	/* "EOF in comment": the parse says so */
+			for (; p < end; p++)
+				*line += *p == '\n';
+			p++;
+			continue;
+		}
+		if (isalnum(c) || strchr(" \t\n\r!$()+,-./:;=>\\_{}~", c))
+			continue;
+		if (c == '#' || (c == '"' && strchr(p + 1, '"'))) {
+			end = c == '#' ? p + strcspn(p, "\n") - 1 : strchr(p + 1, '"');
+			for (; p < end; p++)
+				*line += p[1] == '\n' && c == '"';
+			continue;
+		}
+		for (const char *const *o = operators; *o && !op; o++)
+			if (!strncmp(p, *o, strlen(*o)))
+				op = (int)strlen(*o);
+		if (!op)
+			return p;
+		p += op - 1;
+	}
+	return NULL;
 }
 
 /*
@@ -134,6 +192,20 @@ static const char *one_line(const char *s, char *buf, size_t size)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+int lk_script_invalid_character(const char *text, char shown[8])
+{
+	int line;
+	const char *bad = invalid_character(text, &line);
+
+	if (!bad)
+		return 0;
+	if ((unsigned char)*bad >= 0x80)
+		snprintf(shown, 8, "\\x%02x", (unsigned char)*bad);	/* a byte, not a character */
+	else
+		one_line((char[2]){ *bad, 0 }, shown, 8);
+	return line;
 }
 
 static int is(const struct lexer *lx, const char *s)
@@ -167,11 +239,12 @@ static void add_input(struct lk_script *s, const char *name, int as_needed, int 
 	in->in_group = in_group;
 }
 
-/* The list after GROUP( or INPUT( or AS_NEEDED(, up to its ')'. */
+/* The list after GROUP( or INPUT( or AS_NEEDED(, up to its ')', in ld's INPUTLIST state. */
 static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 			  int in_group, struct lk_err *err)
 {
 	for (;;) {
+		lx->in_list = 1;
 		if (next_token(lx, err) < 0)
 			return -1;
 		if (!lx->tok.len && !lx->quoted) {
@@ -179,8 +252,10 @@ static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: expected ')' before end of file",
 					  lx->path, lx->line);
 		}
-		if (is(lx, ")"))
+		if (is(lx, ")")) {
+			lx->in_list = 0;
 			return 0;
+		}
 		if (is(lx, ","))
 			continue;
 		if (is(lx, "AS_NEEDED")) {
@@ -227,6 +302,38 @@ static int word_like(const char *w)
 	return 1;
 }
 
+/*
+ * A word that ld's lexer cannot take for a keyword: not all capitals (every
+ * command of ld/ldlex.l is, but for these few lower-case ones), not an
+ * operator or a bracket. At the start of a statement ld's grammar reads it
+ * as a NAME, which only an assignment may follow.
+ */
+static int is_plain_name(const char *w)
+{
+	static const char *const lower_keywords[] = { "sizeof_headers", "absolute", "o", "org", "l",
+		"len", NULL };
+	int lower = 0;
+
+	if (!*w || strchr("(){};,=+-*/<>&|!~", *w) || in_list(lower_keywords, w))
+		return 0;
+	for (; *w; w++)
+		lower |= islower((unsigned char)*w) || strchr(".=$/\\:", *w);
+	return lower;
+}
+
+/*
+ * The token read is one of ld's assignment operators (ldgram.y's assign_op
+ * and '='). Only '=' is read here: "x += 4;" reads x, and ld fails when
+ * nothing defined it ("undefined symbol `x' referenced in expression"),
+ * which is not modelled.
+ */
+static int is_assign_op(const struct lexer *lx)
+{
+	static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "<<=", ">>=", "&=", "|=", NULL };
+
+	return !lx->quoted && in_list(ops, lx->tok.buf);
+}
+
 static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *err)
 {
 	static const char *const blocks[] = { "SECTIONS", "MEMORY", "PHDRS", "VERSION", NULL };
@@ -257,6 +364,10 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 	}
 	if (in_list(no_argument_commands, name))
 		return 0;
+	if (!strcmp(name, "{") && !lx->quoted) {
+		syntax_error_here(lx);
+		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '{' opens no command", lx->path, lx->line);
+	}
 	if (!strcmp(name, ")") || !strcmp(name, "}")) {
 		syntax_error_here(lx);
 		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' closes nothing", lx->path, lx->line, name);
@@ -284,9 +395,10 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 		}
 		return 0;
 	}
-	if (!in_list(ld_keywords, name) && word_like(name) && !lx->quoted && lx->tok.len &&
-	    word_like(lx->tok.buf)) {
-		/* Two names in a row where ld's grammar wants a command: "syntax error" at the second. */
+	if ((is_plain_name(name) && !is_assign_op(lx)) ||
+	    (!in_list(ld_keywords, name) && word_like(name) && !lx->quoted && lx->tok.len &&
+	     word_like(lx->tok.buf))) {
+		/* A name where ld's grammar wants a command, not followed by an assignment: "syntax error" at what follows. */
 		syntax_error_here(lx);
 		return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: '%s' is not a linker script command",
 				  lx->path, lx->line, name);
@@ -300,7 +412,7 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 int lk_script_parse(const char *text, const char *path, struct lk_script *out,
 		    struct lk_err *err)
 {
-	struct lexer lx = { text, 1, path, LK_BUF_INIT, 0, out };
+	struct lexer lx = { text, 1, path, LK_BUF_INIT, 0, 0, out };
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));

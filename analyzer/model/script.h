@@ -26,6 +26,7 @@ struct lk_script {
 	char *error_token;
 	/* ... or the script uses this command or expression, which is not modelled (no verdict). */
 	char *unmodelled;
+
 };
 
 /*
@@ -37,5 +38,14 @@ struct lk_script {
 int lk_script_parse(const char *text, const char *path, struct lk_script *out,
 		    struct lk_err *err);
 void lk_script_release(struct lk_script *s);
+
+/*
+ * A text file ld meets as an input (not a -T script) is lexed whole before
+ * it is parsed, and a character that begins no token of ld's script
+ * lexer, outside a comment or a quoted name, makes it "file format not
+ * recognized". Returns that character's line, with the character in
+ * `shown` as an error message shows it ("@", "\\x80"), or 0.
+ */
+int lk_script_invalid_character(const char *text, char shown[8]);
 
 #endif

@@ -113,10 +113,18 @@ static void judge_script(struct lk_line *line, struct lk_line_item *it)
 	struct lk_buf text = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_script script;
+	char bad[8];
+	int bad_line;
 
 	if (lk_buf_read_file(&text, it->path, (size_t)1 << 20) < 0) {
 		lk_buf_release(&text);
 		return;	/* resolve.c's note says so; it is read as no script */
+	}
+	if (!it->t_script && (bad_line = lk_script_invalid_character(text.buf, bad))) {
+		set_unusable(it, LK_UNUSABLE_UNRECOGNIZED, "'%s' is a text file with '%s' at line %d outside a comment or a quoted name, which ld's script lexer does not take: \"file format not recognized\"",
+			     shown(it), bad, bad_line);
+		lk_buf_release(&text);
+		return;
 	}
 	if (lk_script_parse(text.buf, it->path, &script, &err) < 0) {
 		if (script.error_line && script.error_token)

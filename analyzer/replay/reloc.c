@@ -125,7 +125,7 @@ static void read_starts(struct rp_relocs *rr, const struct lk_line *line)
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->kind == LK_ITEM_FILE && it->note && !strcmp(it->note, "-T script"))
+		if (it->kind == LK_ITEM_FILE && it->t_script)
 			rr->fixed_addresses = 1;	/* a script places sections its own way: not modelled */
 		if (it->kind != LK_ITEM_OPTION)
 			continue;

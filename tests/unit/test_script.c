@@ -202,7 +202,8 @@ static void test_script_bad_syntax(void **state)
 	expect_parse_error("\n\n\nINPUT", "line 4: expected '(', found 'end of file'");
 	/* A quoted name holding a newline or a control byte is shown on one line (found by fuzz_script). */
 	expect_parse_error("SEARCH_DIR(\"a\" \"b\nc\x01\")", "expected ')', found 'b\\nc\\x01'");
-	expect_parse_error("\"x\ny\" 1", "'x\\ny' is not modelled here");
+	/* A name at a statement's start that no assignment follows: ld's "syntax error" at what follows. */
+	expect_parse_error("\"x\ny\" 1", "'x\\ny' is not a linker script command");
 }
 
 /* A failure says whether ld's "syntax error" is sure (its line and token) or the script is only not modelled. */
@@ -237,10 +238,33 @@ static void test_script_error_verdicts(void **state)
 	expect_verdict("STARTUP(crt0.o)\n", 0, NULL, "STARTUP");
 	expect_verdict("foo += 4;\n", 0, NULL, "foo");
 	expect_verdict("MYSTERY(x)\n", 0, NULL, "MYSTERY");
+	/* A plain name (not a keyword: ld's are all capitals) that no '=' follows is a NAME ld cannot parse there. */
+	expect_verdict("a=1;\n", 1, ";", NULL);
+	expect_verdict("#!/bin/sh\necho plugin\n", 2, "plugin", NULL);
+	expect_verdict("plugin=1\nname=\"x\"\n", 2, "name=", NULL);
+	expect_verdict("{ \"a\": 1 }\n", 1, "{", NULL);
 	/* What ld accepts parses: commands of no arguments too. */
 	parse_ok("FORCE_COMMON_ALLOCATION\nINHIBIT_COMMON_ALLOCATION INPUT(a.o)", &s);
 	assert_int_equal(s.inputs.nr, 1);
 	lk_script_release(&s);
+}
+
+/* A text input is lexed whole first: a character ld's script lexer does not take makes it no script (tests/integ/128). */
+static void test_script_invalid_character(void **state)
+{
+	char shown[8];
+
+	(void)state;
+	assert_int_equal(lk_script_invalid_character("GROUP ( libc.so.6 )\n@@@\n", shown), 2);
+	assert_string_equal(shown, "@");
+	assert_int_equal(lk_script_invalid_character("x = 1 * 2;\n", shown), 1);
+	assert_int_equal(lk_script_invalid_character("\n\nGROUP ( a ) \x80", shown), 3);
+	assert_string_equal(shown, "\\x80");
+	/* Not in a comment, a quoted name or a '#' comment; the operators *=, |=, &= and <<= are tokens. */
+	assert_int_equal(lk_script_invalid_character("/* @ * */ GROUP ( \"a@b\" ) # <<@>>\nx *= 2; y |= 1; z <<= 1;", shown), 0);
+	/* An unterminated string's quote is the character. */
+	assert_int_equal(lk_script_invalid_character("GROUP ( a )\n\"b\n", shown), 2);
+	assert_string_equal(shown, "\"");
 }
 
 int main(void)
@@ -256,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_script_commands_kept),
 		cmocka_unit_test(test_script_bad_syntax),
 		cmocka_unit_test(test_script_error_verdicts),
+		cmocka_unit_test(test_script_invalid_character),
 	};
 	return cmocka_run_group_tests_name("script", tests, NULL, NULL);
 }
