@@ -345,6 +345,68 @@ static void propose(const struct lk_fixer *fx)
 			lk_fix_reloc(fx, &fx->rp->diags.items[i]);
 }
 
+/* The first fix of `l` that links, or NULL. */
+static const struct lk_fix *first_verified(const struct lk_fix_list *l)
+{
+	for (size_t k = 0; k < l->nr; k++)
+		if (l->items[k].verified)
+			return &l->items[k];
+	return NULL;
+}
+
+/*
+ * The input ld could not use whose own fix links the line alone (-llibz
+ * not found: "replace -llibz with -lz"; a library of another machine
+ * skipped), with its diagnostic in *cause; NULL when none.
+ */
+static const struct lk_fix *input_fix_that_links(const struct lk_fixer *fx, const struct lk_diag **cause)
+{
+	for (size_t i = 0; i < fx->rp->diags.nr; i++) {
+		const struct lk_diag *e = &fx->rp->diags.items[i];
+		const struct lk_fix *f;
+
+		if ((e->kind == LK_DIAG_NOT_FOUND || e->kind == LK_DIAG_INCOMPATIBLE || lk_unusable_kind(e->kind)) &&
+		    (f = first_verified(&fx->out->of[i])) && lk_edit_on_line(&f->edit)) {
+			*cause = e;
+			return f;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * An undefined symbol that no fix of its own links, on a line where an
+ * input ld could not use has a fix that does: that input is the cause
+ * (what -lz finds defines the symbol ld looked for in -llibz), and its
+ * fix is the symbol's first too. Taking each cause's first fix then
+ * makes one edit, not that one and an -lz appended beside it.
+ */
+static void adopt_input_fixes(const struct lk_fixer *fx)
+{
+	for (size_t i = 0; i < fx->rp->diags.nr; i++) {
+		const struct lk_diag *d = &fx->rp->diags.items[i], *cause = NULL;
+		const struct lk_fix *f;
+		struct lk_edit e;
+		struct lk_buf desc = LK_BUF_INIT;
+
+		if (d->kind != LK_DIAG_UNDEFINED || first_verified(&fx->out->of[i]) ||
+		    !(f = input_fix_that_links(fx, &cause)))
+			continue;
+		e = f->edit;
+		memset(&e.words, 0, sizeof(e.words));
+		for (size_t k = 0; k < f->edit.words.nr; k++)
+			lk_strvec_push(&e.words, f->edit.words.items[k]);
+		e.driver = f->edit.driver ? lk_xstrdup(f->edit.driver) : NULL;
+		e.input = f->edit.input ? lk_xstrdup(f->edit.input) : NULL;
+		e.needs = f->edit.needs ? lk_xstrdup(f->edit.needs) : NULL;
+		lk_buf_addf(&desc, "%s: ld could not use %s, the input this edit puts right (%s below), and with it the line links: %s %s defined then",
+			    f->description, cause->symbol, lk_diag_kind_name(cause->kind), d->symbol,
+			    d->symbols.nr > 1 ? "and the others are" : "is");
+		lk_fix_offer(fx, d, &e, desc.buf);
+		lk_buf_release(&desc);
+	}
+}
+
 /*
  * One fix first: those at the cause that work (verified, or stated as
  * rebuilds are), then the workarounds that work, then the partial ones;
@@ -403,6 +465,7 @@ void lk_fix_all(const struct lk_record *rec, const struct lk_line *line, const s
 	out->of = lk_xcalloc(out->nr + 1, sizeof(*out->of));
 	propose(&fx);
 	lk_fix_providers(&fx);
+	adopt_input_fixes(&fx);
 	for (size_t i = 0; i < out->nr; i++)
 		cause_first(&out->of[i]);
 	lk_where_fixes(rec, line, rp, out);

@@ -70,6 +70,20 @@ check_eq "... the cause: -static with only the .so" static-only-shared "$(rep "$
 check_eq "... its fix said, not verified" "True False" "$(rep 'str('"$nf"'["fixes"][0]["stated"]) + " " + str('"$nf"'["fixes"][0]["verified"])')"
 check "... and without -static ld links" cc mq.o -Lso -lquux -o p5
 
+# -llibz for -lz (issue #34): the undefined zlibVersion follows from the
+# library not found, so its first fix is the same replacement, verified,
+# not "append -lz" beside a -llibz still there; every cause's first fix
+# applied together is one edit, and the real ld links the line it gives.
+printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >z.c
+cc -c z.c -o z.o
+fails "-llibz for -lz" cc z.o -llibz -o p7
+undef='[d for d in r["diagnostics"] if d["kind"] == "undefined-symbol"][0]'
+check_eq "... the undefined symbol's first fix: the replacement of -llibz, verified" "['-lz'] True True 2" \
+	"$(rep '" ".join(str('"$undef"'["fixes"][0][k]) for k in ("args", "replaces", "verified", "position"))')"
+check_eq "... each cause's first fix: one edit" "1" \
+	"$(rep 'len({(tuple(d["fixes"][0]["args"]), d["fixes"][0]["position"], d["fixes"][0]["replaces"]) for d in r["diagnostics"] if d["fixes"]})')"
+check "... and ld links the line it gives" cc z.o -lz -o p7
+
 # A -L dir that does not exist.
 fails "-L a dir that is not there" cc mq.o -L"$T/no/such/dir" -lquux -o p6
 check_eq "... the cause: the missing dir" missing-dir "$(rep "$nf"'["not_found_cause"]')"
