@@ -27,7 +27,7 @@ int lk_private_dir(const char *path, const char *what, const struct stat *st, in
 	const char *why;
 
 	if (!S_ISDIR(st->st_mode))
-		return lk_err_set(err, LK_E_IO, "refusing %s '%s': not a directory (a symlink or a file)",
+		return lk_err_set(err, LK_E_IO, "refusing %s '%s': not a directory",
 				  what, path);
 	if (st->st_uid != geteuid())
 		why = "owned by another user";
@@ -50,7 +50,8 @@ int lk_private_dir_at(const char *path, const char *what, int shared, struct lk_
 {
 	struct stat st;
 
-	if (lstat(path, &st) < 0)
+	/* Followed: a link to a dir of ours is ours (views.c refuses to write through it), one to another's is not. */
+	if (stat(path, &st) < 0)
 		return errno == ENOENT ? 0 : lk_err_errno(err, "cannot look at %s '%s'", what, path);
 	return lk_private_dir(path, what, &st, shared, err);
 }
@@ -98,7 +99,7 @@ static void note_once(struct lk_strvec *notes, const char *msg)
 	lk_strvec_push(notes, msg);
 }
 
-/* Are the record's dir (followed: a path given through a symlink is fine) and its blobs/ (not followed) the user's? */
+/* Are the record's dir and its blobs/ the user's? */
 static int blobs_dir_usable(const char *dir, int shared, struct lk_strvec *notes)
 {
 	struct lk_buf blobs = LK_BUF_INIT, msg = LK_BUF_INIT;

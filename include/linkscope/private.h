@@ -23,14 +23,14 @@
  * no one else? 0 if so. Else -1 with `err` saying why, and the variable
  * that would allow it; but with `shared`, a directory owned by another
  * user or open to others is allowed: 1, and `err` holds the warning to
- * print. A non-directory (a symlink, for an lstat) is -1 whatever `shared`.
+ * print. A non-directory is -1 whatever `shared`.
  */
 int lk_private_dir(const char *path, const char *what, const struct stat *st, int shared,
 		   struct lk_err *err);
 
 /*
- * The same for `path` looked up now with lstat (a symlink is refused);
- * a path that is not there is 0 (nothing to refuse).
+ * The same for `path` looked up now with stat (a symlink is what it
+ * points to); a path that is not there is 0 (nothing to refuse).
  */
 int lk_private_dir_at(const char *path, const char *what, int shared, struct lk_err *err);
 
