@@ -56,11 +56,11 @@ mkdir -p openblobs/blobs && chmod 1777 openblobs/blobs
 run_capture openb env LINKSCOPE_DIR="$T/openblobs" "$SHIM" main.o -o x2
 check_contains "a blobs/ of ours writable by others: refused" "$(cat "$T/openb.err")" \
 	"refusing record subdirectory '$T/openblobs/blobs': writable by others (uid 0, mode 1777)"
-mkdir -p linked elsewhere && chown 65534:65534 elsewhere && ln -s "$T/elsewhere" linked/blobs
+mkdir -p linked theirs && chown 65534:65534 theirs && ln -s "$T/theirs" linked/blobs
 run_capture linked env LINKSCOPE_DIR="$T/linked" "$SHIM" main.o -o x2
 check_contains "a blobs/ that is a symlink to another user's dir: refused" "$(cat "$T/linked.err")" \
 	"refusing record subdirectory '$T/linked/blobs': owned by another user"
-check_eq "nothing written through it" "" "$(ls -A elsewhere)"
+check_eq "nothing written through it" "" "$(ls -A theirs)"
 mkdir -p filed && : >filed/views
 run_capture filed env LINKSCOPE_DIR="$T/filed" "$SHIM" main.o -o x2
 check_contains "a views/ that is a file: refused" "$(cat "$T/filed.err")" \
