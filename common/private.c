@@ -1,10 +1,14 @@
 /*
  * The record dir is the user's: whose a record dir, its blobs/ and views/,
  * and a kept copy are, and whether a kept copy holds what its name says
- * (see private.h). The shim asks before it records into a dir and before
- * it holds a blob it finds; the analyzer before it reads a kept copy. One
- * stat the caller has already made, where it can: the shim's cost per
- * link is benchmarked (bench/shim-overhead.sh).
+ * (see private.h).
+ *
+ * Stage: argv -> record (the shim asks before it records into a dir and
+ * before it holds a blob it finds there) and record -> line model (the
+ * analyzer asks before any stage reads a kept copy). Takes stats and open
+ * files; gives yes, no with the cause, or yes with a warning. One stat the
+ * caller has already made, where it can: the shim's cost per link is
+ * benchmarked (bench/shim-overhead.sh, docs/bench.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,7 +54,7 @@ int lk_private_dir_at(const char *path, const char *what, int shared, struct lk_
 {
 	struct stat st;
 
-	/* Followed: a link to a dir of ours is ours (views.c refuses to write through it), one to another's is not. */
+	/* Followed: a link to a dir of ours is ours (viewcache.c still writes no entry through it), one to another's is not. */
 	if (stat(path, &st) < 0)
 		return errno == ENOENT ? 0 : lk_err_errno(err, "cannot look at %s '%s'", what, path);
 	return lk_private_dir(path, what, &st, shared, err);
@@ -151,6 +155,9 @@ static int kept_usable(const struct lk_record *rec, const struct lk_record_kept 
 		close(fd);
 		if (!ok)
 			lk_buf_addf(&msg, "not using the copy of '%s': %s", k->path, err.msg);
+		else if (st.st_uid != geteuid())
+			lk_buf_addf(&msg, "using the kept copy '%s' of another user (uid %ld) as %s=1 asks",
+				    path.buf, (long)st.st_uid, LK_PRIVATE_SHARED_VAR);
 	}
 	if (msg.len)
 		note_once(notes, msg.buf);

@@ -19,7 +19,7 @@
 
 /*
  * Is `st` (lstat or fstat of `path`, which `what` names in messages:
- * "record directory", "blobs dir") a directory of the user's, writable by
+ * "record directory", "record subdirectory") a directory of the user's, writable by
  * no one else? 0 if so. Else -1 with `err` saying why, and the variable
  * that would allow it; but with `shared`, a directory owned by another
  * user or open to others is allowed: 1, and `err` holds the warning to
@@ -55,7 +55,7 @@ struct lk_strvec;
  * (lk_private_blob). A copy that is not there stays (the record was
  * copied away from its blobs/: the stages say so). A line for `notes`
  * names each file dropped and why, unless `notes` holds it already; with
- * `shared`, the warning for a dir that is used although not the user's.
+ * `shared`, the warning for a dir or a copy used although not the user's.
  */
 void lk_private_check_kept(struct lk_record *rec, int shared, struct lk_strvec *notes);
 

@@ -124,6 +124,10 @@ cp obj.saved "$obj" && chown 65534:65534 "$obj"
 run_capture foreign "$LINKSCOPE" explain "$r"
 check_contains "a kept copy of another user's: not used" "$(cat "$T/foreign.err")" \
 	"kept copy '$obj' is owned by another user (uid 65534)"
+run_capture fshared env LINKSCOPE_DIR_SHARED=1 "$LINKSCOPE" explain "$r"
+check_contains "with LINKSCOPE_DIR_SHARED=1 it is used, said once" "$(cat "$T/fshared.err")" \
+	"linkscope: using the kept copy '$obj' of another user (uid 65534) as LINKSCOPE_DIR_SHARED=1 asks"
+check_eq "and read as without the variable" "$(cat "$T/good.out")" "$(cat "$T/fshared.out")"
 chown 0:0 "$obj" && chown 65534:65534 "$LINKSCOPE_DIR/blobs"
 run_capture fblobs "$LINKSCOPE" explain "$r"
 check_contains "a blobs/ of another user's: no copy from it" "$(cat "$T/fblobs.err")" \
