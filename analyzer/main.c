@@ -37,6 +37,7 @@
 #include "recdir.h"
 #include "check.h"
 #include "fragility.h"
+#include "linkscope/private.h"
 #include "linkscope/prune.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -60,6 +61,7 @@ struct lk_options {
 	const char *accept_file;	/* check */
 	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
 	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
+	int dir_shared;			/* LINKSCOPE_DIR_SHARED=1: kept copies from a dir not the user's alone */
 };
 
 static int cmd_list(const struct lk_options *opt);
@@ -197,6 +199,7 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (!opt->dir)
 		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
+	opt->dir_shared = getenv(LK_PRIVATE_SHARED_VAR) && !strcmp(getenv(LK_PRIVATE_SHARED_VAR), "1");
 	if ((opt->failed || !strcmp(opt->command, "check")) && !opt->format)
 		opt->format = "text";
 	if (!strcmp(opt->command, "check") && strcmp(opt->format, "text") && strcmp(opt->format, "json") &&
@@ -292,6 +295,23 @@ static char *record_path(const struct lk_options *opt)
 	return path;
 }
 
+/*
+ * Keep from `rec` only the kept copies that are the user's and hold what
+ * their names say (common/private.c), saying once on stderr why any other
+ * is not used. `said` (may be NULL: this record alone) holds what was said
+ * already for other records of this run.
+ */
+static void check_kept(const struct lk_options *opt, struct lk_record *rec, struct lk_strvec *said)
+{
+	struct lk_strvec own = LK_STRVEC_INIT, *notes = said ? said : &own;
+	size_t before = notes->nr;
+
+	lk_private_check_kept(rec, opt->dir_shared, notes);
+	for (size_t i = before; i < notes->nr; i++)
+		fprintf(stderr, "linkscope: %s\n", notes->items[i]);
+	lk_strvec_release(&own);
+}
+
 /* Load RECORD (`which`: a path, "last" or "last-failed") and build its line model; 0, or 1 after saying why. */
 static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
 			struct lk_line *line)
@@ -312,6 +332,7 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		return 1;
 	}
 	free(path);
+	check_kept(opt, rec, NULL);
 	if (lk_line_build(rec, &lopt, line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_record_release(rec);
@@ -505,6 +526,7 @@ static int cmd_report_failed(const struct lk_options *opt)
 	struct lk_failcache fc;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_recdir rd;
+	struct lk_strvec said = LK_STRVEC_INIT;
 	int64_t since_ns = 0;
 	int bad = 0;
 
@@ -531,11 +553,12 @@ static int cmd_report_failed(const struct lk_options *opt)
 			sopt.examined--;
 			bad++;
 		} else {
-			recs.nr++;
+			check_kept(opt, &recs.items[recs.nr++], &said);
 		}
 		free(path);
 	}
 	lk_recdir_release(&rd);
+	lk_strvec_release(&said);
 	parts = lk_xcalloc(recs.nr ? recs.nr : 1, sizeof(*parts));
 	lk_failcache_open(&fc, &sopt.line);
 	for (size_t i = 0; i < recs.nr; i++)

@@ -188,16 +188,22 @@ const char *lk_path_base(const char *path)
 
 int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit)
 {
+	struct stat st;
+
+	return lk_buf_read_file_stat(b, path, limit, &st);
+}
+
+int lk_buf_read_file_stat(struct lk_buf *b, const char *path, size_t limit, struct stat *st)
+{
 	char chunk[65536];
 	size_t total = 0;
-	struct stat st;
 	ssize_t n;
-	int fd = lk_file_open_regular(path, &st);
+	int fd = lk_file_open_regular(path, st);
 
 	if (fd < 0)
 		return -1;
 	/* /proc files say 0: the bound holds on what is read too. */
-	if ((uint64_t)st.st_size > limit) {
+	if ((uint64_t)st->st_size > limit) {
 		close(fd);
 		errno = EFBIG;
 		return -1;

@@ -16,6 +16,9 @@
  * A content kept before (the same small object linked again) is not copied
  * again: its blob is held by a second hard link. A new file costs a create,
  * and the held name's unlink after the link frees nothing (docs/bench.md).
+ * What is held is read back and hashed first: a blob that is not ours, or
+ * not of the content its name says, is never named by our record; a fresh
+ * copy replaces it (docs/security.md, "The record dir is the user's").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,7 @@
 #include "keep.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/private.h"
 #include "linkscope/prune.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
@@ -82,8 +86,28 @@ static int already_kept(const struct lk_record_draft *rec, const char *path)
 }
 
 /*
+ * Is what `held` names a kept copy to trust: ours, writable by no one
+ * else, and of the content `hex`? blobs/ may have been another user's to
+ * write once (common/private.h): then its name is only a claim.
+ */
+static int held_is_sound(const char *held, const char *hex)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct stat st;
+	int fd = open(held, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), sound;
+
+	if (fd < 0)
+		return 0;
+	sound = fstat(fd, &st) == 0 && lk_private_blob(fd, &st, held, hex, 0, &err) == 0;
+	close(fd);
+	return sound;
+}
+
+/*
  * A blob of this content already there: hold it by a hard link of ours (a
- * prune may rename its name away meanwhile, not the file). 0 if held.
+ * prune may rename its name away meanwhile, not the file), and check what
+ * is held, as held (the name may change meanwhile, not the file). 0 if
+ * held; else a fresh copy goes over the name.
  */
 static int hold_existing(const char *dir, const char *hex, size_t n)
 {
@@ -92,6 +116,10 @@ static int hold_existing(const char *dir, const char *hex, size_t n)
 
 	blob_names(dir, hex, n, &blob, &held);
 	rc = link(blob.buf, held.buf);
+	if (rc == 0 && !held_is_sound(held.buf, hex)) {
+		unlink(held.buf);
+		rc = -1;
+	}
 	lk_buf_release(&blob);
 	lk_buf_release(&held);
 	return rc;
@@ -131,14 +159,20 @@ static int copy_new(struct lk_record_draft *rec, const char *dir, const char *pa
 		goto out;
 	}
 	blob_names(dir, hex, rec->kept.nr, &blob, &held);
-	if (rename(tmp.buf, held.buf) < 0) {
-		lk_err_errno(err, "cannot rename '%s'", tmp.buf);
+	/* A held name left by a link of our pid that died is stale: ours to replace. */
+	if (link(tmp.buf, held.buf) < 0 &&
+	    (errno != EEXIST || unlink(held.buf) < 0 || link(tmp.buf, held.buf) < 0)) {
+		lk_err_errno(err, "cannot link '%s'", held.buf);
 		unlink(tmp.buf);
 		goto out;
 	}
-	/* Same name, same content: a blob made meanwhile (another link's) is as good as ours. */
-	if (link(held.buf, blob.buf) < 0 && errno != EEXIST) {
-		lk_err_errno(err, "cannot link '%s'", blob.buf);
+	/*
+	 * Over the name, atomically: what is there is another link's copy of
+	 * the same content, or a file hold_existing found unsound.
+	 */
+	if (rename(tmp.buf, blob.buf) < 0) {
+		lk_err_errno(err, "cannot rename '%s' to '%s'", tmp.buf, blob.buf);
+		unlink(tmp.buf);
 		unlink(held.buf);
 		goto out;
 	}

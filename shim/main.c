@@ -31,6 +31,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/env.h"
+#include "linkscope/private.h"
 #include "linkscope/prune.h"
 #include "linkscope/record.h"
 #include "linkscope/runcmd.h"
@@ -58,6 +59,7 @@ struct lk_options {
 	const char *view_check;		/* LINKSCOPE_VIEW_CHECK: a log file (tests) */
 	unsigned view_verify_every;	/* LINKSCOPE_VIEW_VERIFY_EVERY: one reuse in N is verified */
 	int no_redaction;		/* LINKSCOPE_REDACT=0 */
+	int dir_shared;			/* LINKSCOPE_DIR_SHARED=1: a record dir not ours, or open to others */
 	struct lk_keep_limits keep_limits;	/* LINKSCOPE_KEEP_MAX */
 	struct lk_prune_limits prune;		/* LINKSCOPE_MAX_SIZE, LINKSCOPE_MAX_AGE */
 	unsigned prune_every;			/* LINKSCOPE_PRUNE_EVERY: one link in N prunes */
@@ -135,6 +137,7 @@ static void read_options(struct lk_options *opt)
 		opt->view_check = NULL;
 	opt->view_verify_every = one_in("LINKSCOPE_VIEW_VERIFY_EVERY", LK_VIEWCACHE_VERIFY_EVERY);
 	opt->no_redaction = env_is("LINKSCOPE_REDACT", "0");
+	opt->dir_shared = env_is(LK_PRIVATE_SHARED_VAR, "1");
 	opt->keep_limits.max_file = (int64_t)16 << 20;
 	if (max && *max) {
 		char *end;
@@ -282,12 +285,19 @@ static int mkdir_p(const char *dir)
  * when it is ours, whatever the umask; records and kept copies may hold
  * private sources. The shared-/tmp fallback must be a directory (not a
  * symlink) owned by us with no group or other access, or we refuse it (and
- * the link still runs, unrecorded).
+ * the link still runs, unrecorded). Any other dir, its blobs/ and views/
+ * must be ours and writable by no one else (common/private.c): whoever can
+ * write there chooses what our records name as kept copies. Only
+ * LINKSCOPE_DIR_SHARED=1 lets such a dir in, with one warning line.
  */
-static int make_record_dir(const char *dir, struct lk_err *err)
+static int make_record_dir(const char *dir, int shared, struct lk_err *err)
 {
+	static const char *const subdirs[] = { "blobs", "views" };
+	struct lk_err warning = LK_ERR_INIT;
+	struct lk_buf sub = LK_BUF_INIT;
 	char fallback[64];
 	struct stat st;
+	int rc;
 
 	snprintf(fallback, sizeof(fallback), "/tmp/linkscope-%ld", (long)getuid());
 	if (!strcmp(dir, fallback)) {
@@ -298,12 +308,35 @@ static int make_record_dir(const char *dir, struct lk_err *err)
 		if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
 			return lk_err_set(err, LK_E_IO, "refusing record directory '%s': not a private directory of ours (a symlink, another owner, or open to others)",
 					  dir);
-		return 0;
+		shared = 0;	/* chosen for the user, not by them: no variable lets another's in */
+	} else {
+		if (mkdir_p(dir) < 0 || stat(dir, &st) < 0)
+			return lk_err_errno(err, "cannot create record directory '%s'", dir);
+		if (!shared && st.st_uid == getuid() && (st.st_mode & 077) && chmod(dir, 0700) == 0)
+			st.st_mode &= ~(mode_t)077;
+		if ((rc = lk_private_dir(dir, "record directory", &st, shared, &warning)) < 0) {
+			*err = warning;
+			return -1;
+		}
 	}
-	if (mkdir_p(dir) < 0)
-		return lk_err_errno(err, "cannot create record directory '%s'", dir);
-	if (stat(dir, &st) == 0 && st.st_uid == getuid() && (st.st_mode & 077))
-		chmod(dir, 0700);
+	/* What is in it may be older than our chmod, or another's: one lstat each. */
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(*subdirs); i++) {
+		struct lk_err e = LK_ERR_INIT;
+
+		lk_buf_reset(&sub);
+		lk_buf_addf(&sub, "%s/%s", dir, subdirs[i]);
+		rc = lk_private_dir_at(sub.buf, "record subdirectory", shared, &e);
+		if (rc < 0) {
+			*err = e;
+			lk_buf_release(&sub);
+			return -1;
+		}
+		if (rc > 0 && !warning.msg[0])
+			warning = e;
+	}
+	lk_buf_release(&sub);
+	if (warning.msg[0])
+		fprintf(stderr, "linkscope-cc: warning: %s\n", warning.msg);
 	return 0;
 }
 
@@ -668,7 +701,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	/* Before the spawn only what the driver must see: the private TMPDIR lives in the record dir's stead. */
 	if (compiles || opt->reproduce) {
 		st->dir = lk_record_dir(opt->dir_env);
-		dir_ok = make_record_dir(st->dir, &err) == 0;
+		dir_ok = make_record_dir(st->dir, opt->dir_shared, &err) == 0;
 		dir_made = 1;
 	}
 	if (opt->reproduce && dir_ok) {
@@ -689,7 +722,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	/* While it runs. */
 	if (!dir_made) {
 		st->dir = lk_record_dir(opt->dir_env);
-		dir_ok = make_record_dir(st->dir, &err) == 0;
+		dir_ok = make_record_dir(st->dir, opt->dir_shared, &err) == 0;
 	}
 	describe_link(st, opt, inv, env_before);
 	free(env_before);

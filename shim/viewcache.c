@@ -506,14 +506,21 @@ static int views_dir(const char *entry)
 	return rc;
 }
 
-/* 1 with v->tmpl read, 0 for no entry (or a corrupt one, to be written anew), -1 for one that is no regular file. */
+/*
+ * 1 with v->tmpl read, 0 for no entry (or a corrupt one, or one another
+ * user could have written: to be written anew), -1 for one that is no
+ * regular file.
+ */
 static int read_entry(struct lk_viewcache *v)
 {
 	struct lk_buf data = LK_BUF_INIT;
+	struct stat st;
 	int rc = 0;
 
-	if (lk_buf_read_file(&data, v->path, VIEW_MAX_BYTES) < 0)
+	if (lk_buf_read_file_stat(&data, v->path, VIEW_MAX_BYTES, &st) < 0)
 		rc = errno == LK_ENOTREG ? -1 : 0;
+	else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		rc = 0;	/* the views dir was not always ours alone (docs/security.md) */
 	else if (lk_viewcache_parse(data.buf, data.len, &v->key, &v->tmpl) == 0)
 		rc = 1;
 	lk_buf_release(&data);

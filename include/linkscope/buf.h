@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 struct lk_buf {
 	char *buf;	/* never NULL; points at a shared "" until the first append */
@@ -36,6 +37,9 @@ void lk_buf_reset(struct lk_buf *b);
  * `limit` bytes fail with EFBIG.
  */
 int lk_buf_read_file(struct lk_buf *b, const char *path, size_t limit);
+
+/* The same, and the opened file's fstat in `st` (whose it is: the shim's views/ entries). */
+int lk_buf_read_file_stat(struct lk_buf *b, const char *path, size_t limit, struct stat *st);
 
 /* The last component of `path` (after its last '/'), borrowed from `path`. */
 const char *lk_path_base(const char *path);

@@ -35,7 +35,8 @@ cd "$T" || exit 1
 
 # A clean slate: nothing of the caller's linkscope settings leaks in.
 unset LINKSCOPE_LINKER LINKSCOPE_DISABLE LINKSCOPE_ACTIVE LINKSCOPE_REPORT \
-	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE LINKSCOPE_REDACT
+	LINKSCOPE_EXPAND LINKSCOPE_KEEP LINKSCOPE_KEEP_MAX LINKSCOPE_REPRODUCE LINKSCOPE_REDACT \
+	LINKSCOPE_DIR_SHARED
 export LINKSCOPE_DIR=$T/records
 # A TMPDIR of its own: what a test looks for there (the shim's private
 # lk-objs-* dirs, gcc's temporaries) is its own, not another build's.
@@ -59,7 +60,7 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS; do
+for v in LINKSCOPE_DIR LINKSCOPE_DIR_SHARED NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1
