@@ -95,6 +95,53 @@ static void explain_dso_missing(const struct lk_replay *out, const struct lk_lin
 	lk_buf_release(&b);
 }
 
+/* The argv position of the line's last --as-needed before item `before`, or -1 (the driver's own). */
+static long as_needed_word(const struct lk_line *line, long before)
+{
+	long at = -1;
+
+	for (long i = 0; i < before; i++) {
+		const struct lk_line_item *o = &line->items.items[i];
+
+		if (o->kind == LK_ITEM_OPTION && o->position >= 0 && !strcmp(o->word, "--as-needed"))
+			at = o->position;
+	}
+	return at;
+}
+
+/*
+ * A shared object --as-needed dropped where it stands, because nothing read
+ * before it referenced it, and that defines the symbol referenced after it
+ * (LDFLAGS = -lz before the objects, with a toolchain that passes
+ * --as-needed): ld does not go back to it either.
+ */
+static void explain_dropped_before(const struct lk_replay *out, const struct lk_line *line, struct lk_diag *d,
+				   long ref_item, struct lk_buf *b)
+{
+	for (size_t i = 0; i < out->inputs.nr; i++) {
+		const struct lk_rinput *in = &out->inputs.items[i];
+		const struct lk_line_item *it;
+		long on;
+
+		if (!in->dropped || in->item < 0 || strcmp(in->path, d->defined_path))
+			continue;
+		it = &line->items.items[in->item];
+		on = as_needed_word(line, in->item);
+		lk_buf_addf(b, "ordering: %s at %ld (%s) defines it, but --as-needed", it->word, it->position,
+			    lk_path_base(in->path));
+		if (on >= 0)
+			lk_buf_addf(b, " (at %ld)", on);
+		else
+			lk_buf_addstr(b, " (the driver's)");
+		lk_buf_addstr(b, " was in force there and no input read before it referenced its symbols, so ld dropped it");
+		if (ref_item >= 0)
+			lk_buf_addf(b, "; the reference at %ld comes after it, and ld does not go back to a library",
+				    line->items.items[ref_item].position);
+		say(d, b);
+		return;
+	}
+}
+
 /* Who references it; an archive on the line that defines it in its armap, read before the reference. */
 static void explain_undefined(const struct lk_replay *out, const struct lk_line *line, struct lk_diag *d)
 {
@@ -122,6 +169,8 @@ static void explain_undefined(const struct lk_replay *out, const struct lk_line 
 			lk_buf_addf(&b, " at %ld", line->items.items[ref_item].position);
 		lk_buf_addstr(&b, ", and ld does not go back to an archive");
 		say(d, &b);
+	} else if (s && s->dropped_def && d->defined_path) {
+		explain_dropped_before(out, line, d, ref_item, &b);
 	}
 	lk_buf_release(&b);
 }

@@ -264,8 +264,11 @@ static void fix_ordering(const struct lk_fixer *fx, const struct lk_diag *d)
 
 		lk_strvec_push(&e.words, it->word);	/* the word that moves */
 
-		lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, after the inputs that reference %s (ld reads an archive once, left to right)",
-			    it->word, it->position, them);
+		lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, after the inputs that reference %s (%s)",
+			    it->word, it->position, them,
+			    it->info.kind == LK_FILE_SHARED ?
+			    "under --as-needed ld keeps a shared object only when an input read before it references it" :
+			    "ld reads an archive once, left to right");
 		fixed = lk_fix_offer(fx, d, &e, desc.buf)->verified;
 		lk_buf_reset(&desc);
 		if (!fixed && ref && ref->position > it->position && (ref->info.kind == LK_FILE_ARCHIVE || ref->info.kind == LK_FILE_THIN_ARCHIVE)) {

@@ -171,18 +171,38 @@ static void rp_release(struct rp *r)
 	free(r->dormant.items);
 }
 
+/* The first shared object of the line that --as-needed dropped and that defines `symbol`, or NULL. */
+static const char *dropped_defining(const struct lk_replay *out, const char *symbol)
+{
+	for (size_t i = 0; i < out->inputs.nr; i++) {
+		const struct lk_rinput *in = &out->inputs.items[i];
+
+		if (!in->dropped || in->needed_only)
+			continue;
+		for (size_t k = 0; k < in->dropped_defs.nr; k++)
+			if (!strcmp(in->dropped_defs.items[k].name, symbol) && !in->dropped_defs.items[k].version)
+				return in->path;
+	}
+	return NULL;
+}
+
 /*
- * An undefined symbol that an archive read before its reference defines:
- * the archive, for the explanation and the fix (ld does not go back).
+ * An undefined symbol that an archive read before its reference defines,
+ * or a shared object --as-needed dropped there because nothing read before
+ * it needed it (LDFLAGS = -lz before the objects): that input, for the
+ * explanation and the fix (ld does not go back).
  */
 static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 {
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		const struct lk_sym *s = d->kind == LK_DIAG_UNDEFINED ? lk_symtab_lookup(out->symtab, d->symbol) : NULL;
+		const char *dso;
 
 		if (s && s->armap_item >= 0)
 			d->defined_path = lk_xstrdup(line->items.items[s->armap_item].path);
+		else if (s && s->dropped_def && (dso = dropped_defining(out, d->symbol)))
+			d->defined_path = lk_xstrdup(dso);
 	}
 }
 
