@@ -28,12 +28,24 @@ static void target_text(const struct lk_diag *d, struct lk_buf *b)
 	lk_buf_addf(b, d->reloc->target_is_section ? "`%s'" : "symbol `%s'", d->symbol);
 }
 
+int lk_reloc_from_assembly(const struct lk_diag_reloc *x)
+{
+	const char *p = x->producer;
+
+	return !p || !strncmp(p, "GNU AS ", 7) || !strncmp(p, "GNU Assembler", 13);
+}
+
 static void producer_sentence(const struct lk_diag *d, struct lk_buf *b)
 {
 	const char *p = d->reloc->producer;
 
-	if (!p)
+	if (lk_reloc_from_assembly(d->reloc)) {
+		lk_buf_addstr(b, p ? "the object says it was assembled by \"" : "the object names no compiler (no .comment, no DW_AT_producer), as objects of hand-written assembly do");
+		if (p)
+			lk_buf_addf(b, "%s\": hand-written assembly", p);
+		lk_buf_addstr(b, ", where no compiler option changes how an instruction addresses its operand");
 		return;
+	}
 	lk_buf_addf(b, "the object says it was compiled by \"%s\"", p);
 	if (strstr(p, "-fno-pic") || strstr(p, "-fno-PIC") || strstr(p, "-fno-pie") || strstr(p, "-fno-PIE"))
 		lk_buf_addstr(b, ": position-dependent code");

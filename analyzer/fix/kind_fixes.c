@@ -17,6 +17,7 @@
 #include "elf.h"
 #include "fix_parts.h"
 #include "notfound.h"
+#include "reloc_explain.h"
 
 /* "PATH" or "PATH(MEMBER)": an input of the replay as ld names it. */
 static void object_name(const struct lk_rinput *in, struct lk_buf *b)
@@ -156,6 +157,31 @@ static void stated_fix(const struct lk_fixer *fx, const struct lk_diag *d, enum 
 		lk_strvec_push(&f->edit.words, d->reloc->recompile);
 }
 
+/*
+ * Hand-written assembly: -fPIE changes nothing there; the instruction
+ * itself must address its operand relative to the program counter, or
+ * through the GOT for a symbol another object may define.
+ */
+static void assembly_fix(const struct lk_fixer *fx, const struct lk_diag *d)
+{
+	const struct lk_diag_reloc *x = d->reloc;
+	struct lk_buf b = LK_BUF_INIT;
+	int aarch64 = !strcmp(x->machine, "AArch64");
+
+	lk_buf_addf(&b, "change the instruction at %s+0x%llx of ", x->section, x->offset);
+	object_name(&fx->rp->inputs.items[d->ref_input], &b);
+	lk_buf_addf(&b, " (hand-written assembly: -fPIE does not change it) to address %s relative to the program counter", d->symbol);
+	if (aarch64)
+		lk_buf_addf(&b, " (adrp x0, %s; add x0, x0, :lo12:%s), or through the GOT when another object may define it (adrp x0, :got:%s; ldr x0, [x0, :got_lo12:%s])",
+			    d->symbol, d->symbol, d->symbol, d->symbol);
+	else
+		lk_buf_addf(&b, " (%s(%%rip)), or through the GOT when another object may define it (%s@GOTPCREL(%%rip), then a load through it)",
+			    d->symbol, d->symbol);
+	lk_fix_stated(fx, d, LK_EDIT_KIND_DECLARATION, fx->rp->inputs.items[d->ref_input].path,
+		      "the assembly source of the object", b.buf);
+	lk_buf_release(&b);
+}
+
 static void fix_not_allowed(const struct lk_fixer *fx, const struct lk_diag *d)
 {
 	const struct lk_replay *out = fx->rp;
@@ -165,6 +191,10 @@ static void fix_not_allowed(const struct lk_fixer *fx, const struct lk_diag *d)
 		/* The cause is the object's code; a position-dependent output works around it. */
 		lk_fix_try_append(fx, d, "-no-pie",
 				  "link a position-dependent executable: add -no-pie to the link line")->workaround = 1;
+	}
+	if (lk_reloc_from_assembly(d->reloc)) {
+		assembly_fix(fx, d);
+		return;
 	}
 	lk_buf_addstr(&b, "rebuild ");
 	object_name(&out->inputs.items[d->ref_input], &b);

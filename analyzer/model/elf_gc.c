@@ -458,10 +458,11 @@ static char *first_string(Elf_Data *data, int (*accept)(const char *s))
 	return NULL;
 }
 
-/* A DW_AT_producer: gcc's "GNU C17 12.2.0 ...", clang's "... clang version 14 ...". */
+/* A DW_AT_producer: gcc's "GNU C17 12.2.0 ...", clang's "... clang version 14 ...", as -g's "GNU AS 2.40". */
 static int producer_like(const char *s)
 {
 	return !strncmp(s, "GNU C", 5) || !strncmp(s, "GNU Fortran", 11) || !strncmp(s, "GNU Assembler", 13) ||
+	       !strncmp(s, "GNU AS ", 7) ||
 	       strstr(s, "clang version") != NULL;
 }
 

@@ -115,4 +115,36 @@ check_eq "PIC shared: the replay predicts the success" success "$(q "d['predicte
 link pic2.o pic.o -o picapp
 check_eq "PIE with PIC objects: the real ld links" 0 "$rc"
 check_eq "PIE with PIC objects: the replay predicts the success" success "$(q "d['predicted']['outcome']")"
+
+# Hand-written assembly with an absolute operand in a PIE (issue #34): no
+# compiler option changes it, so the fix is the instruction, RIP-relative,
+# never "rebuild with -fPIE"; told apart from compiled code by its
+# producer ("GNU AS" with -g) or the absence of one. The fix applied to
+# the source for real links.
+cat >val.s <<'S'
+	.text
+	.globl	getval
+getval:
+	movl	counter, %eax
+	ret
+	.data
+	.globl	counter
+counter:
+	.long	7
+S
+printf 'int getval(void);\nint main(void) { return getval() == 7 ? 0 : 1; }\n' >usev.c
+gcc -c usev.c -o usev.o
+for g in "" -g; do
+	gcc $g -c val.s -o val.o
+	link usev.o val.o -o valapp
+	check_eq "assembly${g:+ with $g}: the real ld fails, and the replay says so" "1 R_X86_64_32S" "$rc $(diag "['relocation']['type']")"
+	check_eq "... its first fix: the instruction, RIP-relative, stated" "True True" \
+		"$(diag "['fixes'][0]['stated']") $(diag "['fixes'][0]['description'].startswith('change the instruction at .text+0x3 of ')")"
+	check_contains "... counter(%rip)" "$(diag "['fixes'][0]['description']")" "counter(%rip)"
+	check_eq "... and no fix says -fPIE" "0" "$(diag "['fixes']" | grep -c "with -fPIE")"
+done
+check_contains "with -g: the assembler named" "$("$LINKSCOPE" explain last)" 'assembled by "GNU AS'
+sed -i 's/movl	counter, %eax/movl	counter(%rip), %eax/' val.s
+gcc -c val.s -o val.o
+check "the fix applied to the assembly: ld links" gcc usev.o val.o -o valapp
 finish
