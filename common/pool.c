@@ -140,10 +140,11 @@ static void here(const struct lk_pool_task *t, size_t i)
 	lk_buf_release(&out);
 }
 
-/* Worker `k`'s answer (or its end): to `done`. */
+/* A busy worker's answer (or its end): to `done`. */
 static void collect(const struct lk_pool_task *t, struct worker *w)
 {
 	struct lk_buf answer = LK_BUF_INIT, why = LK_BUF_INIT;
+	size_t item = w->item;
 	uint64_t len;
 
 	w->busy = 0;
@@ -152,18 +153,18 @@ static void collect(const struct lk_pool_task *t, struct worker *w)
 		if (read_all(w->fd, answer.buf, (size_t)len) == 0) {
 			answer.len = (size_t)len;
 			answer.buf[len] = '\0';
-			t->done(t->ctx, w->item, &answer, NULL);
+			t->done(t->ctx, item, &answer, NULL);
 			lk_buf_release(&answer);
 			return;
 		}
 	}
 	lk_buf_release(&answer);
 	stop(w, &why);
-	t->done(t->ctx, w->item, NULL, why.buf);
+	t->done(t->ctx, item, NULL, why.buf);
 	lk_buf_release(&why);
 }
 
-/* Give each idle worker the next item (forking it first if it has gone); 0 if none could be started. */
+/* Give each idle worker the next item (forking it first if it has none): how many are busy. */
 static size_t hand_out(const struct lk_pool_task *t, struct worker *ws, size_t nws, size_t *next, int *can_fork)
 {
 	size_t busy = 0;
