@@ -210,6 +210,10 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--jobs=", 7)) {
 			if (parse_jobs(argv[i] + 7, &opt->jobs) < 0)
 				return -1;
+		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "-j", 2) && argv[i][2]) {
+			/* -jN, as make takes it */
+			if (parse_jobs(argv[i] + 2, &opt->jobs) < 0)
+				return -1;
 		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--since") && i + 1 < argc) {
 			opt->since = argv[++i];
 		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-size") && i + 1 < argc) {

@@ -75,6 +75,7 @@ check_eq "the default (one worker per CPU) gives the same report" "$text1" \
 	"$(cold && "$LINKSCOPE" report --failed 2>&1)"
 check_eq "as does --jobs=7, more workers than one per CPU" "$text1" \
 	"$(cold && "$LINKSCOPE" report --failed --jobs=7 2>&1)"
+check_eq "and -j3, as make takes it" "$text1" "$(cold && "$LINKSCOPE" report --failed -j3 2>&1)"
 
 # Several processes at once: each entry is written by the process that analysed it (its temporary name has its pid).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
