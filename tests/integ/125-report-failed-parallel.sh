@@ -2,7 +2,8 @@
 # per CPU or --jobs N (issue #30 point 3): the report is the one process's
 # byte for byte, as text and JSON, with a cold cache and a warm one, and
 # each record's cache entry (its parts and its read set) is the one a
-# single process writes. The workers really are several processes at once.
+# single process writes. The workers really are several processes at once,
+# and one killed while it analyses costs its own record only.
 . "$(dirname "$0")/lib.sh"
 
 # The inputs live in proj/: the analyses list the dirs of their inputs, so
@@ -90,6 +91,35 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 else
 	ok "# SKIP strace cannot trace here: the workers' pids are not checked"
 fi
+
+# A worker killed while it analyses (as the OOM killer would): an ld on the
+# PATH that kills the worker running it, the first time only (mkdir is
+# atomic), and is the real ld otherwise. Its record is "not-analysed" with
+# the reason, the other links are analysed as ever, and the next report
+# (the killer gone) analyses that record again.
+mkdir fakebin
+cat >fakebin/ld <<'EOF'
+#!/bin/bash
+# Only a worker: a linkscope whose parent is a linkscope.
+grand=$(awk '{ print $4 }' "/proc/$PPID/stat")
+if [ "$(cat "/proc/$PPID/comm")" = linkscope ] && [ "$(cat "/proc/$grand/comm")" = linkscope ] &&
+	mkdir "$(dirname "$0")/killed" 2>/dev/null; then
+	kill -9 "$PPID"
+	sleep 5
+fi
+exec /usr/bin/ld "$@"
+EOF
+chmod +x fakebin/ld
+cold
+killed=$(PATH=$T/fakebin:$PATH "$LINKSCOPE" report --failed -j 2 2>&1)
+check "the killer ran" test -d fakebin/killed
+check_contains "a killed worker's record: not-analysed, and why" "$killed" \
+	"the analysis stopped: its worker process was killed by signal 9"
+check_contains "every link is still in the report" "$killed" "linkscope: 7 failed links of 7 records"
+records_of() { grep -o 'record [^ ]*\.json' <<<"$1" | sort -u; }
+check_eq "each record is under a cause, the killed one's too" "$(records_of "$text1")" "$(records_of "$killed")"
+check_eq "one cause is the killed worker's" 1 "$(grep -c '^[0-9]*\. not-analysed' <<<"$killed")"
+check_eq "the next report analyses that record again" "$text1" "$(report 2 text)"
 
 # Bad values: one line naming the option and the value, exit 2.
 for bad in 0 -3 x 2x 100000; do
