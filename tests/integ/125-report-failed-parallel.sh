@@ -97,6 +97,8 @@ fi
 # atomic), and is the real ld otherwise. Its record is "not-analysed" with
 # the reason, the other links are analysed as ever, and the next report
 # (the killer gone) analyses that record again.
+# The binary itself, not LK_ELSEWHERE's wrapper: that one sets its own PATH.
+analyzer=$LK_BUILD/bin/linkscope
 mkdir fakebin
 cat >fakebin/ld <<'EOF'
 #!/bin/bash
@@ -111,7 +113,7 @@ exec /usr/bin/ld "$@"
 EOF
 chmod +x fakebin/ld
 cold
-killed=$(PATH=$T/fakebin:$PATH "$LINKSCOPE" report --failed -j 2 2>&1)
+killed=$(PATH=$T/fakebin:$PATH "$analyzer" report --failed -j 2 2>&1)
 check "the killer ran" test -d fakebin/killed
 check_contains "a killed worker's record: not-analysed, and why" "$killed" \
 	"the analysis stopped: its worker process was killed by signal 9"
@@ -120,6 +122,23 @@ records_of() { grep -o 'record [^ ]*\.json' <<<"$1" | sort -u; }
 check_eq "each record is under a cause, the killed one's too" "$(records_of "$text1")" "$(records_of "$killed")"
 check_eq "one cause is the killed worker's" 1 "$(grep -c '^[0-9]*\. not-analysed' <<<"$killed")"
 check_eq "the next report analyses that record again" "$text1" "$(report 2 text)"
+
+# The progress line: on a terminal (script(1) gives the report one), for a
+# run past a second (an ld that is slow the first time it runs), said on
+# stderr as the count goes up and cleared before the report; never in a
+# pipe or a file (the checks of stderr above).
+if command -v script >/dev/null; then
+	mkdir slowbin
+	printf '#!/bin/bash\nmkdir "$(dirname "$0")/slow" 2>/dev/null && sleep 1.5\nexec /usr/bin/ld "$@"\n' >slowbin/ld
+	chmod +x slowbin/ld
+	cold
+	tty_err=$(PATH=$T/slowbin:$PATH script -qec "'$analyzer' report --failed -j 2 >'$T/tty.out'" /dev/null | od -An -c | tr -s ' \n' ' ')
+	check_contains "on a terminal, past a second: the count" "$tty_err" '\r l i n k s c o p e : a n a l y s i n g 7 / 7 l i n k s . . .'
+	check_contains "and the line cleared at the end" "$tty_err" '. . . \r 033 [ K'
+	check_eq "the report on stdout is the same" "$text1" "$(cat "$T/tty.out")"
+else
+	ok "# SKIP no script(1): no terminal to show the progress line on"
+fi
 
 # Bad values: one line naming the option and the value, exit 2.
 for bad in 0 -3 x 2x 100000; do
