@@ -1,6 +1,7 @@
 /*
  * report --failed's kept analyses (failcache.h): the key, the entry
- * written with its read set, and the entry read back and checked.
+ * written with its read set, the entry read back and checked, and the
+ * analyses of the records without a fresh entry, in worker processes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "linkscope/file.h"
 #include "linkscope/json.h"
 #include "linkscope/jsonw.h"
+#include "linkscope/pool.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 #include "failcache.h"
@@ -428,6 +430,15 @@ static void write_env(struct lk_jsonw *w, const struct lk_readset *rs)
 	key_str(w, "environ", rs->environ_hash[0] ? rs->environ_hash : NULL);
 }
 
+static void write_walls(struct lk_jsonw *w, const int walls[LK_WALL_NR])
+{
+	lk_jsonw_key(w, "walls");
+	lk_jsonw_array(w);
+	for (size_t k = 0; k < LK_WALL_NR; k++)
+		lk_jsonw_int(w, walls[k]);
+	lk_jsonw_end(w);
+}
+
 static void write_parts(struct lk_jsonw *w, const struct lk_summary_parts *parts)
 {
 	lk_jsonw_key(w, "parts");
@@ -464,25 +475,22 @@ static void write_parts(struct lk_jsonw *w, const struct lk_summary_parts *parts
 	lk_jsonw_end(w);
 }
 
-/* Written as the records are: a new temporary file, renamed over the old entry. Nothing said if it cannot be. */
-static void entry_write(struct lk_failcache *fc, const char *key, const struct lk_readset *rs,
-			const struct lk_summary_parts *parts, const int walls[LK_WALL_NR])
+/* Written as the records are: a new temporary file, renamed over the old entry. 0, or -1 (nothing said). */
+static int entry_write(struct lk_failcache *fc, const char *key, const struct lk_readset *rs,
+		       const struct lk_summary_parts *parts, const int walls[LK_WALL_NR])
 {
 	struct lk_jsonw w = LK_JSONW_INIT;
 	struct lk_buf tmp = LK_BUF_INIT, path = LK_BUF_INIT, lines = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
+	int rc = -1;
 
 	if (read_lines(rs, &lines) < 0)
-		return;
+		return -1;
 	lk_jsonw_object(&w);
 	key_str(&w, "schema", ENTRY_SCHEMA);
 	key_str(&w, "key", key);
 	write_env(&w, rs);
-	lk_jsonw_key(&w, "walls");
-	lk_jsonw_array(&w);
-	for (size_t k = 0; k < LK_WALL_NR; k++)
-		lk_jsonw_int(&w, walls[k]);
-	lk_jsonw_end(&w);
+	write_walls(&w, walls);
 	write_parts(&w, parts);
 	lk_jsonw_end(&w);
 	/* The JSON ends at the first "\n}\n" (a nested object's brace is indented); the read lines follow. */
@@ -490,39 +498,172 @@ static void entry_write(struct lk_failcache *fc, const char *key, const struct l
 	lk_buf_add(&w.out, lines.buf, lines.len);
 	lk_buf_addf(&tmp, "%s/.%s.%ld.tmp", fc->dir, key, (long)getpid());
 	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
-	if (lk_file_write_new(tmp.buf, path.buf, w.out.buf, w.out.len, &err) == 0)
-		fc->made++;
+	rc = lk_file_write_new(tmp.buf, path.buf, w.out.buf, w.out.len, &err);
 	lk_buf_release(&w.out);
 	lk_buf_release(&lines);
 	lk_buf_release(&tmp);
 	lk_buf_release(&path);
+	return rc;
 }
 
-void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
-			  const struct lk_line_options *lopt, struct lk_summary_parts *parts)
-{
-	struct lk_readset rs = { 0 };
-	struct lk_walls before = { { 0 } }, added = { { 0 } };
-	char key[65];
+/* ---- the analyses ---- */
 
+static void walls_add(struct lk_walls *to, const int missing[LK_WALL_NR])
+{
+	for (size_t k = 0; to && k < LK_WALL_NR; k++)
+		if (!to->missing[k])
+			to->missing[k] = missing[k];
+}
+
+/* `rec`'s entry when it is fresh: its parts (0); else -1, with `key` the entry's key ("": no cache). */
+static int entry_get(struct lk_failcache *fc, const struct lk_record *rec, const struct lk_line_options *lopt,
+		     char key[65], struct lk_summary_parts *parts)
+{
 	if (!fc->dir || entry_key(fc, rec, key) < 0) {
-		lk_summary_analyse(rec, lopt, 0, parts);
-		return;
+		key[0] = '\0';
+		return -1;
 	}
-	if (entry_load(fc, key, parts, lopt->walls) == 0) {
-		fc->used++;
-		mark_used(fc, key);
-		return;
+	if (entry_load(fc, key, parts, lopt->walls) < 0)
+		return -1;
+	fc->used++;
+	mark_used(fc, key);
+	return 0;
+}
+
+/*
+ * `rec` analysed, with its read set taken and its entry written under
+ * `key` (none when ""); the walls this analysis alone went without into
+ * `walls` (zeroed by the caller), so that its entry says the same whichever
+ * analyses ran before it in the same process. 1 if the entry was written.
+ */
+static int entry_make(struct lk_failcache *fc, const struct lk_record *rec, const struct lk_line_options *lopt,
+		      const char *key, struct lk_summary_parts *parts, struct lk_walls *walls)
+{
+	struct lk_line_options own = *lopt;
+	struct lk_readset rs = { 0 };
+	int written;
+
+	own.walls = walls;
+	if (!*key) {
+		lk_summary_analyse(rec, &own, 0, parts);
+		return 0;
 	}
-	if (lopt->walls)
-		before = *lopt->walls;
 	lk_readset_start(&rs, fc->skip);
 	/* One process: what a child read would be missing from the read set. */
-	lk_summary_analyse(rec, lopt, LK_REPLAY_ONE_PROCESS, parts);
+	lk_summary_analyse(rec, &own, LK_REPLAY_ONE_PROCESS, parts);
 	lk_readset_stop();
-	/* The walls this analysis found missing: a later use of the entry says them too. */
-	for (size_t k = 0; lopt->walls && k < LK_WALL_NR; k++)
-		added.missing[k] = before.missing[k] ? before.missing[k] : lopt->walls->missing[k];
-	entry_write(fc, key, &rs, parts, added.missing);
+	written = entry_write(fc, key, &rs, parts, walls->missing) == 0;
 	lk_readset_release(&rs);
+	return written;
+}
+
+/*
+ * An analysis's answer, from the process that made it to the one that
+ * prints (pool.h): the entry's JSON without its read set, and whether the
+ * entry was written.
+ */
+static void answer_write(struct lk_buf *out, int written, const struct lk_walls *walls,
+			 const struct lk_summary_parts *parts)
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+
+	lk_jsonw_object(&w);
+	lk_jsonw_key(&w, "written");
+	lk_jsonw_bool(&w, written);
+	write_walls(&w, walls->missing);
+	write_parts(&w, parts);
+	lk_jsonw_end(&w);
+	lk_buf_add(out, w.out.buf, w.out.len);
+	lk_buf_release(&w.out);
+}
+
+/* 0, or -1 when the answer is not one (parts released). */
+static int answer_read(const struct lk_buf *in, int *written, struct lk_walls *walls,
+		       struct lk_summary_parts *parts)
+{
+	json_t *root = json_loadb(in->buf, in->len, 0, NULL), *list, *w, *j;
+	int rc = -1;
+	size_t i;
+
+	memset(parts, 0, sizeof(*parts));
+	if (!root || !json_is_array(list = json_object_get(root, "parts")) ||
+	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR)
+		goto out;
+	json_array_foreach(list, i, j)
+		if (load_part(j, parts) < 0)
+			goto out;
+	for (size_t k = 0; k < LK_WALL_NR; k++)
+		walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
+	*written = json_is_true(json_object_get(root, "written"));
+	rc = 0;
+out:
+	if (rc < 0)
+		lk_summary_parts_release(parts);
+	json_decref(root);
+	return rc;
+}
+
+/* The records whose entries are not fresh, and where their parts go: what the pool's workers share. */
+struct batch {
+	struct lk_failcache *fc;
+	const struct lk_record *recs;
+	const struct lk_line_options *lopt;
+	struct lk_summary_parts *parts;
+	size_t *todo;		/* record indexes, in order */
+	char (*keys)[65];	/* each record's entry key, "" for none */
+	struct lk_progress *progress;
+	size_t done;		/* records with their parts, fresh entries included */
+};
+
+static void batch_work(void *ctx, size_t i, struct lk_buf *out)
+{
+	struct batch *b = ctx;
+	size_t r = b->todo[i];
+	struct lk_summary_parts parts;
+	struct lk_walls walls = { { 0 } };
+	int written = entry_make(b->fc, &b->recs[r], b->lopt, b->keys[r], &parts, &walls);
+
+	answer_write(out, written, &walls, &parts);
+	lk_summary_parts_release(&parts);
+}
+
+static void batch_done(void *ctx, size_t i, const struct lk_buf *answer, const char *why)
+{
+	struct batch *b = ctx;
+	size_t r = b->todo[i];
+	struct lk_walls walls = { { 0 } };
+	int written = 0;
+
+	if (answer && answer_read(answer, &written, &walls, &b->parts[r]) == 0) {
+		walls_add(b->lopt->walls, walls.missing);
+		b->fc->made += (size_t)written;
+	} else {
+		struct lk_buf msg = LK_BUF_INIT;
+
+		lk_buf_addf(&msg, "the analysis stopped: %s", why ? why : "its answer was malformed");
+		lk_summary_not_analysed(&b->parts[r], msg.buf);
+		lk_buf_release(&msg);
+	}
+	lk_progress_update(b->progress, ++b->done);
+}
+
+void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *recs, size_t nr,
+			      const struct lk_line_options *lopt, unsigned jobs,
+			      struct lk_summary_parts *parts, struct lk_progress *progress)
+{
+	struct batch b = { fc, recs, lopt, parts, NULL, NULL, progress, 0 };
+	struct lk_pool_task task = { 0, jobs, batch_work, batch_done, &b };
+
+	b.todo = lk_xcalloc(nr ? nr : 1, sizeof(*b.todo));
+	b.keys = lk_xcalloc(nr ? nr : 1, sizeof(*b.keys));
+	/* The fresh entries here: reading one is cheaper than a worker. */
+	for (size_t r = 0; r < nr; r++) {
+		if (entry_get(fc, &recs[r], lopt, b.keys[r], &parts[r]) == 0)
+			lk_progress_update(progress, ++b.done);
+		else
+			b.todo[task.nr++] = r;
+	}
+	lk_pool_run(&task);
+	free(b.todo);
+	free(b.keys);
 }

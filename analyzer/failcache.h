@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "line.h"
+#include "linkscope/progress.h"
 #include "linkscope/record.h"
 #include "summary.h"
 
@@ -40,11 +41,17 @@ void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lo
 void lk_failcache_close(struct lk_failcache *fc);
 
 /*
- * `rec`'s parts: the entry's when it is fresh, else lk_summary_analyse's
- * (and the entry written). The walls the analysis went without are added
- * to lopt->walls either way.
+ * The parts of the `nr` records `recs` into parts[0..nr) (zeroed by the
+ * caller, released by it): each record's entry's when it is fresh, else
+ * the record analysed and its entry written. The analyses run in up to
+ * `jobs` worker processes at once (pool.h; 1: in this one), each with
+ * its own read set, as one process would take it; the parts do not
+ * depend on `jobs`. A worker that dies leaves its record "not-analysed",
+ * with the reason. The walls the analyses went without are added to
+ * lopt->walls. `progress` is told of each record done.
  */
-void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
-			  const struct lk_line_options *lopt, struct lk_summary_parts *parts);
+void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *recs, size_t nr,
+			      const struct lk_line_options *lopt, unsigned jobs,
+			      struct lk_summary_parts *parts, struct lk_progress *progress);
 
 #endif

@@ -54,6 +54,7 @@ struct lk_options {
 	const char *record_b;	/* diff */
 	int failed;		/* report --failed */
 	const char *since;	/* report --failed --since */
+	unsigned jobs;		/* report --failed -j: analyses at once (0: one per CPU online) */
 	const char *max_size, *max_age;	/* prune */
 	int dry_run;		/* prune */
 	const char *baseline;	/* check */
@@ -94,7 +95,8 @@ static const struct command {
 	{ "why", cmd_replay, NULL, "why [--run-driver] [--dir DIR] RECORD SYMBOL" },
 	{ "diff", cmd_diff, NULL, "diff [--json] [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
 	{ "report", cmd_report, NULL,
-	  "report --failed [--since TIME] [--format text|json|markdown|github] [--dir DIR]" },
+	  "report --failed [--since TIME] [--format text|json|markdown|github] [-j N]\n"
+	  "                        [--dir DIR]" },
 	{ "prune", cmd_prune, NULL, "prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]" },
 	{ "index", NULL, lk_index_main, "index [--cache-dir DIR] DIR..." },
 	{ "check", cmd_check, NULL,
@@ -117,6 +119,33 @@ static void usage(FILE *out)
 	fputs("       linkscope --version\n"
 	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
 	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
+}
+
+/* --jobs N: 1 to JOBS_MAX analyses at once. */
+#define JOBS_MAX 1024
+
+static int parse_jobs(const char *s, unsigned *jobs)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!*s || *end || errno || n < 1 || n > JOBS_MAX) {
+		fprintf(stderr, "linkscope: '--jobs' takes a number of processes from 1 to %d, not '%s'\n",
+			JOBS_MAX, s);
+		return -1;
+	}
+	*jobs = (unsigned)n;
+	return 0;
+}
+
+/* The default of --jobs: one analysis per CPU online. */
+static unsigned cpus_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (unsigned)n;
 }
 
 static int parse_options(int argc, char **argv, struct lk_options *opt)
@@ -176,6 +205,17 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 			opt->format = argv[i] + 9;
 		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--failed")) {
 			opt->failed = 1;
+		} else if (!strcmp(opt->command, "report") && (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--jobs")) &&
+			   i + 1 < argc) {
+			if (parse_jobs(argv[++i], &opt->jobs) < 0)
+				return -1;
+		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--jobs=", 7)) {
+			if (parse_jobs(argv[i] + 7, &opt->jobs) < 0)
+				return -1;
+		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "-j", 2) && argv[i][2]) {
+			/* -jN, as make takes it */
+			if (parse_jobs(argv[i] + 2, &opt->jobs) < 0)
+				return -1;
 		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--since") && i + 1 < argc) {
 			opt->since = argv[++i];
 		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-size") && i + 1 < argc) {
@@ -209,6 +249,10 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 	}
 	if (opt->since && !opt->failed) {
 		fprintf(stderr, "linkscope: --since goes with 'report --failed'\n");
+		return -1;
+	}
+	if (opt->jobs && !opt->failed) {
+		fprintf(stderr, "linkscope: --jobs goes with 'report --failed'\n");
 		return -1;
 	}
 	if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed && !opt->record) {
@@ -517,13 +561,18 @@ static int cmd_replay(const struct lk_options *opt)
 	return rc;
 }
 
-/* report --failed: the failed links of the directory (since a time), summarised once per cause. */
+/*
+ * report --failed: the failed links of the directory (since a time),
+ * summarised once per cause; the analyses in parallel (--jobs), the
+ * summary printed from all of them, in the records' order.
+ */
 static int cmd_report_failed(const struct lk_options *opt)
 {
 	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
 	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
 	struct lk_summary_parts *parts;
 	struct lk_failcache fc;
+	struct lk_progress progress;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_recdir rd;
 	struct lk_strvec said = LK_STRVEC_INIT;
@@ -561,8 +610,10 @@ static int cmd_report_failed(const struct lk_options *opt)
 	lk_strvec_release(&said);
 	parts = lk_xcalloc(recs.nr ? recs.nr : 1, sizeof(*parts));
 	lk_failcache_open(&fc, &sopt.line);
-	for (size_t i = 0; i < recs.nr; i++)
-		lk_failcache_analyse(&fc, &recs.items[i], &sopt.line, &parts[i]);
+	lk_progress_start(&progress, isatty(2) ? stderr : NULL, "analysing", "links", recs.nr);
+	lk_failcache_analyse_all(&fc, recs.items, recs.nr, &sopt.line, opt->jobs ? opt->jobs : cpus_online(),
+				 parts, &progress);
+	lk_progress_end(&progress);
 	lk_failcache_close(&fc);
 	lk_summary_print(stdout, recs.items, parts, recs.nr, &sopt);
 	for (size_t i = 0; i < recs.nr; i++) {

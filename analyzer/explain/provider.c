@@ -92,15 +92,20 @@ void lk_provider_index_build(struct lk_provider_index *ix, const struct lk_recor
 }
 
 void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec *dirs,
-			    int machine, const char *cache_dir)
+			    int machine, const char *cache_dir, struct lk_progress *progress)
 {
 	memset(ix, 0, sizeof(*ix));
 	ix->cache_dir = cache_dir ? lk_xstrdup(cache_dir) : NULL;
 	ix->machine = machine;
 	for (size_t i = 0; i < dirs->nr; i++)
 		pv_add_dir(ix, dirs->items[i], LK_RANK_SYSTEM, "given");
-	for (size_t i = 0; i < ix->dirs.nr; i++)
+	if (progress)
+		progress->total = ix->dirs.nr;
+	for (size_t i = 0; i < ix->dirs.nr; i++) {
 		pv_index_dir(ix, i, cache_dir);
+		if (progress)
+			lk_progress_update(progress, i + 1);
+	}
 }
 
 void lk_provider_index_release(struct lk_provider_index *ix)

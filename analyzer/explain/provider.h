@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "line.h"
+#include "linkscope/progress.h"
 #include "linkscope/record.h"
 #include "linkscope/strvec.h"
 
@@ -75,9 +76,13 @@ void lk_provider_index_release(struct lk_provider_index *ix);
 /* Parse `text` as the cache file of `dir`: its entry count, or -1 when it is not used. For fuzzing. */
 long lk_provider_cache_parse(const char *text, size_t len, const char *dir);
 
-/* Index only the given dirs (all of rank `rank`): for the bench and tests. */
+/*
+ * Index only the given dirs (all of rank `rank`): `linkscope index`, the
+ * bench and tests. `progress` (may be NULL) is told of each dir indexed,
+ * of as many as there are once the same dir given twice is one.
+ */
 void lk_provider_index_dirs(struct lk_provider_index *ix, const struct lk_strvec *dirs,
-			    int machine, const char *cache_dir);
+			    int machine, const char *cache_dir, struct lk_progress *progress);
 
 /*
  * $XDG_CACHE_HOME/linkscope, or $HOME/.cache/linkscope, made 0700 if

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/progress.h"
 #include "provider.h"
 #include "linkscope/vec.h"
 #include "indexcmd.h"
@@ -26,6 +28,7 @@ int lk_index_main(int argc, char **argv)
 {
 	struct lk_strvec dirs = LK_STRVEC_INIT;
 	struct lk_provider_index ix;
+	struct lk_progress progress;
 	char *cache = NULL;
 	size_t names = 0;
 	double t0;
@@ -52,7 +55,9 @@ int lk_index_main(int argc, char **argv)
 	if (!cache)
 		cache = lk_provider_cache_dir();
 	t0 = now_s();
-	lk_provider_index_dirs(&ix, &dirs, 0, cache);
+	lk_progress_start(&progress, isatty(2) ? stderr : NULL, "indexing", "dirs", dirs.nr);
+	lk_provider_index_dirs(&ix, &dirs, 0, cache, &progress);
+	lk_progress_end(&progress);
 	for (size_t i = 0; i < ix.files.nr; i++)
 		names += ix.files.items[i].nnames;
 	printf("%zu dirs, %zu libraries (%zu read now, %zu from the cache), %zu exported names, %.3f s\n",

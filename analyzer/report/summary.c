@@ -161,6 +161,11 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 	lk_line_release(&line);
 }
 
+void lk_summary_not_analysed(struct lk_summary_parts *parts, const char *why)
+{
+	add_plain(parts, "not-analysed", why, NULL);
+}
+
 void lk_summary_parts_release(struct lk_summary_parts *parts)
 {
 	for (size_t i = 0; i < parts->nr; i++) {

@@ -56,6 +56,8 @@ struct lk_summary_parts {
 void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt, unsigned replay_flags,
 			struct lk_summary_parts *parts);
 void lk_summary_parts_release(struct lk_summary_parts *parts);
+/* The one part of a link that could not be analysed, and why (appended to `parts`). */
+void lk_summary_not_analysed(struct lk_summary_parts *parts, const char *why);
 
 /*
  * Group the parts of the `nr` records of `failed` (failed links, newest

@@ -27,7 +27,7 @@ static void build(struct lk_provider_index *ix, const char *dir, int machine)
 
 	snprintf(cache, sizeof(cache), "%s/cache", dir);
 	lk_strvec_push(&dirs, dir);
-	lk_provider_index_dirs(ix, &dirs, machine, cache);
+	lk_provider_index_dirs(ix, &dirs, machine, cache, NULL);
 	lk_strvec_release(&dirs);
 }
 
