@@ -284,7 +284,7 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 			lk_notfound_explain(line, d);
 	}
 	explain_old_versions(out);
-	lk_multidef_causes(out);
+	lk_multidef_causes(out, line);
 }
 
 /* A dropped shared object kept aside a definition of `symbol`. */

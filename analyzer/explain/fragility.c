@@ -229,7 +229,7 @@ static void incidental_dsos(const struct lk_record *rec, struct lk_line *line,
 	for (size_t i = 0; i < rp->inputs.nr; i++) {
 		const struct lk_rinput *in = &rp->inputs.items[i];
 		struct dependents dep = { rp, (long)i, LK_STRVEC_INIT, -1, NULL };
-		struct lk_replay_edit edit = { -1, 0, &in->kept_for, in->item, NULL, 0, 0 };
+		struct lk_replay_edit edit = { -1, 0, &in->kept_for, in->item, NULL, 0, 0, 0 };
 		struct lk_buf text = LK_BUF_INIT, replay = LK_BUF_INIT;
 		const char *keeper = NULL;
 		const struct lk_diag *d;
@@ -304,7 +304,7 @@ static void copied_symbols(const struct lk_record *rec, struct lk_line *line,
 			   const struct lk_replay *rp, struct lk_facts *out)
 {
 	struct copied c = { rp, LK_STRVEC_INIT, { NULL, 0, 0 } };
-	struct lk_replay_edit edit = { -1, LK_EDIT_NO_COPY_DT_NEEDED, NULL, -1, NULL, 0, 0 };
+	struct lk_replay_edit edit = { -1, LK_EDIT_NO_COPY_DT_NEEDED, NULL, -1, NULL, 0, 0, 0 };
 	struct lk_replay cf;
 
 	lk_replay_each_symbol(rp, find_copied, &c);
@@ -344,7 +344,7 @@ static void copied_symbols(const struct lk_record *rec, struct lk_line *line,
 static void rescanned_members(const struct lk_record *rec, struct lk_line *line,
 			      const struct lk_replay *rp, struct lk_facts *out)
 {
-	struct lk_replay_edit edit = { -1, LK_EDIT_NO_GROUPS, NULL, -1, NULL, 0, 0 };
+	struct lk_replay_edit edit = { -1, LK_EDIT_NO_GROUPS, NULL, -1, NULL, 0, 0, 0 };
 	struct lk_replay cf;
 	int ran = 0;
 
@@ -406,7 +406,7 @@ static void repeated_archives(const struct lk_record *rec, struct lk_line *line,
 	for (size_t i = 0; i < rp->inputs.nr; i++) {
 		const struct lk_rinput *in = &rp->inputs.items[i];
 		const struct lk_line_item *it = in->item >= 0 ? &line->items.items[in->item] : NULL;
-		struct lk_replay_edit edit = { -1, 0, NULL, -1, NULL, 0, 0 };
+		struct lk_replay_edit edit = { -1, 0, NULL, -1, NULL, 0, 0, 0 };
 		struct lk_buf text = LK_BUF_INIT, replay = LK_BUF_INIT;
 		struct lk_strvec one = LK_STRVEC_INIT;
 		const struct lk_diag *d;
@@ -452,7 +452,7 @@ static void libc_roles(const struct lk_record *rec, struct lk_line *line, struct
 		return;
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
-		struct lk_replay_edit edit = { -1, 0, NULL, -1, NULL, 0, 0 };
+		struct lk_replay_edit edit = { -1, 0, NULL, -1, NULL, 0, 0, 0 };
 		struct lk_buf text = LK_BUF_INIT, replay = LK_BUF_INIT, subject = LK_BUF_INIT;
 		const struct lk_diag *d;
 		struct lk_replay cf;

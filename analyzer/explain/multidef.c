@@ -7,6 +7,11 @@
  * hash of a function's bytes, the source file's STT_FILE name, the
  * compiler's .comment) to say why there are two, in this order:
  *
+ *   whole-archive-unclosed  one archive member twice: --whole-archive still in
+ *                         force when the driver adds -lgcc (twice), so every
+ *                         member of libgcc.a is loaded each time
+ *   whole-archive-twice   one archive member twice: the archive twice on the
+ *                         line under --whole-archive
  *   rust-std-twice        two Rust staticlibs, each with its own copy of std
  *   duplicate-source      two objects compiled from the same source file
  *   tentative-definition  a variable without initializer in .bss of both: a
@@ -17,7 +22,8 @@
  *                         the symbol named
  *
  * Each cause has its stated fix (a source edit or a recompile: never
- * verified); what fits none is left without a cause.
+ * verified; the --whole-archive ones are line edits, which the fix stage
+ * tries); what fits none is left without a cause.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,11 +129,65 @@ static void set_cause(struct lk_diag *d, const char *kind, const struct lk_buf *
 	d->cause->detail = lk_xstrdup(detail->buf);
 	d->cause->fix = lk_xstrdup(fix);
 	lk_strvec_push(&d->explanation, detail->buf);
+	if (!strncmp(kind, "whole-archive-", 14))
+		return;	/* a line edit: the fix stage offers it, tried (fix.c) */
 	lk_buf_addf(&b, "stated fix (outside the line, not verified): %s", fix);
 	lk_strvec_push_owned(&d->explanation, lk_buf_detach(&b));
 }
 
-static void cause_of(struct read_files *rf, const struct lk_replay *out, struct lk_diag *d)
+/* The argv position of the line's last `word` before item `before`, or -1. */
+static long last_word_before(const struct lk_line *line, long before, const char *word)
+{
+	long at = -1;
+
+	for (long i = 0; i < before; i++) {
+		const struct lk_line_item *o = &line->items.items[i];
+
+		if (o->kind == LK_ITEM_OPTION && o->position >= 0 && !strcmp(o->word, word))
+			at = o->position;
+	}
+	return at;
+}
+
+/*
+ * One member of one archive defined twice: ld loaded the archive whole
+ * twice. When the second is the driver's (gcc adds -lgcc twice), the
+ * line's --whole-archive was never closed; else the line names the
+ * archive twice under it. Returns 1 when that is the cause.
+ */
+static int whole_archive_cause(const struct lk_line *line, const struct lk_rinput *first,
+			       const struct lk_rinput *again, struct lk_diag *d, const char *name)
+{
+	const struct lk_line_item *it;
+	struct lk_buf s = LK_BUF_INIT;
+	long on;
+
+	if (!first->member || !again->member || strcmp(first->path, again->path) ||
+	    strcmp(first->member, again->member) || again->item < 0 ||
+	    !(line->items.items[again->item].state & LK_ST_WHOLE_ARCHIVE))
+		return 0;
+	it = &line->items.items[again->item];
+	on = last_word_before(line, again->item, "--whole-archive");
+	lk_buf_addf(&s, "%s(%s) is loaded twice: %s is read twice under --whole-archive", first->path, first->member,
+		    lk_path_base(first->path));
+	if (on >= 0)
+		lk_buf_addf(&s, " (from %ld)", on);
+	if (it->position < 0) {
+		lk_buf_addf(&s, ", the second time as the driver's %s, after the line's own words: --whole-archive is never closed, so it also loads every member of the libraries the driver adds, and each of their symbols (%s among them) is defined twice",
+			    it->word, name);
+		set_cause(d, "whole-archive-unclosed", &s,
+			  "close it: -Wl,--no-whole-archive after the archives meant to be loaded whole");
+	} else {
+		lk_buf_addf(&s, ", at %ld and at %ld: each time every member is loaded, so %s is defined twice",
+			    line->items.items[first->item].position, it->position, name);
+		set_cause(d, "whole-archive-twice", &s, "name the archive once under --whole-archive");
+	}
+	lk_buf_release(&s);
+	return 1;
+}
+
+static void cause_of(struct read_files *rf, const struct lk_replay *out, const struct lk_line *line,
+		     struct lk_diag *d)
 {
 	const struct lk_rinput *first = &out->inputs.items[d->def_input], *again = &out->inputs.items[d->ref_input];
 	const struct lk_elf_every_file *a = object_of(rf, first), *b = object_of(rf, again);
@@ -136,6 +196,8 @@ static void cause_of(struct read_files *rf, const struct lk_replay *out, struct 
 	char *human = lk_demangle(d->symbol);
 	const char *name = human ? human : d->symbol;
 
+	if (whole_archive_cause(line, first, again, d, name))
+		goto done;
 	if (!a || !b || !ya || !yb)
 		goto done;
 	if (first->member && again->member && strcmp(first->path, again->path) &&
@@ -188,7 +250,7 @@ done:
 	lk_buf_release(&fix);
 }
 
-void lk_multidef_causes(struct lk_replay *out)
+void lk_multidef_causes(struct lk_replay *out, const struct lk_line *line)
 {
 	struct read_files rf;
 	size_t done = 0;
@@ -199,7 +261,7 @@ void lk_multidef_causes(struct lk_replay *out)
 
 		if (d->kind != LK_DIAG_MULTIPLE || d->def_input < 0 || d->ref_input < 0 || d->cause)
 			continue;
-		cause_of(&rf, out, d);
+		cause_of(&rf, out, line, d);
 		done++;
 	}
 	read_files_release(&rf);

@@ -102,7 +102,7 @@ int lk_edit_driver_adds(const struct lk_record *rec, const char *driver, struct 
 static int try_append(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		      const struct lk_strvec *words, struct lk_strvec *remaining)
 {
-	struct lk_replay_edit edit = { -1, 0, NULL, -1, words, 0, 0 };
+	struct lk_replay_edit edit = { -1, 0, NULL, -1, words, 0, 0, 0 };
 	struct lk_replay trial;
 	int ok;
 
@@ -186,10 +186,17 @@ void lk_edit_expect(const struct lk_replay *r, const struct lk_record *rec, cons
 		lk_trial_expect(r->trials, &e->words);
 }
 
+/* -Wl,--no-whole-archive inserted inside the line: the replay reads what follows it as not whole. */
+static int closes_whole_archive(const struct lk_record *rec, const struct lk_edit *e)
+{
+	return e->words.nr == 1 && !strcmp(e->words.items[0], "-Wl,--no-whole-archive") && e->position > 1 &&
+	       (size_t)e->position <= rec->args.nr;
+}
+
 int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const struct lk_line *line,
 		const struct lk_edit *e, struct lk_strvec *remaining)
 {
-	struct lk_replay_edit edit = { e->position, 0, NULL, -1, &e->words, 0, 0 };
+	struct lk_replay_edit edit = { e->position, 0, NULL, -1, &e->words, 0, 0, 0 };
 	struct lk_strvec moved = LK_STRVEC_INIT;
 	int ok;
 
@@ -199,8 +206,14 @@ int lk_edit_try(const struct lk_replay *r, const struct lk_record *rec, const st
 		return LK_EDIT_REJECTED;
 	switch (e->kind) {
 	case LK_EDIT_KIND_INSERT:
+		if (closes_whole_archive(rec, e)) {
+			edit.skip_position = -1;
+			edit.append = NULL;
+			edit.close_whole_after = e->position - 1;
+			return try_edited(rec, line, &edit, remaining);
+		}
 		if (!appends(rec, e))
-			return -1;	/* the replay reads added words at the end only */
+			return -1;	/* the replay reads other added words at the end only */
 		return try_append(r, rec, line, &e->words, remaining);
 	case LK_EDIT_KIND_DRIVER:
 		if (!e->words.nr) {

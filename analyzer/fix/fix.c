@@ -324,6 +324,37 @@ static void fix_duplicate(const struct lk_fixer *fx, const struct lk_diag *d)
 	lk_buf_release(&desc);
 }
 
+/*
+ * One archive loaded whole twice because the line's --whole-archive is
+ * never closed (multidef.c: the driver's -lgcc read under it): close it
+ * after the line's own words, before the driver's libraries.
+ */
+static void fix_whole_archive(const struct lk_fixer *fx, const struct lk_diag *d)
+{
+	struct lk_edit e = { LK_EDIT_KIND_INSERT, -1, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+	struct lk_buf desc = LK_BUF_INIT;
+	const struct lk_line_item *last = NULL;
+
+	if (!d->cause || strcmp(d->cause->kind, "whole-archive-unclosed"))
+		return;
+	/* Right after the line's last input read whole: the archives meant to be. */
+	for (size_t i = 0; i < fx->line->items.nr; i++) {
+		const struct lk_line_item *it = &fx->line->items.items[i];
+
+		if ((it->kind == LK_ITEM_FILE || it->kind == LK_ITEM_LIB) && it->position >= 0 &&
+		    (it->state & LK_ST_WHOLE_ARCHIVE))
+			last = it;
+	}
+	if (!last)
+		return;
+	e.position = last->position + 1;
+	lk_strvec_push(&e.words, "-Wl,--no-whole-archive");
+	lk_buf_addf(&desc, "close --whole-archive: add -Wl,--no-whole-archive after %s (at %ld), the last input meant to be loaded whole, so that the driver's libraries (-lgcc, -lc) are read as archives again, each member only when needed",
+		    last->word, last->position);
+	lk_fix_offer(fx, d, &e, desc.buf);
+	lk_buf_release(&desc);
+}
+
 /* Each diagnostic's direct fixes, in the order of the diagnostics. */
 static void propose(const struct lk_fixer *fx)
 {
@@ -336,8 +367,10 @@ static void propose(const struct lk_fixer *fx)
 			fix_dso_missing(fx, d);
 		else if (d->kind == LK_DIAG_UNDEFINED && d->defined_path)
 			fix_ordering(fx, d);
-		else if (d->kind == LK_DIAG_MULTIPLE && d->ref_input >= 0 && d->def_input >= 0)
+		else if (d->kind == LK_DIAG_MULTIPLE && d->ref_input >= 0 && d->def_input >= 0) {
 			fix_duplicate(fx, d);
+			fix_whole_archive(fx, d);
+		}
 		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
 			lk_fix_not_found(fx, d);
 		else if (lk_unusable_kind(d->kind))

@@ -147,16 +147,33 @@ static int common_fetches(struct rp *r, const struct lk_sym *s)
 	return (r->mode & RP_LLD14) && !r->rescanning && s->armap_item >= 0;
 }
 
+/*
+ * Is the archive item read whole? Its state says so, unless an edit closed
+ * --whole-archive after an earlier item (lk_replay_edit.close_whole_after)
+ * and the line did not turn it on again since.
+ */
+static int read_whole(const struct rp *r, long item)
+{
+	const struct lk_line_item *it = item_at(r, item);
+	long on = it->since[__builtin_ctz(LK_ST_WHOLE_ARCHIVE)];
+
+	if (!(it->state & LK_ST_WHOLE_ARCHIVE) || r->edit->close_whole_after <= 0)
+		return (it->state & LK_ST_WHOLE_ARCHIVE) != 0;
+	for (long i = 0; i < item; i++)
+		if (item_at(r, i)->position == r->edit->close_whole_after && item_at(r, i)->parent < 0)
+			return on > i;
+	return 1;
+}
+
 /* One scan of an archive as ld does it; returns how many members it pulled. */
 int rp_scan_archive(struct rp *r, long item)
 {
-	const struct lk_line_item *it = item_at(r, item);
 	struct open_archive *a = archive_of(r, item);
 	int pulled = 0, again = 1;
 
 	if (!a->ok)
 		return 0;
-	if (it->state & LK_ST_WHOLE_ARCHIVE) {
+	if (read_whole(r, item)) {
 		for (size_t m = 0; m < a->ar.members.nr; m++)
 			if (!a->pulled[m])
 				pulled += pull(r, a, (long)m, NULL);

@@ -392,7 +392,7 @@ static int link_failed(const struct lk_record *rec)
 }
 
 /* The neutral edit: nothing changed. */
-const struct lk_replay_edit rp_no_edit = { -1, 0, NULL, -1, NULL, 0, 0 };
+const struct lk_replay_edit rp_no_edit = { -1, 0, NULL, -1, NULL, 0, 0, 0 };
 
 int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsigned flags,
 		  struct lk_replay *out, struct lk_err *err)

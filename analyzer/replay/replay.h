@@ -221,6 +221,12 @@ struct lk_replay_edit {
 	long unref_until_item;		/* ... from inputs read before this line item are left out */
 	const struct lk_strvec *append;	/* words appended to the driver's argv, in order, or NULL */
 	long group_from, group_to;	/* LK_EDIT_GROUP_RANGE: the driver positions grouped */
+	/*
+	 * A -Wl,--no-whole-archive inserted after the top-level item of this
+	 * driver position (0: none; argv[0] is never an input): the items read
+	 * after it are not whole until the line turns --whole-archive on again.
+	 */
+	long close_whole_after;
 };
 void lk_replay_edited(const struct lk_record *rec, const struct lk_line *line,
 		      const struct lk_replay_edit *edit, struct lk_replay *out);

@@ -338,7 +338,7 @@ static int deciding_reference(FILE *out, const char *fname, struct dline *f, con
 	if (keeper) {
 		char *ekey = input_key(s, srp, early.items[0]);
 		struct lk_buf esite = LK_BUF_INIT, dsite = LK_BUF_INIT, fsite = LK_BUF_INIT;
-		struct lk_replay_edit edit = { -1, 0, &keepers, def->item, NULL, 0, 0 };
+		struct lk_replay_edit edit = { -1, 0, &keepers, def->item, NULL, 0, 0, 0 };
 		struct lk_replay cf;
 		int f_has = references(f, frp, ekey, keeper);
 

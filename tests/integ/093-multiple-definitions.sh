@@ -69,6 +69,28 @@ c=$(cause "$json" shared_sym)
 check_eq "archive members: the cause" "archive-members" "${c%%|*}"
 check_contains "archive members: which symbol pulled each" "$c" "$T/libp1.a(p1.o) was pulled for need1, $T/libp2.a(p2.o) for need2; both members define shared_sym"
 
+# --- an unclosed --whole-archive (issue #34): the driver's -lgcc, added
+# twice after the line's own words, is loaded whole twice; the cause is the
+# missing -Wl,--no-whole-archive, not a function in a header, and the fix,
+# verified by the replay, links for real ---
+echo 'int wfoo(void) { return 1; }' >wf.c
+echo 'int wfoo(void); int main(void) { return wfoo() - 1; }' >wm.c
+cc -c wf.c wm.c && ar rcs libwf.a wf.o
+case_link unclosed wm.o -Wl,--whole-archive libwf.a -o wa
+"$LINKSCOPE" report --format json last >"$T/unclosed-fixes.json"
+d0() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"][0]; print(eval(sys.argv[2]))' "$T/unclosed-fixes.json" "$1"; }
+check_eq "unclosed --whole-archive: the cause" "whole-archive-unclosed" "$(d0 'd["cause"]["kind"]')"
+check_contains "... libgcc.a read twice under it, the second time as the driver's" "$(d0 'd["cause"]["detail"]')" \
+	"is read twice under --whole-archive (from 2), the second time as the driver's -lgcc"
+check_eq "... the first fix: -Wl,--no-whole-archive after libwf.a, verified" "['-Wl,--no-whole-archive'] 4 True" \
+	"$(d0 '" ".join(str(x) for x in (d["fixes"][0]["args"], d["fixes"][0]["position"], d["fixes"][0]["verified"]))')"
+check "... which the real linker links" cc wm.o -Wl,--whole-archive libwf.a -Wl,--no-whole-archive -o wa
+# The same archive twice under --whole-archive on the line itself: named as such.
+case_link twice wm.o -Wl,--whole-archive libwf.a libwf.a -Wl,--no-whole-archive -o wa
+c=$(cause "$json" wfoo)
+check_eq "an archive twice under --whole-archive: the cause" "whole-archive-twice" "${c%%|*}"
+check_contains "... at both positions" "$c" "(from 2), at 3 and at 4"
+
 # --- two Rust staticlibs, each with its std (rustc, if there) ---
 if command -v rustc >/dev/null; then
 	echo '#[no_mangle] pub extern "C" fn ra() -> i32 { let v: Vec<i32> = vec![1, 2]; v.iter().sum() }' >ra.rs
