@@ -361,6 +361,7 @@ static void propose(const struct lk_fixer *fx)
 	for (size_t i = 0; i < fx->rp->diags.nr; i++) {
 		const struct lk_diag *d = &fx->rp->diags.items[i];
 
+		lk_fix_runtime(fx, d);
 		if (d->kind == LK_DIAG_UNDEFINED && !d->defined_path && !d->provider)
 			lk_fix_near_misses(fx, d);
 		else if (d->kind == LK_DIAG_DSO_MISSING)

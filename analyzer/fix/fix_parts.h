@@ -56,6 +56,9 @@ void lk_fix_reloc(const struct lk_fixer *fx, const struct lk_diag *d);
  * fixes its own symbols is dropped: it is never offered.
  */
 void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d);
+
+/* runtime_fixes.c: a symbol the compiler or the C library's headers put into an object (the stack protector's, glibc's __isoc23_*): its rebuild. */
+void lk_fix_runtime(const struct lk_fixer *fx, const struct lk_diag *d);
 void lk_fix_providers(const struct lk_fixer *fx);
 
 #endif
