@@ -16,6 +16,8 @@
  *   not-exported   a shared object that has it only in .symtab, or hidden
  *   version        a versioned reference to a library without that version: an older library
  *   key-function   `vtable for X` / `typeinfo for X`: X's key function is not defined
+ *   no-rtti        `typeinfo for X` while an object defines `vtable for X`: it
+ *                  was compiled with -fno-rtti
  *   template       a template instantiation that no input defines
  *   main           `main`: a library linked as a program, or its object not on the line
  *   not-on-line    an object of the build tree defines it, and is not on the line
@@ -626,12 +628,50 @@ static void index_matches(const struct lk_provider_index *ix, struct lk_diag *d,
 	lk_buf_release(&prefix);
 }
 
+/*
+ * "typeinfo for X" undefined while an input defines "vtable for X": the
+ * key function is defined (the vtable is emitted with it), so that object
+ * was compiled without RTTI (-fno-rtti: no typeinfo, and none in its
+ * vtable), and an object compiled with RTTI needs it (dynamic_cast, typeid,
+ * a class derived from X). Returns 1 when that is the story.
+ */
+static int compiled_without_rtti(const struct corpus *c, struct lk_diag *d, const char *cls)
+{
+	struct lk_buf vtable = LK_BUF_INIT, b = LK_BUF_INIT, fix = LK_BUF_INIT;
+	const struct src *with_vtable = NULL;
+
+	if (strncmp(d->symbol, "_ZTI", 4))
+		return 0;
+	lk_buf_addf(&vtable, "_ZTV%s", d->symbol + 4);
+	for (size_t s = 0; s < c->srcs.nr && !with_vtable; s++)
+		for (size_t k = 0; k < c->srcs.items[s].f->syms.nr && !with_vtable; k++) {
+			const struct lk_elf_every_sym *y = &c->srcs.items[s].f->syms.items[k];
+
+			if (y->defined && !strcmp(y->name, vtable.buf))
+				with_vtable = &c->srcs.items[s];
+		}
+	lk_buf_release(&vtable);
+	if (!with_vtable)
+		return 0;
+	lk_buf_addf(&b, "%s's key function is defined: %s defines vtable for %s, which is emitted with it, but no typeinfo for %s: it was compiled with -fno-rtti, and an object compiled with RTTI needs the typeinfo (dynamic_cast, typeid, or a class derived from %s)",
+		    cls, with_vtable->where, cls, cls, cls);
+	lk_buf_addf(&fix, "compile %s with RTTI (without -fno-rtti), or compile every object that uses %s with -fno-rtti and without dynamic_cast or typeid of it",
+		    with_vtable->path, cls);
+	add_finding(d, "no-rtti", NULL, with_vtable->path, b.buf, fix.buf);
+	lk_buf_release(&b);
+	lk_buf_release(&fix);
+	return 1;
+}
+
 /* "vtable for X", "typeinfo for X": X's key function is not defined; the members of X the inputs show. */
 static void key_function(const struct corpus *c, struct lk_diag *d, const char *dm)
 {
 	const char *cls = strstr(dm, " for ") + 5;
 	struct lk_strvec defined = LK_STRVEC_INIT, wanted = LK_STRVEC_INIT;
 	struct lk_buf b = LK_BUF_INIT, prefix = LK_BUF_INIT;
+
+	if (compiled_without_rtti(c, d, cls))
+		return;
 
 	lk_buf_addf(&prefix, "%s::", cls);
 	for (size_t s = 0; s < c->srcs.nr; s++)

@@ -290,6 +290,31 @@ out:
 	lk_buf_release(&desc);
 }
 
+/*
+ * A near miss whose fix is outside the line (explain/nearmiss.c: a header,
+ * a recompile), as the diagnostic's stated fix, with the edit's kind; the
+ * kinds whose fix is an edit of the line are tried below instead.
+ */
+static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d, const struct lk_finding *f)
+{
+	static const struct { const char *kind; enum lk_edit_kind edit; } outside[] = {
+		{ "no-rtti", LK_EDIT_KIND_REBUILD }, { "cxx11-abi", LK_EDIT_KIND_REBUILD },
+		{ "key-function", LK_EDIT_KIND_DECLARATION }, { "extern-c", LK_EDIT_KIND_DECLARATION },
+		{ "signature", LK_EDIT_KIND_DECLARATION }, { "local", LK_EDIT_KIND_DECLARATION },
+		{ "template", LK_EDIT_KIND_DECLARATION },
+	};
+
+	if (!f->fix)
+		return;
+	for (size_t k = 0; k < sizeof(outside) / sizeof(*outside); k++)
+		if (!strcmp(f->kind, outside[k].kind)) {
+			lk_fix_stated(fx, d, outside[k].edit, f->in,
+				      outside[k].edit == LK_EDIT_KIND_REBUILD ? "the object's sources, and the build's compile command for it" :
+				      "the sources that declare or define it", f->fix);
+			return;
+		}
+}
+
 void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -298,6 +323,7 @@ void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 		const struct lk_finding *f = &d->near_misses.items[i];
 		size_t k;
 
+		stated_near_miss(fx, d, f);
 		if (!f->in || !f->found)
 			continue;
 		if (!strcmp(f->kind, "main")) {
