@@ -138,7 +138,6 @@ char *elfr_member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr
 	return lk_buf_detach(&b);
 }
 
-
 /* The long-name table ("//", its header `h` at `off`) into ar->long_names, NUL-terminated. */
 int elfr_read_long_names(int fd, size_t off, const struct elfr_ar_hdr *h, struct lk_elf_archive *ar)
 {
