@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <malloc.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -730,6 +731,17 @@ int main(int argc, char **argv)
 	char *note;
 	int rc;
 
+	/*
+	 * Each object and archive member is read whole into a buffer freed
+	 * after it (elf_image.c): 1,862 of up to a few MB on the llvm line.
+	 * glibc would map and unmap the large ones and give the heap's top
+	 * back to the kernel between them, so each buffer's pages were
+	 * touched for the first time again (4,500 more page faults a
+	 * replay, 11-16 us each on the reference VM); kept, they are reused.
+	 * The peak is the same (docs/bench.md, "Reading the inputs").
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("linkscope %s\n", LINKSCOPE_VERSION);
 		return 0;

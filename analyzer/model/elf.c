@@ -14,7 +14,8 @@
  * Every offset comes from libelf, which checks it against the file.
  *
  * This file identifies a file; the reader's other parts are
- * elf_archive.c (archive indexes and members), elf_syms.c (symbols, and
+ * elf_image.c (an object or member read whole), elf_archive.c (archive
+ * indexes and members), elf_syms.c (symbols, and
  * what a library exports) and elf_gc.c (sections and relocations), with
  * what they share in elf_parts.h. They are the only users of libelf.
  */

@@ -101,6 +101,7 @@ struct lk_elf_armap_entry {
 
 struct lk_elf_archive {
 	int fd;
+	size_t size;		/* the file's, when it was opened */
 	void *elf;		/* Elf *, opaque outside the elf*.c files */
 	char *path;
 	int has_index;		/* a symbol index exists, even an empty one */
@@ -108,7 +109,7 @@ struct lk_elf_archive {
 	char *armap_names;	/* the index's string table, NUL-terminated: armap names point here */
 	struct { size_t *items; size_t nr, alloc; } members;	/* every member's offset, in order */
 	int thin;		/* a thin archive (elf_thin.c): members are files beside it */
-	char *long_names;	/* a thin archive's "//" table, NUL-terminated */
+	char *long_names;	/* the "//" table, NUL-terminated, for members' names */
 	size_t long_names_size;
 };
 
@@ -199,6 +200,7 @@ struct lk_elf_gc {
 	size_t strtab;		/* the symbol table's string table section */
 	int fd;			/* -1 for an archive member */
 	void *elf;		/* Elf *, kept open for the borrowed names */
+	char *image;		/* the bytes `elf` reads when read whole (elf_image.c), or NULL */
 };
 
 /*

@@ -110,6 +110,47 @@ int elfr_ar_special(const char *name)
 	return !strcmp(name, "/") || !strcmp(name, "/SYM64/") || !strcmp(name, "//");
 }
 
+/* The name a member header gives (malloc'd, as ld shows it) and, for "/N:ORIGIN", ORIGIN (else -1). */
+char *elfr_member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr *h, long *origin)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	const char *name = h->name;
+	char *end;
+
+	*origin = -1;
+	if (name[0] == '/' && name[1] >= '0' && name[1] <= '9') {
+		size_t at = (size_t)strtoull(name + 1, &end, 10);
+
+		if (*end == ':')
+			*origin = (long)strtoull(end + 1, NULL, 10);
+		if (!ar->long_names || at >= ar->long_names_size)
+			return NULL;
+		lk_buf_add(&b, ar->long_names + at, strcspn(ar->long_names + at, "\n"));
+	} else {
+		lk_buf_addstr(&b, name);
+	}
+	if (b.len && b.buf[b.len - 1] == '/')
+		b.buf[--b.len] = '\0';
+	if (!b.len) {
+		lk_buf_release(&b);
+		return NULL;
+	}
+	return lk_buf_detach(&b);
+}
+
+/* The long-name table ("//", its header `h` at `off`) into ar->long_names, NUL-terminated. */
+int elfr_read_long_names(int fd, size_t off, const struct elfr_ar_hdr *h, struct lk_elf_archive *ar)
+{
+	if (ar->long_names)
+		return 0;	/* a second table: ld reads the first */
+	ar->long_names = lk_xmalloc(h->size + 1);
+	if (pread(fd, ar->long_names, h->size, (off_t)(off + ELFR_AR_HDR)) != (ssize_t)h->size)
+		return -1;
+	ar->long_names[h->size] = '\0';
+	ar->long_names_size = h->size;
+	return 0;
+}
+
 /*
  * Every member's header offset (ar->members), from the headers alone.
  * libelf's walk (elf_begin on each member, then elf_next) parses each
@@ -118,21 +159,22 @@ int elfr_ar_special(const char *name)
  * paid by each of the three replays, for offsets the headers give. The
  * walk stops where libelf's does: at a header it cannot read, a long name
  * ("/N") past the long-name table or with none, and after a member that
- * runs to the end of the file (libelf cuts its size there).
+ * runs to the end of the file (libelf cuts its size there). The long-name
+ * table is read on the way, for the members' names.
  */
 static void member_offsets(int fd, struct lk_elf_archive *ar)
 {
 	struct elfr_ar_hdr h;
 	size_t long_names = 0;
-	struct stat st;
 
-	if (fstat(fd, &st) < 0)
-		return;
-	for (size_t off = 8, end = (size_t)st.st_size; off < end && elfr_ar_hdr_read(fd, off, &h) == 0; ) {
+	for (size_t off = 8, end = ar->size; off < end && elfr_ar_hdr_read(fd, off, &h) == 0; ) {
 		size_t left = end - off - ELFR_AR_HDR;
 
-		if (!strcmp(h.name, "//"))
+		if (!strcmp(h.name, "//")) {
 			long_names = h.size;
+			if (h.size < left && elfr_read_long_names(fd, off, &h, ar) < 0)
+				break;
+		}
 		if (h.name[0] == '/' && h.name[1] >= '0' && h.name[1] <= '9' &&
 		    strtoull(h.name + 1, NULL, 10) >= long_names)
 			break;
@@ -185,12 +227,14 @@ void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_err *err)
 {
 	char magic[8];
+	struct stat st;
 	Elf *e;
 
 	memset(ar, 0, sizeof(*ar));
-	ar->fd = lk_file_open_regular(path, NULL);
+	ar->fd = lk_file_open_regular(path, &st);
 	if (ar->fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
+	ar->size = (size_t)st.st_size;
 	if (pread(ar->fd, magic, 8, 0) == 8 && !memcmp(magic, "!<thin>\n", 8)) {
 		if (elfr_thin_open(path, ar, err) == 0)
 			return 0;
@@ -198,6 +242,7 @@ int lk_elf_archive_open(const char *path, struct lk_elf_archive *ar, struct lk_e
 		return -1;
 	}
 	elf_version(EV_CURRENT);
+	/* For the kind, and for a member too large to read whole (open_member). */
 	e = elf_begin(ar->fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_AR) {
 		if (e)
@@ -218,38 +263,63 @@ int lk_elf_archive_member(struct lk_elf_archive *ar, size_t offset, char **name,
 	return lk_elf_archive_member_gc(ar, offset, name, out, NULL, err);
 }
 
+/*
+ * The member whose header `h` is at `offset`, opened: read whole
+ * (elf_image.c), or by libelf piece by piece when larger than
+ * ELFR_WHOLE_MAX. *size: its bytes, cut where the file ends (as libelf
+ * cuts them); *image: what to free after elf_end(), or NULL.
+ */
+static Elf *open_member(struct lk_elf_archive *ar, size_t offset, const struct elfr_ar_hdr *h,
+			char **image, size_t *size)
+{
+	size_t rest = ar->size - offset - ELFR_AR_HDR;	/* the header was read: it is within */
+	Elf *m;
+
+	*size = h->size < rest ? h->size : rest;
+	if (*size <= ELFR_WHOLE_MAX)
+		return elfr_image_open(ar->fd, offset + ELFR_AR_HDR, *size, image, size);
+	*image = NULL;
+	if (elf_rand(ar->elf, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, ar->elf)))
+		return NULL;
+	return m;
+}
+
 int lk_elf_archive_member_gc(struct lk_elf_archive *ar, size_t offset, char **name,
 			     struct lk_elf_syms *out, struct lk_elf_gc *gc, struct lk_err *err)
 {
-	Elf *e = ar->elf, *m;
-	Elf_Arhdr *h;
+	struct lk_buf where = LK_BUF_INIT;
+	struct elfr_ar_hdr h;
+	const char *cut;
+	char *image;
+	size_t size;
+	long origin;
 	int rc = 0;
+	Elf *m;
 
 	if (ar->thin)
 		return elfr_thin_member(ar, offset, name, out, gc, err);
 	*name = NULL;
 	if (gc)
 		elfr_gc_reset(gc);
-	if (elf_rand(e, offset) != offset || !(m = elf_begin(ar->fd, ELF_C_READ, e)))
-		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu: %s",
-				  ar->path, offset, elf_errmsg(-1));
-	h = elf_getarhdr(m);
-	*name = lk_xstrdup(h && h->ar_name ? h->ar_name : "?");
-	if (elf_kind(m) == ELF_K_ELF) {
-		struct lk_buf where = LK_BUF_INIT;
-		const char *cut = h ? elfr_truncated(m, (uint64_t)h->ar_size) : NULL;
-
-		lk_buf_addf(&where, "%s(%s)", ar->path, *name);
-		if (cut) {
-			rc = lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", where.buf, cut);
-			elf_end(m);
-		} else {
-			rc = elfr_read_syms_and_gc(m, -1, where.buf, out, gc, err);
-		}
-		lk_buf_release(&where);
-		return rc;
+	if (offset > ar->size || ar->size - offset < ELFR_AR_HDR || elfr_ar_hdr_read(ar->fd, offset, &h) < 0 ||
+	    elfr_ar_special(h.name) || !(*name = elfr_member_name(ar, &h, &origin)))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu", ar->path, offset);
+	if (!(m = open_member(ar, offset, &h, &image, &size)))
+		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s(%s)': %s", ar->path, *name, elf_errmsg(-1));
+	if (elf_kind(m) != ELF_K_ELF) {
+		elf_end(m);
+		free(image);
+		return 0;	/* not an object: nothing to read, as ld reads nothing */
 	}
-	elf_end(m);
+	lk_buf_addf(&where, "%s(%s)", ar->path, *name);
+	if ((cut = elfr_truncated(m, (uint64_t)size))) {
+		rc = lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", where.buf, cut);
+		elf_end(m);
+		free(image);
+	} else {
+		rc = elfr_read_syms_and_gc(m, image, -1, where.buf, out, gc, err);
+	}
+	lk_buf_release(&where);
 	return rc;
 }
 

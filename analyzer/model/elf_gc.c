@@ -392,6 +392,7 @@ void lk_elf_gc_release(struct lk_elf_gc *gc)
 	free(gc->symbols);
 	if (gc->elf)
 		elf_end(gc->elf);
+	free(gc->image);
 	if (gc->fd >= 0)
 		close(gc->fd);
 	memset(gc, 0, sizeof(*gc));

@@ -34,6 +34,14 @@ struct elfr_ar_hdr {
 };
 int elfr_ar_hdr_read(int fd, size_t off, struct elfr_ar_hdr *h);
 int elfr_ar_special(const char *name);
+/*
+ * elf_archive.c: the name a member header gives (malloc'd, as ld shows
+ * it; NULL for a long name the table does not have) and, for a thin
+ * archive's "/N:ORIGIN", ORIGIN (else -1); the long-name table of `h` at
+ * `off` read into `ar` (0, or -1 when the file is shorter).
+ */
+char *elfr_member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr *h, long *origin);
+int elfr_read_long_names(int fd, size_t off, const struct elfr_ar_hdr *h, struct lk_elf_archive *ar);
 
 /* elf_archive.c: the symbol index of the archive open on `fd` (into `ar` when given); 1 if it has one. */
 int elfr_read_index(int fd, struct lk_elf_archive *ar);
@@ -48,8 +56,26 @@ int elfr_thin_open(const char *path, struct lk_elf_archive *ar, struct lk_err *e
 int elfr_thin_member(struct lk_elf_archive *ar, size_t offset, char **name, struct lk_elf_syms *out,
 		     struct lk_elf_gc *gc, struct lk_err *err);
 
-/* elf_syms.c: the symbols of `e` into `out` and, when `gc` is not NULL, its sections (from `fd`). */
-int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *out,
+/*
+ * elf_image.c: the `size` bytes at `off` of `fd` read into memory (one
+ * pread) and opened with elf_memory(). *bytes (malloc'd, the caller frees
+ * it after elf_end()) holds *got bytes: fewer than `size` when the file
+ * ends sooner, which the caller judges as a cut input. NULL (and nothing
+ * to free) when libelf cannot open memory. Inputs larger than
+ * ELFR_WHOLE_MAX are read by libelf piece by piece instead (ELF_C_READ):
+ * a huge shared object's symbols are a small part of it, and whole it
+ * would cost its size in memory.
+ */
+#define ELFR_WHOLE_MAX ((size_t)32 << 20)
+Elf *elfr_image_open(int fd, uint64_t off, size_t size, char **bytes, size_t *got);
+
+/*
+ * elf_syms.c: the symbols of `e` into `out` and, when `gc` is not NULL,
+ * its sections (from `fd`). Takes `e` and `image` (the bytes `e` reads,
+ * or NULL): ended and freed here, or kept in `gc` until
+ * lk_elf_gc_release().
+ */
+int elfr_read_syms_and_gc(Elf *e, char *image, int fd, const char *path, struct lk_elf_syms *out,
 			  struct lk_elf_gc *gc, struct lk_err *err);
 
 /* elf_gc.c: the sections, relocations, groups and .eh_frame of `e`, for --gc-sections. */

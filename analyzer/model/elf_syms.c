@@ -202,7 +202,7 @@ int lk_elf_read_syms(const char *path, struct lk_elf_syms *out, struct lk_err *e
 }
 
 /* The symbols, and with `gc` the sections and relocations, read through one open ELF. */
-int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *out,
+int elfr_read_syms_and_gc(Elf *e, char *image, int fd, const char *path, struct lk_elf_syms *out,
 			  struct lk_elf_gc *gc, struct lk_err *err)
 {
 	int rc = read_elf_syms(e, path, out, err);
@@ -213,10 +213,12 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 
 	if (!gc) {
 		elf_end(e);
+		free(image);
 		return rc;
 	}
 	elfr_gc_reset(gc);
 	gc->elf = e;	/* open until lk_elf_gc_release(): the names are borrowed */
+	gc->image = image;
 	gc->fd = fd;
 	if (rc == 0 && elfr_read_gc(e, path, gc, err) < 0)
 		rc = -1;
@@ -225,33 +227,78 @@ int elfr_read_syms_and_gc(Elf *e, int fd, const char *path, struct lk_elf_syms *
 	return rc;
 }
 
+/*
+ * A shared object's header says ET_DYN (e_type, in the byte order its
+ * ident gives). Only its dynamic symbols are read, a small part of it:
+ * read whole, libstdc++.so alone would be 2 MB copied for 0.3 MB used.
+ */
+static int shared_object(int fd)
+{
+	unsigned char h[18];
+
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return 0;
+	return (h[EI_DATA] == ELFDATA2MSB ? h[16] << 8 | h[17] : h[17] << 8 | h[16]) == ET_DYN;
+}
+
+/*
+ * The file open on `fd` (`size` bytes by its fstat) opened for reading:
+ * an object read whole (elf_image.c); a shared object, or a file larger
+ * than ELFR_WHOLE_MAX, read by libelf piece by piece through `fd`, which
+ * must then stay open. *image: the bytes read, or NULL; *size: cut to
+ * what was read.
+ */
+static Elf *open_file(int fd, uint64_t *size, char **image)
+{
+	size_t got;
+	Elf *e;
+
+	*image = NULL;
+	if (*size > ELFR_WHOLE_MAX || shared_object(fd)) {
+		elf_version(EV_CURRENT);
+		return elf_begin(fd, ELF_C_READ, NULL);
+	}
+	e = elfr_image_open(fd, 0, (size_t)*size, image, &got);
+	*size = got;
+	return e;
+}
+
 int lk_elf_read_syms_gc(const char *path, struct lk_elf_syms *out, struct lk_elf_gc *gc,
 			struct lk_err *err)
 {
-	int fd = lk_file_open_regular(path, NULL), rc;
-	const char *cut;
 	struct stat st;
+	int fd = lk_file_open_regular(path, &st), rc;
+	const char *cut;
+	uint64_t size;
+	char *image;
 	Elf *e;
 
 	if (gc)
 		elfr_gc_reset(gc);
 	if (fd < 0)
 		return lk_err_errno(err, "cannot open '%s'", path);
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size = (uint64_t)st.st_size;
+	e = open_file(fd, &size, &image);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		if (e)
 			elf_end(e);
+		free(image);
 		close(fd);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': not an ELF file", path);
 	}
-	if (fstat(fd, &st) == 0 && (cut = elfr_truncated(e, (uint64_t)st.st_size))) {
+	if ((cut = elfr_truncated(e, size))) {
 		elf_end(e);
+		free(image);
 		close(fd);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': %s", path, cut);
 	}
-	rc = elfr_read_syms_and_gc(e, gc ? fd : -1, path, out, gc, err);
-	if (!gc)
+	/* A file not read whole is read through fd: open while gc keeps it. */
+	if (image) {
+		close(fd);
+		fd = -1;
+	}
+	rc = elfr_read_syms_and_gc(e, image, gc ? fd : -1, path, out, gc, err);
+	if (!gc && fd >= 0)
 		close(fd);
 	return rc;
 }

@@ -46,44 +46,11 @@ static int walk(int fd, size_t fsize, struct lk_elf_archive *ar)
 		}
 		if (h.size > fsize - off - ELFR_AR_HDR)
 			return -1;
-		if (!strcmp(h.name, "//") && !ar->long_names) {
-			ar->long_names = lk_xmalloc(h.size + 1);
-			if (pread(fd, ar->long_names, h.size, (off_t)(off + ELFR_AR_HDR)) != (ssize_t)h.size)
-				return -1;
-			ar->long_names[h.size] = '\0';
-			ar->long_names_size = h.size;
-		}
+		if (!strcmp(h.name, "//") && elfr_read_long_names(fd, off, &h, ar) < 0)
+			return -1;
 		off += ELFR_AR_HDR + h.size + (h.size & 1);
 	}
 	return 0;
-}
-
-/* The name a member header gives (malloc'd, as ld shows it) and, for "/N:ORIGIN", ORIGIN (else -1). */
-static char *member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr *h, long *origin)
-{
-	struct lk_buf b = LK_BUF_INIT;
-	const char *name = h->name;
-	char *end;
-
-	*origin = -1;
-	if (name[0] == '/' && name[1] >= '0' && name[1] <= '9') {
-		size_t at = (size_t)strtoull(name + 1, &end, 10);
-
-		if (*end == ':')
-			*origin = (long)strtoull(end + 1, NULL, 10);
-		if (!ar->long_names || at >= ar->long_names_size)
-			return NULL;
-		lk_buf_add(&b, ar->long_names + at, strcspn(ar->long_names + at, "\n"));
-	} else {
-		lk_buf_addstr(&b, name);
-	}
-	if (b.len && b.buf[b.len - 1] == '/')
-		b.buf[--b.len] = '\0';
-	if (!b.len) {
-		lk_buf_release(&b);
-		return NULL;
-	}
-	return lk_buf_detach(&b);
 }
 
 /* The file of member `name`: relative to the archive's directory unless absolute. */
@@ -145,7 +112,7 @@ static int thin_member(struct lk_elf_archive *ar, size_t offset, char **name, st
 	/* What the caller wants read (relocations, edges) stays: a member of a thin archive is read as a regular one's. */
 	if (gc)
 		elfr_gc_reset(gc);
-	if (elfr_ar_hdr_read(ar->fd, offset, &h) < 0 || !(*name = member_name(ar, &h, &origin)))
+	if (elfr_ar_hdr_read(ar->fd, offset, &h) < 0 || !(*name = elfr_member_name(ar, &h, &origin)))
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad member at offset %zu", ar->path, offset);
 	file = member_file(ar, *name);
 	if (origin >= 0) {
@@ -189,7 +156,7 @@ void elfr_read_thin(int fd, const char *path, struct lk_elf_info *info)
 		long origin;
 		char *name, *file;
 
-		if (elfr_ar_hdr_read(ar.fd, ar.members.items[m], &h) < 0 || !(name = member_name(&ar, &h, &origin)))
+		if (elfr_ar_hdr_read(ar.fd, ar.members.items[m], &h) < 0 || !(name = elfr_member_name(&ar, &h, &origin)))
 			continue;
 		file = member_file(&ar, name);
 		lk_elf_identify(file, &member);

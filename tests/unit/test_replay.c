@@ -264,7 +264,7 @@ static void test_replay_edit_overlay(void **state)
 	struct lk_line line;
 	struct lk_replay r;
 	struct lk_strvec words = LK_STRVEC_INIT;
-	struct lk_replay_edit edit = { -1, 0, NULL, -1, &words, 0, 0 };
+	struct lk_replay_edit edit = { -1, 0, NULL, -1, &words, 0, 0, 0 };
 	struct lk_strvec why = LK_STRVEC_INIT;
 	struct lk_err err = LK_ERR_INIT;
 	char dir[64], archive[128];
