@@ -18,7 +18,7 @@
 int lk_unusable_kind(enum lk_diag_kind kind)
 {
 	return kind == LK_DIAG_WRONG_MACHINE || kind == LK_DIAG_BITCODE || kind == LK_DIAG_SCRIPT_SYNTAX ||
-	       kind == LK_DIAG_TRUNCATED || kind == LK_DIAG_UNRECOGNIZED;
+	       kind == LK_DIAG_TRUNCATED || kind == LK_DIAG_UNRECOGNIZED || kind == LK_DIAG_NO_INDEX;
 }
 
 static void say(struct lk_diag *d, struct lk_buf *b)

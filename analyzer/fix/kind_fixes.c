@@ -133,6 +133,12 @@ void lk_fix_unusable(const struct lk_fixer *fx, const struct lk_diag *d)
 			    file, d->member ? "' member '" : "", d->member ? d->member : "");
 		stated(fx, d, LK_EDIT_KIND_REBUILD, file, "the input's sources, or an intact copy", &b);
 		break;
+	case LK_DIAG_NO_INDEX:
+		lk_buf_addf(&b, "add the symbol index to '%s': run ranlib on it, or make it with `ar rcs` (the s writes the index) where the build makes it", file);
+		stated(fx, d, LK_EDIT_KIND_REBUILD, file, "the archive's members, and the build's ar command for it", &b);
+		lk_fix_stated(fx, d, LK_EDIT_KIND_OUTSIDE, file, "lld or mold installed",
+			      "link with lld or mold (-fuse-ld=lld, -fuse-ld=mold), which read an archive without an index member by member")->workaround = 1;
+		break;
 	case LK_DIAG_UNRECOGNIZED:
 		lk_buf_addf(&b, "take '%s' off the line, or put there the object or library it stands for", file);
 		stated(fx, d, LK_EDIT_KIND_OUTSIDE, file, "the object or library the file stands for", &b);

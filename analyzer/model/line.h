@@ -71,6 +71,7 @@ enum lk_unusable {
 	LK_UNUSABLE_SCRIPT,		/* text ld reads as a linker script, with a syntax error */
 	LK_UNUSABLE_TRUNCATED,		/* an ELF file cut short */
 	LK_UNUSABLE_UNRECOGNIZED,	/* not empty, and neither ELF, an archive, bitcode nor text */
+	LK_UNUSABLE_NO_INDEX,		/* an archive of members and no symbol index: GNU ld refuses it, lld and mold read it */
 };
 
 struct lk_line_item {

@@ -190,6 +190,13 @@ static void judge(struct lk_line *line, struct lk_line_item *it)
 			unknown(line, "'%s' is a broken archive or ELF file (%s): how ld takes it is not modelled",
 				shown(it), it->info.problem ? it->info.problem : "corrupt");
 		break;
+	case LK_FILE_ARCHIVE:
+	case LK_FILE_THIN_ARCHIVE:
+		/* bfd's elf_link_add_archive_symbols: no armap is an error, but for an empty archive; --whole-archive reads no armap. */
+		if (!it->info.has_armap && it->info.members && !(it->state & LK_ST_WHOLE_ARCHIVE))
+			set_unusable(it, LK_UNUSABLE_NO_INDEX, "'%s' is an archive of %zu members with no symbol index: \"archive has no index; run ranlib to add one\"",
+				     shown(it), it->info.members);
+		break;
 	case LK_FILE_OTHER:
 		if (it->info.problem && strcmp(it->info.problem, "empty file"))
 			set_unusable(it, LK_UNUSABLE_UNRECOGNIZED, "'%s' is %s: \"file format not recognized\"",

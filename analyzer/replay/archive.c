@@ -14,6 +14,34 @@
 #include "linkscope/vec.h"
 #include "rp.h"
 
+/*
+ * lld and mold read an archive without a symbol index member by member
+ * (lld takes each member as a lazy object, as between --start-lib and
+ * --end-lib; mold reads every member): the index ranlib would write, made
+ * from the members' definitions, stands in for it. GNU ld refuses such an
+ * archive (model/usable.c).
+ */
+static void index_members(struct rp *r, struct open_archive *a)
+{
+	for (size_t m = 0; m < a->ar.members.nr; m++) {
+		struct lk_elf_syms syms = { 0 };
+		struct lk_err err = LK_ERR_INIT;
+		char *name = NULL;
+
+		if (lk_elf_archive_member(&a->ar, a->ar.members.items[m], &name, &syms, &err) == 0) {
+			for (size_t k = 0; k < syms.nr; k++) {
+				if (!syms.items[k].defined)
+					continue;
+				LK_GROW(a->ar.armap.items, a->ar.armap.nr + 1, a->ar.armap.alloc);
+				a->ar.armap.items[a->ar.armap.nr].name = lk_symtab_strdup(r->tab, syms.items[k].name);
+				a->ar.armap.items[a->ar.armap.nr++].offset = a->ar.members.items[m];
+			}
+		}
+		free(name);
+		lk_elf_syms_release(&syms);
+	}
+}
+
 static struct open_archive *archive_of(struct rp *r, long item)
 {
 	struct open_archive *a;
@@ -39,6 +67,8 @@ static struct open_archive *archive_of(struct rp *r, long item)
 		rp_note(r, "%s", err.msg);
 		return a;
 	}
+	if (!a->ar.has_index && (r->mode & RP_LLD))
+		index_members(r, a);
 	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
 	/* Hash each armap name once; the scans then only test flags. */
 	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
@@ -179,8 +209,7 @@ int rp_scan_archive(struct rp *r, long item)
 				pulled += pull(r, a, (long)m, NULL);
 		return pulled;
 	}
-	if (!a->ar.has_index && a->ar.members.nr)
-		rp_note(r, "'%s' has no symbol index: ld refuses it (\"archive has no index\")", a->ar.path);
+
 	while (again) {
 		again = 0;
 		for (size_t k = 0; k < a->ar.armap.nr; k++) {

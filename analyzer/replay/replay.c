@@ -73,6 +73,7 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_SCRIPT_SYNTAX: return "script-syntax-error";
 	case LK_DIAG_TRUNCATED: return "truncated-input";
 	case LK_DIAG_UNRECOGNIZED: return "unrecognized-input";
+	case LK_DIAG_NO_INDEX: return "archive-without-index";
 	case LK_DIAG_HIDDEN_DSO_REF: return "hidden-symbol";
 	case LK_DIAG_VERSION_TAG: return "duplicate-version-tag";
 	}

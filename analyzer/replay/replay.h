@@ -56,6 +56,7 @@ enum lk_diag_kind {
 	LK_DIAG_SCRIPT_SYNTAX,	/* "script-syntax-error": a linker script ld rejects */
 	LK_DIAG_TRUNCATED,	/* "truncated-input": an ELF file (or member) cut short */
 	LK_DIAG_UNRECOGNIZED,	/* "unrecognized-input": neither ELF, an archive, bitcode nor text */
+	LK_DIAG_NO_INDEX,	/* "archive-without-index": GNU ld's "archive has no index; run ranlib to add one" */
 	/* The relocation room (reloc.c); `reloc` says what. `symbol` is the target (symbol or section). */
 	LK_DIAG_RELOC_NOT_ALLOWED,	/* "relocation-not-allowed": the output kind cannot take it */
 	LK_DIAG_RELOC_OVERFLOW,	/* "relocation-overflow": "relocation truncated to fit", by the estimated layout */

@@ -32,6 +32,7 @@ static enum lk_diag_kind kind_of(enum lk_unusable u)
 	case LK_UNUSABLE_SCRIPT: return LK_DIAG_SCRIPT_SYNTAX;
 	case LK_UNUSABLE_TRUNCATED: return LK_DIAG_TRUNCATED;
 	case LK_UNUSABLE_UNRECOGNIZED: return LK_DIAG_UNRECOGNIZED;
+	case LK_UNUSABLE_NO_INDEX: return LK_DIAG_NO_INDEX;
 	case LK_USABLE: break;
 	}
 	LK_BUG("a usable input has no diagnostic kind");
@@ -86,8 +87,12 @@ void rp_unusable_items(struct rp *r)
 
 		if (!it->unusable || rp_skipped(r, it))
 			continue;
-		/* lld reads bitcode itself (its verdict then rests on symbols unknown here). */
-		if ((r->mode & RP_LLD) && it->unusable == LK_UNUSABLE_BITCODE)
+		/*
+		 * lld reads bitcode itself (its verdict then rests on symbols unknown
+		 * here); lld and mold read an archive without an index member by
+		 * member (archive.c indexes it for them).
+		 */
+		if ((r->mode & RP_LLD) && (it->unusable == LK_UNUSABLE_BITCODE || it->unusable == LK_UNUSABLE_NO_INDEX))
 			continue;
 		new_diag(r, kind_of(it->unusable), (long)i, NULL, it->unusable_why);
 		stopped = 1;
