@@ -12,6 +12,8 @@
  *                         member of libgcc.a is loaded each time
  *   whole-archive-twice   one archive member twice: the archive twice on the
  *                         line under --whole-archive
+ *   start-file            the program defines _start (or _init, _fini) and the
+ *                         driver adds its start files, which define it too
  *   rust-std-twice        two Rust staticlibs, each with its own copy of std
  *   duplicate-source      two objects compiled from the same source file
  *   tentative-definition  a variable without initializer in .bss of both: a
@@ -129,8 +131,8 @@ static void set_cause(struct lk_diag *d, const char *kind, const struct lk_buf *
 	d->cause->detail = lk_xstrdup(detail->buf);
 	d->cause->fix = lk_xstrdup(fix);
 	lk_strvec_push(&d->explanation, detail->buf);
-	if (!strncmp(kind, "whole-archive-", 14))
-		return;	/* a line edit: the fix stage offers it, tried (fix.c) */
+	if (!strncmp(kind, "whole-archive-", 14) || !strcmp(kind, "start-file"))
+		return;	/* an edit of the line: the fix stage offers it (fix.c) */
 	lk_buf_addf(&b, "stated fix (outside the line, not verified): %s", fix);
 	lk_strvec_push_owned(&d->explanation, lk_buf_detach(&b));
 }
@@ -186,6 +188,39 @@ static int whole_archive_cause(const struct lk_line *line, const struct lk_rinpu
 	return 1;
 }
 
+/* crt1.o, Scrt1.o, rcrt1.o, gcrt1.o, Mcrt1.o, crti.o: a start file the driver adds. */
+static int start_file(const struct lk_line *line, const struct lk_rinput *in)
+{
+	const char *base = lk_path_base(in->path);
+	size_t n = strlen(base);
+
+	if (in->member || in->item < 0 || line->items.items[in->item].position >= 0)
+		return 0;
+	return (n >= 6 && !strcmp(base + n - 6, "crt1.o")) || !strcmp(base, "crti.o");
+}
+
+/*
+ * The program's own _start (or _init, _fini) against the driver's start
+ * file: freestanding or runtime code that means to be the entry point, on
+ * a line where the driver still adds its own. Returns 1 when that is the cause.
+ */
+static int start_file_cause(const struct lk_line *line, const struct lk_rinput *first,
+			    const struct lk_rinput *again, struct lk_diag *d)
+{
+	const struct lk_rinput *crt = start_file(line, first) ? first : start_file(line, again) ? again : NULL;
+	const struct lk_rinput *own = crt == first ? again : first;
+	struct lk_buf s = LK_BUF_INIT;
+
+	if (!crt || (strcmp(d->symbol, "_start") && strcmp(d->symbol, "_init") && strcmp(d->symbol, "_fini")))
+		return 0;
+	site(&s, own);
+	lk_buf_addf(&s, " defines %s, the program's entry, and the driver adds its start file %s, which defines it too: the program means to start itself, and the line still asks the driver for the C runtime's start",
+		    d->symbol, crt->path);
+	set_cause(d, "start-file", &s, "link with -nostartfiles (the driver then adds no start files), or name the program's entry otherwise and pass it with -e");
+	lk_buf_release(&s);
+	return 1;
+}
+
 static void cause_of(struct read_files *rf, const struct lk_replay *out, const struct lk_line *line,
 		     struct lk_diag *d)
 {
@@ -196,7 +231,7 @@ static void cause_of(struct read_files *rf, const struct lk_replay *out, const s
 	char *human = lk_demangle(d->symbol);
 	const char *name = human ? human : d->symbol;
 
-	if (whole_archive_cause(line, first, again, d, name))
+	if (whole_archive_cause(line, first, again, d, name) || start_file_cause(line, first, again, d))
 		goto done;
 	if (!a || !b || !ya || !yb)
 		goto done;

@@ -355,6 +355,23 @@ static void fix_whole_archive(const struct lk_fixer *fx, const struct lk_diag *d
 	lk_buf_release(&desc);
 }
 
+/*
+ * The program's own _start against the driver's start file (multidef.c):
+ * -nostartfiles, an edit of the line the replay cannot try, since it
+ * changes what the driver adds (its -### view is the line as it was).
+ */
+static void fix_start_file(const struct lk_fixer *fx, const struct lk_diag *d)
+{
+	struct lk_edit e = { LK_EDIT_KIND_INSERT, (long)fx->rec->args.nr, -1, LK_STRVEC_INIT, NULL, NULL,
+			     NULL, 1 };
+
+	if (!d->cause || strcmp(d->cause->kind, "start-file"))
+		return;
+	lk_strvec_push(&e.words, "-nostartfiles");
+	e.needs = lk_xstrdup("the driver's start files dropped: the program's own _start sets up what they did (the stack, argc and argv, exit)");
+	lk_fix_offer(fx, d, &e, "link with -nostartfiles: the driver then adds no start file, and the program's own _start is the entry");
+}
+
 /* Each diagnostic's direct fixes, in the order of the diagnostics. */
 static void propose(const struct lk_fixer *fx)
 {
@@ -371,6 +388,7 @@ static void propose(const struct lk_fixer *fx)
 		else if (d->kind == LK_DIAG_MULTIPLE && d->ref_input >= 0 && d->def_input >= 0) {
 			fix_duplicate(fx, d);
 			fix_whole_archive(fx, d);
+			fix_start_file(fx, d);
 		}
 		else if (d->kind == LK_DIAG_NOT_FOUND || d->kind == LK_DIAG_INCOMPATIBLE)
 			lk_fix_not_found(fx, d);

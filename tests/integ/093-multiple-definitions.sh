@@ -91,6 +91,16 @@ c=$(cause "$json" wfoo)
 check_eq "an archive twice under --whole-archive: the cause" "whole-archive-twice" "${c%%|*}"
 check_contains "... at both positions" "$c" "(from 2), at 3 and at 4"
 
+# --- the program's own _start against the driver's start file (issue #34:
+# right diagnosis, no fix): -nostartfiles, stated; applied, ld links ---
+printf 'int main(void);\nvoid _start(void) { __builtin_exit(main()); }\nint main(void) { return 0; }\n' >start.c
+cc -c start.c
+case_link start start.o -o st
+"$LINKSCOPE" report --format json last >"$T/start-fixes.json"
+check_eq "own _start: the cause, and the first fix -nostartfiles, stated" "start-file ['-nostartfiles'] True" \
+	"$("$PY" -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["symbol"] == "_start"][0]; f=d["fixes"][0]; print(d["cause"]["kind"], f["args"], f["stated"])' "$T/start-fixes.json")"
+check "... applied: ld links" cc -nostartfiles start.o -o st
+
 # --- two Rust staticlibs, each with its std (rustc, if there) ---
 if command -v rustc >/dev/null; then
 	echo '#[no_mangle] pub extern "C" fn ra() -> i32 { let v: Vec<i32> = vec![1, 2]; v.iter().sum() }' >ra.rs
