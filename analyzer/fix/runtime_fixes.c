@@ -13,6 +13,9 @@
  *       glibc 2.38's headers map strtol, sscanf, ... to their C23
  *       versions; an object compiled against them needs glibc 2.38 or
  *       later at link time: rebuild it against this system's headers.
+ *   a hidden definition a shared object references (hidden-symbol)
+ *       libc_nonshared.a's atexit, libgcov.a's __gcov_*: the shared
+ *       object was linked without that runtime; relink it with it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +90,42 @@ static int reads_libc(const struct lk_line *line)
 	return 0;
 }
 
+/*
+ * A shared object references a symbol that a runtime archive defines
+ * hidden (libc_nonshared.a's atexit, libgcov.a's __gcov_*): such a
+ * definition is meant to be linked into each module that calls it, so the
+ * shared object was linked without that runtime. Relink it with it; lld
+ * and mold link the line as it is.
+ */
+static void hidden_runtime(const struct lk_fixer *fx, const struct lk_diag *d)
+{
+	const char *dso = d->ref_input >= 0 ? fx->rp->inputs.items[d->ref_input].path : NULL;
+	const char *lib = d->def_input >= 0 ? lk_path_base(fx->rp->inputs.items[d->def_input].path) : "";
+	const char *with = !strcmp(lib, "libc_nonshared.a") ? "the C library (without -nostdlib or -nodefaultlibs in its link, or with -lc)" :
+			   !strcmp(lib, "libgcov.a") ? "--coverage (gcc then links libgcov.a into it)" :
+			   !strcmp(lib, "libgcc.a") ? "the compiler's runtime (without -nostdlib, or with -lgcc)" : NULL;
+	const char *flag = !strcmp(lib, "libgcov.a") ? "--coverage" : !strcmp(lib, "libgcc.a") ? "-lgcc" : "-lc";
+	struct lk_buf b = LK_BUF_INIT;
+	struct lk_fix *f;
+
+	if (!dso)
+		return;
+	lk_buf_addf(&b, "relink %s with %s: %s defines %s hidden, to be linked into each module that calls it, and %s was linked without it",
+		    dso, with ? with : lib, lib, d->symbol, lk_path_base(dso));
+	f = lk_fix_stated(fx, d, LK_EDIT_KIND_REBUILD, dso, "the shared object's own link command", b.buf);
+	if (with)
+		lk_strvec_push(&f->edit.words, flag);
+	lk_fix_stated(fx, d, LK_EDIT_KIND_OUTSIDE, NULL, "lld or mold installed",
+		      "link with lld or mold (-fuse-ld=lld, -fuse-ld=mold), which take the hidden definition for the shared object's reference")->workaround = 1;
+	lk_buf_release(&b);
+}
+
 void lk_fix_runtime(const struct lk_fixer *fx, const struct lk_diag *d)
 {
+	if (d->kind == LK_DIAG_HIDDEN_DSO_REF) {
+		hidden_runtime(fx, d);
+		return;
+	}
 	if (d->kind != LK_DIAG_UNDEFINED || d->defined_path)
 		return;
 	if (stack_protector_symbol(d->symbol) && !reads_libc(fx->line))

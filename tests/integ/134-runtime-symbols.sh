@@ -6,7 +6,10 @@
 #   -nostdlib: rebuild with -fno-stack-protector;
 # - glibc 2.38's __isoc23_strtol in an archive compiled on a newer system
 #   (its headers map strtol to it; this system's glibc has none): rebuild
-#   the archive against this system's headers.
+#   the archive against this system's headers;
+# - a shared object that references a runtime archive's hidden definition
+#   (libc_nonshared.a's atexit, libgcov.a's __gcov_*): it was linked without
+#   that runtime; relink it with it (lld and mold link the line as it is).
 . "$(dirname "$0")/lib.sh"
 
 first_fix() { "$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; d=json.load(sys.stdin)["diagnostics"][0]; f=d["fixes"][0]; print(d["symbol"], f["stated"])'; }
@@ -37,4 +40,28 @@ check_contains "... the archive member named, and why" "$("$LINKSCOPE" explain l
 	"rebuild $T/libparse.a(parse.o) against this system's C library headers: __isoc23_strtol is the C23 version that glibc 2.38 and later headers substitute for strtol"
 cc -c parse.c -o parse.o && rm libparse.a && ar rcs libparse.a parse.o
 check "... applied: the link succeeds" cc pm.o -L. -lparse -o pm
+# A shared object linked with -nostdlib that calls atexit (hidden in libc_nonshared.a).
+printf '#include <stdlib.h>\nstatic void bye(void) {}\nint reg(void) { return atexit(bye); }\n' >r.c
+printf 'int reg(void);\nint main(void) { return reg(); }\n' >rm.c
+cc -fPIC -c r.c && cc -c rm.c && cc -shared -nostdlib r.o -o libreg.so
+"$SHIM" cc rm.o -L. -lreg -Wl,-rpath,"$T" -o rm 2>/dev/null
+check_eq "a shared object linked without libc, calling atexit: ld fails, the replay says hidden-symbol atexit" "1 atexit" \
+	"$? $("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["diagnostics"][0]["symbol"])')"
+check_eq "... the first fix: relink libreg.so with the C library, stated" "True rebuild $T/libreg.so" \
+	"$("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; f=json.load(sys.stdin)["diagnostics"][0]["fixes"][0]; print(f["stated"], f["edit"]["kind"], f["edit"]["input"])')"
+for ld in lld mold; do check "... $ld links the line as it is" cc -fuse-ld=$ld rm.o -L. -lreg -Wl,-rpath,"$T" -o rm; done
+cc -shared r.o -o libreg.so
+check "... applied: ld links" cc rm.o -L. -lreg -Wl,-rpath,"$T" -o rm
+
+# A shared object compiled with --coverage but linked without it, in a --coverage program.
+printf 'int twice(int x) { return x * 2; }\n' >g.c
+printf 'int twice(int);\nint main(void) { return twice(0); }\n' >gm.c
+cc -fPIC --coverage -c g.c && cc -c gm.c && cc -shared g.o -o libg.so
+"$SHIM" cc --coverage gm.o -L. -lg -Wl,-rpath,"$T" -o gm 2>/dev/null
+check_eq "a shared object linked without --coverage: ld fails" 1 "$?"
+check_contains "... the first fix: relink it with --coverage" \
+	"$("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["diagnostics"][0]["fixes"][0]["description"])')" \
+	"relink $T/libg.so with --coverage"
+cc -shared --coverage g.o -o libg.so
+check "... applied: ld links" cc --coverage gm.o -L. -lg -Wl,-rpath,"$T" -o gm
 finish
