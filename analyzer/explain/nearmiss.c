@@ -19,6 +19,8 @@
  *   no-rtti        `typeinfo for X` while an object defines `vtable for X`: it
  *                  was compiled with -fno-rtti
  *   template       a template instantiation that no input defines
+ *   static-member  `A::b`, a variable a class or namespace declares and nothing defines
+ *                  (a static constexpr member taken by reference before C++17)
  *   main           `main`: a library linked as a program, or its object not on the line
  *   not-on-line    an object of the build tree defines it, and is not on the line
  *
@@ -770,6 +772,34 @@ static void main_missing(const struct corpus *c, const struct lk_record *rec, st
 	lk_buf_release(&b);
 }
 
+/*
+ * `A::b` with no parameters, and no input defines it: a variable a class
+ * (a static data member) or a namespace declares, defined nowhere. The
+ * common case: a static constexpr member taken by reference (std::max,
+ * std::min, a const int & parameter) before C++17, where such a member is
+ * not inline and needs one out-of-class definition.
+ */
+static void static_member(struct lk_diag *d, const char *dm)
+{
+	struct lk_buf b = LK_BUF_INIT, fix = LK_BUF_INIT;
+	const char *member = strrchr(dm, ':') + 1;
+
+	lk_buf_addf(&b, "%s is a variable that a class (a static data member) or a namespace declares, and no input defines it; a static constexpr member taken by reference (std::max, std::min, a const reference parameter) needs a definition before C++17, where it is not inline",
+		    dm);
+	lk_buf_addf(&fix, "define %s in one .cpp (`constexpr TYPE %s;` for a static constexpr member, with no initializer there; else `TYPE %s = VALUE;`), or compile with -std=c++17 or later, where a static constexpr member is inline (%s is then defined where it is used)",
+		    dm, dm, dm, member);
+	add_finding(d, "static-member", NULL, NULL, b.buf, fix.buf);
+	lk_buf_release(&b);
+	lk_buf_release(&fix);
+}
+
+/* A C++ name that is no function and no compiler-made object (vtable, typeinfo, guard variable, ...). */
+static int plain_variable(const struct cxx *want)
+{
+	return !want->params && strstr(want->dm, "::") && !strchr(want->dm, ' ') && !strchr(want->dm, '<') &&
+	       strncmp(want->dm, "std::", 5) && strncmp(want->dm, "__gnu_cxx::", 11);
+}
+
 static void look_at(const struct corpus *c, const struct lk_record *rec, struct lk_diag *d, const char *u,
 		    const struct lk_provider_index *ix)
 {
@@ -790,6 +820,8 @@ static void look_at(const struct corpus *c, const struct lk_record *rec, struct 
 			cxx_matches(c, d, u, &want);
 		if (d->near_misses.nr == before && want.params)
 			index_matches(ix, d, u, &want);
+		if (d->near_misses.nr == before && plain_variable(&want))
+			static_member(d, want.dm);
 		cxx_release(&want);
 	} else {
 		c_matches(c, d, u);

@@ -115,6 +115,22 @@ check_eq "no-rtti: the first fix, stated: rfoo.o recompiled with RTTI" "True reb
 g++ -c rfoo.cpp
 check "no-rtti: the stated fix applied links with the real linker" g++ rmain.o rfoo.o -o rtti
 
+# --- a static constexpr member taken by reference before C++17 (issue #34:
+# right diagnosis, no fix): its out-of-class definition, or C++17 ---
+printf 'struct Limits { static constexpr int kMax = 5; };\n' >lim.h
+printf '#include "lim.h"\n#include <algorithm>\nint main() { int x = 3; return std::max(x, Limits::kMax) - 5; }\n' >lim.cpp
+g++ -std=c++14 -c lim.cpp
+case_link static-member g++ lim.o -o lim
+check_eq "static-member: the kind" "static-member" "$(kinds "$json")"
+check_contains "static-member: the stated fix names the definition and C++17" \
+	"$("$PY" -c 'import json,sys; print(json.loads(sys.argv[1])["diagnostics"][0]["fixes"][0]["description"])' "$json")" \
+	"define Limits::kMax in one .cpp (\`constexpr TYPE Limits::kMax;\`"
+printf '#include "lim.h"\nconstexpr int Limits::kMax;\n' >limdef.cpp
+g++ -std=c++14 -c limdef.cpp
+check "static-member: the definition applied links with the real linker" g++ lim.o limdef.o -o lim
+g++ -std=c++17 -c lim.cpp
+check "static-member: C++17 applied links with the real linker" g++ lim.o -o lim
+
 # --- a template defined in a .cpp, instantiated there for another type ---
 printf 'template <class T> T add(T a, T b) { return a + b; }\ntemplate double add<double>(double, double);\n' >tpl.cpp
 printf 'template <class T> T add(T a, T b);\nint main() { return add(1, 2); }\n' >usetpl.cpp
