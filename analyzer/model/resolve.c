@@ -828,11 +828,20 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	/* A driver option a fix appends (-no-pie): the replay reads it as the link's output kind. */
 	if (!strcmp(word, "-no-pie"))
 		it->kind = LK_ITEM_OPTION;
-	it->word = lk_xstrdup(word);
-	/* A linker option as ld reads it (a linker's fix: --allow-shlib-undefined). */
-	if (!strncmp(word, "--", 2)) {
+	/* A linker option as ld reads it (a linker's fix: --allow-shlib-undefined, -Wl,-z,notext). */
+	if (!strncmp(word, "-Wl,-z,", 7) && word[7] && !strchr(word + 7, ',')) {
 		it->kind = LK_ITEM_OPTION;
+		it->word = lk_xstrdup("-z");
+		it->value = lk_xstrdup(word + 7);
 		lk_line_parse_option(it);
+	} else {
+		if (!strncmp(word, "-Wl,--", 6) && !strchr(word + 4, ','))
+			word += 4;
+		it->word = lk_xstrdup(word);
+		if (!strncmp(word, "--", 2)) {
+			it->kind = LK_ITEM_OPTION;
+			lk_line_parse_option(it);
+		}
 	}
 	it->position = position;
 	it->prov = LK_PROV_USER;

@@ -403,7 +403,18 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				rp_input_words(line, ref, &b);
 			}
 		}
-		if (ref && ref->member && ref->pulled_for) {
+		if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
+		    strcmp(d->reloc->output, "a PIE object")) {
+			/*
+			 * lld's -z text default refuses what GNU ld and mold make a text
+			 * relocation of (DT_TEXTREL): -z notext takes it as they do
+			 * (tried on lld's model: a relocation no loader can apply still fails).
+			 */
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: add -Wl,-z,notext, so that %s makes a text relocation of it as GNU ld and mold do (the output's code is then patched at load time); or make the code position-independent",
+				    who, who);
+			rp_linker_fix(v, lk_buf_detach(&b), "-Wl,-z,notext", -1);
+		} else if (ref && ref->member && ref->pulled_for) {
 			struct lk_rinput archive = *ref;
 
 			archive.member = NULL;

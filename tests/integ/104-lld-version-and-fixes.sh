@@ -98,4 +98,14 @@ check_eq "bitcode: GNU ld's verdict failure, lld's unknown, with the reason" "fa
 	"$("$LINKSCOPE" report --format json --replay-only "$r" | "$PY" -c 'import json,sys; p=json.load(sys.stdin)["predicted"]; print(p["linkers"]["bfd"], p["linkers"]["lld"], "bitcode" in p["linker_verdicts"]["lld"]["unknown_because"])')"
 "$SHIM" -- cc -fuse-ld=lld bm.o bc.o -o out-bc-lld 2>/dev/null
 check_eq "bitcode: the real lld links it" 0 $?
+# A text relocation in hand-written assembly in a shared object (issue #34:
+# lld's refusal, no fix): GNU ld and mold make a DT_TEXTREL, lld refuses
+# it under its -z text default; the fix -Wl,-z,notext, verified by lld's
+# model, links with the real lld.
+printf '\t.text\n\t.globl getval\ngetval:\n\tmovabsq $counter, %%rax\n\tmovl (%%rax), %%eax\n\tret\n\t.data\n\t.globl counter\ncounter:\n\t.long 7\n' >tr.s
+cc -c tr.s -o tr.o
+case_of "success failure success" textrel -shared tr.o
+check_eq "textrel: lld's fix, -z notext, verified by lld's model" "True True" \
+	"$(lldv "$T/textrel-lld.json" "'-z,notext' in v['fixes'][0], v['fixes_verified'][0]")"
+check "textrel: applied, the real lld links" cc -fuse-ld=lld -shared tr.o -Wl,-z,notext -o libtr.so
 finish
