@@ -97,6 +97,47 @@ static long member_index(const struct open_archive *a, size_t offset)
 	return -1;
 }
 
+/* A slim GCC LTO object: GCC's IR only, its ELF symbol table a lone __gnu_lto_slim common. */
+static int gcc_slim_lto(const struct lk_elf_syms *syms)
+{
+	for (size_t i = 0; i < syms->nr; i++)
+		if (!strcmp(syms->items[i].name, "__gnu_lto_slim"))
+			return 1;
+	return 0;
+}
+
+/*
+ * A pulled member that is a slim GCC LTO object: GNU ld and mold read its
+ * IR through GCC's LTO plugin when the line loads it (gcc passes -plugin),
+ * which the replay does not model, so a failure is no prediction then
+ * (certainty.c); lld reads no symbol from it, which the explanation says.
+ */
+static void lto_member(struct rp *r, const struct open_archive *a, const char *member)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	int plugin = 0;
+
+	for (size_t i = 0; i < r->line->items.nr && !plugin; i++) {
+		const struct lk_line_item *it = &r->line->items.items[i];
+
+		plugin = it->kind == LK_ITEM_OPTION && (!strcmp(it->word, "-plugin") || !strcmp(it->word, "--plugin")) &&
+			 it->value && strstr(it->value, "lto_plugin");
+	}
+	if ((r->mode & RP_LLD) && !(r->mode & RP_MOLD)) {
+		rp_note(r, "'%s(%s)' is a GCC LTO object (GCC's IR only, no machine code): lld reads no symbol from it, where GNU ld and mold read it through GCC's LTO plugin; build it without -flto, or with -ffat-lto-objects, for lld",
+			a->ar.path, member);
+	} else if (plugin) {
+		lk_buf_addf(&b, "'%s(%s)' is a GCC LTO object, read through GCC's LTO plugin: link-time optimisation is not modelled, so what it defines is unknown",
+			    a->ar.path, member);
+		for (size_t i = 0; i < r->out->untold.nr; i++)
+			if (!strcmp(r->out->untold.items[i], b.buf))
+				goto out;
+		lk_strvec_push(&r->out->untold, b.buf);
+	}
+out:
+	lk_buf_release(&b);
+}
+
 static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 {
 	struct lk_elf_syms syms = { 0 };
@@ -118,6 +159,8 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 		free(name);
 		return 0;
 	}
+	if (gcc_slim_lto(&syms))
+		lto_member(r, a, name);
 	input = rp_add_input(r, a->item, a->ar.path, name, 0);
 	r->out->inputs.items[input].member_offset = a->ar.members.items[m];
 	if (why)

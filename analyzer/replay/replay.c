@@ -200,7 +200,10 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 		const struct lk_sym *s = d->kind == LK_DIAG_UNDEFINED ? lk_symtab_lookup(out->symtab, d->symbol) : NULL;
 		const char *dso;
 
-		if (s && s->armap_item >= 0)
+		/* Read before the reference: an archive after it whose member did not define it is no ordering. */
+		if (s && s->armap_item >= 0 &&
+		    (d->ref_input < 0 || out->inputs.items[d->ref_input].item < 0 ||
+		     s->armap_item < out->inputs.items[d->ref_input].item))
 			d->defined_path = lk_xstrdup(line->items.items[s->armap_item].path);
 		else if (s && s->dropped_def && (dso = dropped_defining(out, d->symbol)))
 			d->defined_path = lk_xstrdup(dso);
