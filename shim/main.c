@@ -24,6 +24,7 @@
 #include "expand.h"
 #include "input_fingerprint.h"
 #include "keep.h"
+#include "linkerid.h"
 #include "target.h"
 #include "tempobj.h"
 #include "viewcache.h"
@@ -745,8 +746,10 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		/* The record's text, but for what the outcome decides, when nothing after the link changes it. */
 		ahead = prerendered = !catching && !output_read && !started &&
 				      !(opt->expand_always && !viewing);
-		if (ahead)
+		if (ahead) {
+			lk_linkerid_find(rec, st->dir);	/* the view is final: reused */
 			lk_record_prerender(rec, &parts);
+		}
 		lk_record_open_early(rec, st->dir, &early);
 	}
 
@@ -792,6 +795,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		prerendered = 0;
 	}
 	lk_viewcache_release(&view);
+	if (!ahead)
+		lk_linkerid_find(rec, st->dir);
 	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
 	/* The record's warnings in the order they always had: the view's, then the copies'. */
