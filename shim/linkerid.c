@@ -174,19 +174,34 @@ static char *cached_version(const char *path, const struct lk_buf *key)
 	return version;
 }
 
+/* views/ a directory of ours, not a symlink to elsewhere: else nothing is cached, read or written. */
+static int views_ours(const char *dir)
+{
+	struct lk_buf views = LK_BUF_INIT;
+	struct stat st;
+	int ours;
+
+	lk_buf_addf(&views, "%s/views", dir);
+	ours = lstat(views.buf, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+	lk_buf_release(&views);
+	return ours;
+}
+
 static char *identify(const char *prog, const char *dir)
 {
 	struct lk_buf key = LK_BUF_INIT, path = LK_BUF_INIT, tmp = LK_BUF_INIT, data = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
 	char *version = NULL;
 	struct stat st;
+	int cache;
 
 	/* stat follows the links: -B/usr/libexec/mold's ld is /usr/bin/mold's identity. */
 	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
+	cache = views_ours(dir);
 	entry_names(dir, &st, &key, &path, &tmp);
-	if (!(version = cached_version(path.buf, &key)) && (version = ask_version(prog)) &&
-	    !strchr(version, '\n')) {
+	if (!(version = cache ? cached_version(path.buf, &key) : NULL) &&
+	    (version = ask_version(prog)) && cache) {
 		lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, version);
 		/* Not cached is only slower: the next link asks again. */
 		lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
