@@ -25,6 +25,7 @@
 #include "input_fingerprint.h"
 #include "keep.h"
 #include "linkerid.h"
+#include "stdinsrc.h"
 #include "target.h"
 #include "tempobj.h"
 #include "viewcache.h"
@@ -494,6 +495,7 @@ struct link_state {
 	struct lk_envvars env;
 	struct lk_record_draft rec;
 	struct lk_run run;
+	struct lk_stdin_source stdin_src;	/* "-" under -x */
 	char *dir;
 	char target_buf[128];
 };
@@ -502,6 +504,7 @@ static void release_state(struct link_state *st)
 {
 	lk_record_draft_release(&st->rec);
 	lk_run_release(&st->run);
+	lk_stdin_release(&st->stdin_src);
 	lk_envvars_release(&st->env);
 	lk_provenance_release(&st->prov);
 	lk_rustc_caller_release(&st->caller);
@@ -511,15 +514,6 @@ static void release_state(struct link_state *st)
 	free(st->dir);
 }
 
-
-static size_t count_sources(const struct lk_argv_info *info)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < info->inputs.nr; i++)
-		n += info->inputs.items[i].kind == LK_IN_SOURCE;
-	return n;
-}
 
 /*
  * The argv for the driver's -###: response files expanded, when it was
@@ -689,7 +683,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_record_parts parts;
 	int64_t t0;
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
-	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
+	int compiles = opt->keep && lk_argv_count_compiled(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
 	struct lk_record_early early = { -1, -1 };	/* the record's temp file and the index, opened while it runs */
 	char *written = NULL;
@@ -711,9 +705,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_target_find_linker(rec);
 		request_reproducer(rec, st->dir);
 	}
+	if (opt->keep && dir_ok && lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file) < 0)
+		lk_strvec_push(&rec->warnings, "the source read from stdin could not be forwarded whole");
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
-	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	catching = dir_ok && compiles && lk_tempobj_start(&objs, lk_argv_count_compiled(&st->info)) == 0;
 	lk_fingerprint_note_output(&out, &st->info);
 	t0 = lk_run_now_ns_cold(CLOCK_MONOTONIC);
 	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
@@ -731,6 +727,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_strvec_push(&rec->warnings, rsp_error);
 	lk_run_service(&run, &st->run);
 	if (dir_ok) {
+		lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
 		lk_run_service(&run, &st->run);
 		output_read = lk_fingerprint_inputs(rec, &out);
@@ -754,6 +751,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	lk_run_wait(&run, &st->run);
+	lk_stdin_end(&st->stdin_src);
 	rec->duration_ns = lk_run_now_ns(CLOCK_MONOTONIC) - t0;
 	if (catching)
 		lk_tempobj_stop(&objs);
@@ -837,7 +835,7 @@ static int near_exec_limit(const struct lk_options *opt, const struct lk_invocat
 	const char *tmpdir = getenv("TMPDIR");
 	size_t added = sizeof("LINKSCOPE_ACTIVE=1") + sizeof(char *), size, limit;
 
-	if (opt->keep && count_sources(info))
+	if (opt->keep && lk_argv_count_compiled(info))
 		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) +
 			 strlen(tmpdir ? tmpdir : "/tmp");
 	if (opt->reproduce)

@@ -333,7 +333,8 @@ static void compile_again(struct ctx *c, size_t index)
 		set_note(it, "the object the driver compiled from '%s' at link time, kept with the record", source);
 		goto out;
 	}
-	if (!copy && access(abs, R_OK) == 0)
+	/* "-" is stdin's: a file of that name in the cwd is another. */
+	if (!copy && strcmp(source, "-") && access(abs, R_OK) == 0)
 		copy = lk_xstrdup(abs);
 	if (!copy) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call; the source is gone and was not kept",
@@ -351,9 +352,10 @@ static void compile_again(struct ctx *c, size_t index)
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 		goto out;
 	}
-	obj = lk_line_scratch(c->line) ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
-							   c->line->scratch, c->line->walls, &dropped,
-							   &err) : NULL;
+	obj = lk_line_scratch(c->line) ?
+	      lk_compile_source(c->rec, c->line->run_driver, source,
+				lk_argv_language_at(&c->rec->args, (size_t)it->position), copy,
+				c->line->scratch, c->line->walls, &dropped, &err) : NULL;
 	if (!obj) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
 			 err.msg[0] ? err.msg : "no scratch directory");
