@@ -765,10 +765,42 @@ static void needed_closure(struct ctx *c)
 
 /* ---- entry ---- */
 
+/*
+ * A record written before the shim read its linker's --version (no
+ * linker.version) says "default" for a -B dir's `ld` that is mold (mold's
+ * documented -B/usr/libexec/mold, issue #33) or lld. What that path is
+ * on this machine, by its real name, read and never run, tells them from
+ * GNU ld: their flavor, with a note that says so; else NULL.
+ */
+static const char *old_record_flavor(const struct lk_record *rec, struct lk_line *line)
+{
+	const char *flavor = NULL, *base;
+	struct lk_buf note = LK_BUF_INIT;
+	char *real;
+
+	if (rec->linker_version || !rec->linker_program ||
+	    !(real = realpath(rec->linker_program, NULL)))
+		return NULL;
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	if (!strcmp(base, "mold") || !strcmp(base, "ld.mold"))
+		flavor = "mold";
+	else if (!strcmp(base, "lld") || !strcmp(base, "ld.lld"))
+		flavor = "lld";
+	if (flavor) {
+		lk_buf_addf(&note, "the record does not say what its linker '%s' is; on this machine it is %s ('%s')",
+			    rec->linker_program, flavor, real);
+		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
+	}
+	free(real);
+	return flavor;
+}
+
 static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 {
-	const char *flavor = rec->linker_flavor ? rec->linker_flavor : "default";
+	const char *flavor = rec->linker_flavor ? rec->linker_flavor : "default", *old;
 
+	if (!strcmp(flavor, "default") && (old = old_record_flavor(rec, line)))
+		flavor = old;
 	line->flavor = !strcmp(flavor, "default") ? "bfd" : flavor;
 	if (!strcmp(line->flavor, "bfd")) {
 		char *ld = bfd_program(rec, line);

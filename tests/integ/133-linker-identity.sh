@@ -57,6 +57,24 @@ else
 	ok "# SKIP clang is not installed"
 fi
 
+# A record of the shim before (no linker.version, flavor "default" for the -B dir's ld):
+# the analyzer tells mold by the path's real name on this machine, never running it.
+"$SHIM" -B"$moldb" -L. -lgood main.o -o p-old
+"$PY" - "$(last_record)" "$LINKSCOPE_DIR/old.json" <<'P'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in ("version", "identified_by"):
+    del r["linker"][k]
+r["linker"]["flavor"] = "default"
+json.dump(r, open(sys.argv[2], "w"))
+P
+chmod 600 "$LINKSCOPE_DIR/old.json"
+run_capture old "$LINKSCOPE" check "$LINKSCOPE_DIR/old.json"
+check_eq "an old record of a -B mold link: check passes" 0 "$(cat "$T/old.rc")"
+check_contains "under mold's rules" "$(cat "$T/old.out")" "(its linker: mold)"
+check_contains "and show says why" "$("$LINKSCOPE" show "$LINKSCOPE_DIR/old.json")" "on this machine it is mold"
+rm "$LINKSCOPE_DIR/old.json"
+
 # The identity is cached in the record dir: the program is asked once, not per link.
 mkdir wrap
 cat >wrap/ld <<EOF
