@@ -67,7 +67,12 @@ static void ld_name(const struct lk_record_draft *rec, struct lk_buf *name)
 		lk_buf_addf(name, ".%s", fuse);
 }
 
-/* Where the program is, when neither -fuse-ld=PATH nor a -B dir said (target.c). */
+/*
+ * Where the program is, when neither -fuse-ld=PATH nor a -B dir said
+ * (target.c). NEEDSWORK(#33): collect2 tries `real-ld` and `collect-ld` in
+ * its COMPILER_PATH before ld, and TARGET-ld on PATH for a cross
+ * compiler; neither is looked for here (no such install was met).
+ */
 static void find_program(struct lk_record_draft *rec)
 {
 	const char *ppn = rec->expansion.linker_program;
