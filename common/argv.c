@@ -152,15 +152,25 @@ size_t lk_argv_count_compiled(const struct lk_argv_info *info)
 	return n;
 }
 
+/* One of gcc's languages of the table above, as the table spells it (a static string), or NULL. */
+static const char *known_language(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof(sources) / sizeof(*sources); i++)
+		if (!strcmp(lang, sources[i].lang))
+			return sources[i].lang;
+	return NULL;
+}
+
 const char *lk_argv_language_at(const struct lk_args *args, size_t index)
 {
 	struct lk_argv_info info;
 	const char *lang = NULL;
 
 	lk_argv_classify(args, &info);
+	/* A record is data: its -x word is passed on only when it is a language of the table. */
 	for (size_t i = 0; i < info.inputs.nr; i++)
 		if (info.inputs.items[i].index == index)
-			lang = info.inputs.items[i].lang ? info.inputs.items[i].lang :
+			lang = info.inputs.items[i].lang ? known_language(info.inputs.items[i].lang) :
 			       lk_argv_source_language(info.inputs.items[i].path);
 	lk_argv_info_release(&info);
 	return lang;

@@ -112,7 +112,11 @@ size_t lk_argv_wl_words(const char *arg,
  */
 const char *lk_argv_source_language(const char *path);
 
-/* The language of the input at argv position `index` of `args`: its -x, else its suffix's; or NULL. */
+/*
+ * The language of the input at argv position `index` of `args`: its -x
+ * when that is one of the languages gcc gives a suffix, else its suffix's;
+ * or NULL. A static string.
+ */
 const char *lk_argv_language_at(const struct lk_args *args, size_t index);
 
 /*

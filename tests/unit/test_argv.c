@@ -129,6 +129,12 @@ static void test_argv_stdin_source(void **state)
 	assert_null(lk_argv_language_at(&m->args, 5));
 	assert_false(lk_argv_compiles(&bare->info.inputs.items[0]));
 	assert_int_equal(lk_argv_count_compiled(&bare->info), 0);
+	model_free(bare);
+	/* A record's -x word that is no language of gcc's is not passed on. */
+	bare = CLASSIFY("cc", "-x", "c;rm", "-", "-xc++", "-");
+	assert_null(lk_argv_language_at(&bare->args, 3));
+	assert_string_equal(lk_argv_language_at(&bare->args, 5), "c++");
+	assert_int_equal(lk_argv_count_compiled(&bare->info), 2);
 	model_free(m);
 	model_free(bare);
 }
