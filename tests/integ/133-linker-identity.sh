@@ -47,6 +47,11 @@ check_eq "B-mold: identified by the program" "--version" "$(rec "$(last_record)"
 check "B-mold: the record is valid against the schema" validate "$(last_record)"
 case_of B-lld lld "$T/lldb/ld" "-B dir" -- -B"$T/lldb/" -L. -lgood main.o
 case_of COMPILER_PATH mold "$moldb/ld" "-print-prog-name" COMPILER_PATH="$moldb" -- -L. -lgood main.o
+# GCC_EXEC_PREFIX: gcc's own dirs under another prefix (its files linked there), whose ld is mold.
+gccdir=$(dirname "$(cc -print-libgcc-file-name)")
+gep=$T/gep/$(cc -dumpmachine)/$(cc -dumpversion)
+mkdir -p "$gep" && ln -s "$gccdir"/* "$gep"/ && ln -sf "$(command -v mold)" "$gep/ld"
+case_of GCC_EXEC_PREFIX mold "$gep/ld" "-print-prog-name" GCC_EXEC_PREFIX="$T/gep/" -- -L. -lgood main.o
 case_of fuse-lld lld "$(command -v ld.lld)" "PATH" -- -fuse-ld=lld -L. -lgood main.o
 case_of default bfd "$(command -v ld)" "PATH" -- -L. main.o -lgood
 check_contains "default: GNU ld's version line" "$(rec "$(last_record)" 'r["linker"]["version"]')" "GNU ld"
