@@ -662,7 +662,7 @@ static char **environ_copy(void)
 /*
  * Record one link. The driver is spawned as soon as what it must see is
  * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
- * variable), and all the recording that does not depend on how the link
+ * variable, a source on stdin read and fed back: shim/stdinsrc.c), and all the recording that does not depend on how the link
  * ends is done while it runs, on the other core, between services of its
  * stderr and of signals (lk_run_service); after it, only what depends on
  * the outcome. Inputs are fingerprinted and kept while it runs, unless one
