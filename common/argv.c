@@ -126,7 +126,7 @@ struct scan {
 };
 
 static void add_input(struct scan *s, size_t index, enum lk_input_kind kind,
-		      const char *path)
+		      const char *path, const char *lang)
 {
 	struct lk_argv_info *info = s->info;
 
@@ -134,7 +134,46 @@ static void add_input(struct scan *s, size_t index, enum lk_input_kind kind,
 	info->inputs.items[info->inputs.nr].index = index;
 	info->inputs.items[info->inputs.nr].kind = kind;
 	info->inputs.items[info->inputs.nr].path = path;
+	info->inputs.items[info->inputs.nr].lang = lang;
 	info->inputs.nr++;
+}
+
+int lk_argv_compiles(const struct lk_argv_input *in)
+{
+	return in->kind == LK_IN_SOURCE || (in->kind == LK_IN_STDIN && in->lang);
+}
+
+size_t lk_argv_count_compiled(const struct lk_argv_info *info)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < info->inputs.nr; i++)
+		n += lk_argv_compiles(&info->inputs.items[i]);
+	return n;
+}
+
+/* One of gcc's languages of the table above, as the table spells it (a static string), or NULL. */
+static const char *known_language(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof(sources) / sizeof(*sources); i++)
+		if (!strcmp(lang, sources[i].lang))
+			return sources[i].lang;
+	return NULL;
+}
+
+const char *lk_argv_language_at(const struct lk_args *args, size_t index)
+{
+	struct lk_argv_info info;
+	const char *lang = NULL;
+
+	lk_argv_classify(args, &info);
+	/* A record is data: its -x word is passed on only when it is a language of the table. */
+	for (size_t i = 0; i < info.inputs.nr; i++)
+		if (info.inputs.items[i].index == index)
+			lang = info.inputs.items[i].lang ? known_language(info.inputs.items[i].lang) :
+			       lk_argv_source_language(info.inputs.items[i].path);
+	lk_argv_info_release(&info);
+	return lang;
 }
 
 int lk_argv_is_libc(const char *name, size_t len)
@@ -312,7 +351,7 @@ static void read_option(struct scan *s, const char *arg, const char *next,
 		const char *script = arg[2] ? arg + 2 : next;
 
 		if (script)
-			add_input(s, arg[2] ? i : i + 1, LK_IN_SCRIPT, script);
+			add_input(s, arg[2] ? i : i + 1, LK_IN_SCRIPT, script, NULL);
 	} else if (lk_str_starts_with(arg, "-x")) {
 		const char *l = arg[2] ? arg + 2 : next;
 
@@ -360,7 +399,7 @@ void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info)
 			continue;
 		}
 		if (!strcmp(arg, "-")) {
-			add_input(&s, i, LK_IN_STDIN, arg);
+			add_input(&s, i, LK_IN_STDIN, arg, lang);
 			continue;
 		}
 		if (!lang && lk_str_in_list(extension(arg), header_exts)) {
@@ -368,7 +407,7 @@ void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info)
 			continue;
 		}
 		s.non_headers++;
-		add_input(&s, i, lang ? LK_IN_SOURCE : lk_argv_file_kind(arg), arg);
+		add_input(&s, i, lang ? LK_IN_SOURCE : lk_argv_file_kind(arg), arg, lang);
 	}
 	free(s.open_groups.items);
 

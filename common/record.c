@@ -265,6 +265,7 @@ void lk_record_draft_release(struct lk_record_draft *rec)
 	free(rec->driver_real);
 	free(rec->caller_name);
 	free(rec->linker_program);
+	free(rec->linker_version);
 	free(rec->spawn_error);
 	free(rec->reproducer);
 	lk_record_inputs_release(rec);
@@ -541,6 +542,7 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	rec->output = opt_arg(json_object_get(json_object_get(root, "line"), "output"));
 	rec->linker_flavor = opt_arg(json_object_get(linker, "flavor"));
 	rec->linker_program = opt_arg(json_object_get(linker, "program"));
+	rec->linker_version = opt_arg(json_object_get(linker, "version"));
 	rec->print_prog_name = opt_arg(json_object_get(linker, "print_prog_name"));
 	rec->has_exit = json_is_integer(json_object_get(result, "exit_status"));
 	rec->exit_status = (int)json_integer_value(json_object_get(result, "exit_status"));
@@ -582,6 +584,7 @@ void lk_record_release(struct lk_record *rec)
 	free(rec->prov_method);
 	free(rec->linker_flavor);
 	free(rec->linker_program);
+	free(rec->linker_version);
 	free(rec->print_prog_name);
 	lk_strvec_release(&rec->linker_argv);
 	free(rec->library_path);

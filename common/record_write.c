@@ -284,6 +284,8 @@ static void write_linker(struct rwriter *rw, const struct lk_record_draft *rec)
 	key_str(rw, "program", rec->linker_program);
 	key_str(rw, "program_source", rec->linker_program_source);
 	key_str(rw, "print_prog_name", rec->expansion.linker_program);
+	key_str(rw, "version", rec->linker_version);
+	key_str(rw, "identified_by", rec->linker_identified_by);
 	lk_jsonw_end(&rw->w);
 }
 

@@ -306,7 +306,7 @@ void lk_keep_source_objects(struct lk_record_draft *rec, const char *dir,
 		const struct lk_argv_input *in = &info->inputs.items[i];
 		struct lk_err err = LK_ERR_INIT;
 
-		if (in->kind != LK_IN_SOURCE)
+		if (!lk_argv_compiles(in))
 			continue;
 		if (lk_keep_file(rec, dir, objects->items[n++], "source-object", limits, &used, &err) < 0) {
 			lk_strvec_push(&rec->warnings, err.msg);

@@ -24,6 +24,8 @@
 #include "expand.h"
 #include "input_fingerprint.h"
 #include "keep.h"
+#include "linkerid.h"
+#include "stdinsrc.h"
 #include "target.h"
 #include "tempobj.h"
 #include "viewcache.h"
@@ -493,6 +495,7 @@ struct link_state {
 	struct lk_envvars env;
 	struct lk_record_draft rec;
 	struct lk_run run;
+	struct lk_stdin_source stdin_src;	/* "-" under -x */
 	char *dir;
 	char target_buf[128];
 };
@@ -501,6 +504,7 @@ static void release_state(struct link_state *st)
 {
 	lk_record_draft_release(&st->rec);
 	lk_run_release(&st->run);
+	lk_stdin_release(&st->stdin_src);
 	lk_envvars_release(&st->env);
 	lk_provenance_release(&st->prov);
 	lk_rustc_caller_release(&st->caller);
@@ -510,15 +514,6 @@ static void release_state(struct link_state *st)
 	free(st->dir);
 }
 
-
-static size_t count_sources(const struct lk_argv_info *info)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < info->inputs.nr; i++)
-		n += info->inputs.items[i].kind == LK_IN_SOURCE;
-	return n;
-}
 
 /*
  * The argv for the driver's -###: response files expanded, when it was
@@ -667,7 +662,7 @@ static char **environ_copy(void)
 /*
  * Record one link. The driver is spawned as soon as what it must see is
  * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
- * variable), and all the recording that does not depend on how the link
+ * variable, a source on stdin read and fed back: shim/stdinsrc.c), and all the recording that does not depend on how the link
  * ends is done while it runs, on the other core, between services of its
  * stderr and of signals (lk_run_service); after it, only what depends on
  * the outcome. Inputs are fingerprinted and kept while it runs, unless one
@@ -688,7 +683,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	struct lk_record_parts parts;
 	int64_t t0;
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
-	int compiles = opt->keep && count_sources(&st->info), output_read = 1;
+	int compiles = opt->keep && lk_argv_count_compiled(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
 	struct lk_record_early early = { -1, -1 };	/* the record's temp file and the index, opened while it runs */
 	char *written = NULL;
@@ -710,9 +705,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_target_find_linker(rec);
 		request_reproducer(rec, st->dir);
 	}
+	if (opt->keep && dir_ok && lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file) < 0)
+		lk_strvec_push(&rec->warnings, "the source read from stdin could not be forwarded whole");
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
-	catching = dir_ok && compiles && lk_tempobj_start(&objs, count_sources(&st->info)) == 0;
+	catching = dir_ok && compiles && lk_tempobj_start(&objs, lk_argv_count_compiled(&st->info)) == 0;
 	lk_fingerprint_note_output(&out, &st->info);
 	t0 = lk_run_now_ns_cold(CLOCK_MONOTONIC);
 	lk_run_start(&run, inv->driver.resolved, inv->exec_argv, environ, LK_RUN_STDERR_KEEP, &st->run);
@@ -730,6 +727,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_strvec_push(&rec->warnings, rsp_error);
 	lk_run_service(&run, &st->run);
 	if (dir_ok) {
+		lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
 		lk_run_service(&run, &st->run);
 		output_read = lk_fingerprint_inputs(rec, &out);
@@ -745,12 +743,15 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		/* The record's text, but for what the outcome decides, when nothing after the link changes it. */
 		ahead = prerendered = !catching && !output_read && !started &&
 				      !(opt->expand_always && !viewing);
-		if (ahead)
+		if (ahead) {
+			lk_linkerid_find(rec, st->dir);	/* the view is final: reused */
 			lk_record_prerender(rec, &parts);
+		}
 		lk_record_open_early(rec, st->dir, &early);
 	}
 
 	lk_run_wait(&run, &st->run);
+	lk_stdin_end(&st->stdin_src);
 	rec->duration_ns = lk_run_now_ns(CLOCK_MONOTONIC) - t0;
 	if (catching)
 		lk_tempobj_stop(&objs);
@@ -792,6 +793,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		prerendered = 0;
 	}
 	lk_viewcache_release(&view);
+	if (!ahead)
+		lk_linkerid_find(rec, st->dir);
 	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
 	/* The record's warnings in the order they always had: the view's, then the copies'. */
@@ -832,7 +835,7 @@ static int near_exec_limit(const struct lk_options *opt, const struct lk_invocat
 	const char *tmpdir = getenv("TMPDIR");
 	size_t added = sizeof("LINKSCOPE_ACTIVE=1") + sizeof(char *), size, limit;
 
-	if (opt->keep && count_sources(info))
+	if (opt->keep && lk_argv_count_compiled(info))
 		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) +
 			 strlen(tmpdir ? tmpdir : "/tmp");
 	if (opt->reproduce)

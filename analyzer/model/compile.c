@@ -36,16 +36,17 @@ static char *source_dir(const struct lk_record *rec, const char *source)
 }
 
 char *lk_compile_source(const struct lk_record *rec, const char *driver, const char *source,
-			const char *copy, const char *dir, struct lk_walls *walls, char **dropped_note,
-			struct lk_err *err)
+			const char *lang, const char *copy, const char *dir, struct lk_walls *walls,
+			char **dropped_note, struct lk_err *err)
 {
-	const char *lang = lk_argv_source_language(source);
 	struct lk_strvec argv = LK_STRVEC_INIT, dropped = LK_STRVEC_INIT, envp = LK_STRVEC_INIT;
 	struct lk_buf out = LK_BUF_INIT;
 	struct lk_runcmd cmd = { 0 };
 	char *note;
 	int status;
 
+	if (!lang)
+		lang = lk_argv_source_language(source);
 	if (!lang) {
 		lk_err_set(err, LK_E_FORMAT, "'%s': no language known for its suffix", source);
 		return NULL;

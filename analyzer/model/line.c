@@ -141,7 +141,7 @@ static void translate_driver(const struct lk_args *args, struct expectations *e)
 	lk_argv_classify(args, &info);
 	for (size_t k = 0; k < info.inputs.nr; k++)
 		if (info.inputs.items[k].index < args->nr && info.inputs.items[k].kind != LK_IN_SCRIPT)
-			input_at[info.inputs.items[k].index] = info.inputs.items[k].kind == LK_IN_SOURCE ? 2 : 1;
+			input_at[info.inputs.items[k].index] = lk_argv_compiles(&info.inputs.items[k]) ? 2 : 1;
 	for (size_t i = 1; i < args->nr; i++) {
 		const char *a = args->items[i].text;
 

@@ -333,7 +333,8 @@ static void compile_again(struct ctx *c, size_t index)
 		set_note(it, "the object the driver compiled from '%s' at link time, kept with the record", source);
 		goto out;
 	}
-	if (!copy && access(abs, R_OK) == 0)
+	/* "-" is stdin's: a file of that name in the cwd is another. */
+	if (!copy && strcmp(source, "-") && access(abs, R_OK) == 0)
 		copy = lk_xstrdup(abs);
 	if (!copy) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call; the source is gone and was not kept",
@@ -351,9 +352,10 @@ static void compile_again(struct ctx *c, size_t index)
 		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
 		goto out;
 	}
-	obj = lk_line_scratch(c->line) ? lk_compile_source(c->rec, c->line->run_driver, source, copy,
-							   c->line->scratch, c->line->walls, &dropped,
-							   &err) : NULL;
+	obj = lk_line_scratch(c->line) ?
+	      lk_compile_source(c->rec, c->line->run_driver, source,
+				lk_argv_language_at(&c->rec->args, (size_t)it->position), copy,
+				c->line->scratch, c->line->walls, &dropped, &err) : NULL;
 	if (!obj) {
 		set_note(it, "the driver's temporary object for '%s', compiled by this call: %s", source,
 			 err.msg[0] ? err.msg : "no scratch directory");
@@ -763,10 +765,42 @@ static void needed_closure(struct ctx *c)
 
 /* ---- entry ---- */
 
+/*
+ * A record written before the shim read its linker's --version (no
+ * linker.version) says "default" for a -B dir's `ld` that is mold (mold's
+ * documented -B/usr/libexec/mold, issue #33) or lld. What that path is
+ * on this machine, by its real name, read and never run, tells them from
+ * GNU ld: their flavor, with a note that says so; else NULL.
+ */
+static const char *old_record_flavor(const struct lk_record *rec, struct lk_line *line)
+{
+	const char *flavor = NULL, *base;
+	struct lk_buf note = LK_BUF_INIT;
+	char *real;
+
+	if (rec->linker_version || !rec->linker_program ||
+	    !(real = realpath(rec->linker_program, NULL)))
+		return NULL;
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	if (!strcmp(base, "mold") || !strcmp(base, "ld.mold"))
+		flavor = "mold";
+	else if (!strcmp(base, "lld") || !strcmp(base, "ld.lld"))
+		flavor = "lld";
+	if (flavor) {
+		lk_buf_addf(&note, "the record does not say what its linker '%s' is; on this machine it is %s ('%s')",
+			    rec->linker_program, flavor, real);
+		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
+	}
+	free(real);
+	return flavor;
+}
+
 static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 {
-	const char *flavor = rec->linker_flavor ? rec->linker_flavor : "default";
+	const char *flavor = rec->linker_flavor ? rec->linker_flavor : "default", *old;
 
+	if (!strcmp(flavor, "default") && (old = old_record_flavor(rec, line)))
+		flavor = old;
 	line->flavor = !strcmp(flavor, "default") ? "bfd" : flavor;
 	if (!strcmp(line->flavor, "bfd")) {
 		char *ld = bfd_program(rec, line);

@@ -19,7 +19,7 @@ enum lk_input_kind {
 	LK_IN_SOURCE,	/* compiled by this call before linking */
 	LK_IN_SCRIPT,	/* -T script */
 	LK_IN_OTHER,	/* a file of unknown kind (an ld script, an object without suffix, ...) */
-	LK_IN_STDIN,	/* "-" */
+	LK_IN_STDIN,	/* "-": a source read from stdin when `lang` is set (-x), else nothing gcc takes */
 };
 
 const char *lk_input_kind_name(enum lk_input_kind kind);
@@ -32,7 +32,11 @@ struct lk_argv_input {
 	size_t index;
 	enum lk_input_kind kind;
 	const char *path;
+	const char *lang;	/* the -x language in force, or NULL (then the suffix's) */
 };
+
+/* Whether the call compiles `in` before linking: a source, or "-" under -x. */
+int lk_argv_compiles(const struct lk_argv_input *in);
 
 /* A -l option: driver-level (-lfoo, -l foo) or linker-level (-Wl,-lfoo). */
 struct lk_argv_lib {
@@ -81,6 +85,9 @@ struct lk_argv_info {
  * lk_argv_info_release() before `args`.
  */
 void lk_argv_classify(const struct lk_args *args, struct lk_argv_info *info);
+
+/* How many of the line's inputs the call compiles. */
+size_t lk_argv_count_compiled(const struct lk_argv_info *info);
 void lk_argv_info_release(struct lk_argv_info *info);
 
 /*
@@ -104,6 +111,13 @@ size_t lk_argv_wl_words(const char *arg,
  * "assembler-with-cpp", ...), or NULL when `path` is not a source.
  */
 const char *lk_argv_source_language(const char *path);
+
+/*
+ * The language of the input at argv position `index` of `args`: its -x
+ * when that is one of the languages gcc gives a suffix, else its suffix's;
+ * or NULL. A static string.
+ */
+const char *lk_argv_language_at(const struct lk_args *args, size_t index);
 
 /*
  * Is -l`name` (`len` bytes, not NUL-terminated: it may sit in a -Wl, list)

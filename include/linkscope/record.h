@@ -90,8 +90,10 @@ struct lk_record_draft {
 	const struct lk_envvars *env;
 
 	const char *linker_flavor;	/* "bfd", "gold", "lld", "mold", "default", "other" */
-	char *linker_program;		/* owned; found in a -B dir, or NULL */
+	char *linker_program;		/* owned; the program the driver runs, or NULL */
 	const char *linker_program_source;
+	char *linker_version;		/* owned; its first --version line, or NULL */
+	const char *linker_identified_by;	/* "--version" when the flavor is the program's own */
 
 	struct { struct lk_record_input *items; size_t nr, alloc; } inputs;
 	struct { struct lk_record_copy *items; size_t nr, alloc; } kept;
@@ -254,6 +256,7 @@ struct lk_record {
 	int caller_is_rustc;
 	char *linker_flavor;
 	char *linker_program;
+	char *linker_version;
 	char *print_prog_name;
 	int has_expansion;
 	struct lk_strvec linker_argv;	/* the driver's collect2/ld command, if expanded */

@@ -110,6 +110,35 @@ static void test_argv_input_kinds(void **state)
 	model_free(m);
 }
 
+/* "-" is a source only under -x (gcc: "-E or -x required when input is from standard input"). */
+static void test_argv_stdin_source(void **state)
+{
+	struct model *m = CLASSIFY("cc", "-xc", "-", "-x", "none", "a.o", "main.cc", "-o", "x");
+	struct model *bare = CLASSIFY("cc", "-", "a.o");
+
+	(void)state;
+	assert_int_equal(m->info.inputs.nr, 3);
+	assert_int_equal(m->info.inputs.items[0].kind, LK_IN_STDIN);
+	assert_string_equal(m->info.inputs.items[0].lang, "c");
+	assert_true(lk_argv_compiles(&m->info.inputs.items[0]));
+	assert_false(lk_argv_compiles(&m->info.inputs.items[1]));
+	assert_true(lk_argv_compiles(&m->info.inputs.items[2]));
+	assert_int_equal(lk_argv_count_compiled(&m->info), 2);
+	assert_string_equal(lk_argv_language_at(&m->args, 2), "c");
+	assert_string_equal(lk_argv_language_at(&m->args, 6), "c++");
+	assert_null(lk_argv_language_at(&m->args, 5));
+	assert_false(lk_argv_compiles(&bare->info.inputs.items[0]));
+	assert_int_equal(lk_argv_count_compiled(&bare->info), 0);
+	model_free(bare);
+	/* A record's -x word that is no language of gcc's is not passed on. */
+	bare = CLASSIFY("cc", "-x", "c;rm", "-", "-xc++", "-");
+	assert_null(lk_argv_language_at(&bare->args, 3));
+	assert_string_equal(lk_argv_language_at(&bare->args, 5), "c++");
+	assert_int_equal(lk_argv_count_compiled(&bare->info), 2);
+	model_free(m);
+	model_free(bare);
+}
+
 static void test_argv_libs_and_lc(void **state)
 {
 	struct model *m = CLASSIFY("cc", "a.o", "-lm", "-l", "c", "-L", "/d1", "-L/d2",
@@ -209,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_argv_links_with_dump_options),
 		cmocka_unit_test(test_argv_mixed_md_still_links),
 		cmocka_unit_test(test_argv_input_kinds),
+		cmocka_unit_test(test_argv_stdin_source),
 		cmocka_unit_test(test_argv_libs_and_lc),
 		cmocka_unit_test(test_argv_libc_and_driver_temp),
 		cmocka_unit_test(test_argv_groups),

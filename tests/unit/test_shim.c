@@ -18,6 +18,7 @@
 #include "driver.h"
 #include "expand.h"
 #include "keep.h"
+#include "linkerid.h"
 #include "linkscope/expansion.h"
 #include "linkscope/rsp.h"
 #include "testdir.h"
@@ -136,6 +137,21 @@ static void test_shim_expand_parse_gcc12(void **state)
 }
 
 /* Only drivers whose -### just prints are run beside every link. */
+/* The linkers' own first --version lines (Debian 12, rustc 1.95's rust-lld, mold 2) and lines of none. */
+static void test_shim_linkerid_flavor(void **state)
+{
+	(void)state;
+	assert_string_equal(lk_linkerid_flavor("GNU ld (GNU Binutils for Debian) 2.40"), "bfd");
+	assert_string_equal(lk_linkerid_flavor("GNU gold (GNU Binutils for Debian 2.40) 1.16"), "gold");
+	assert_string_equal(lk_linkerid_flavor("Debian LLD 14.0.6 (compatible with GNU linkers)"), "lld");
+	assert_string_equal(lk_linkerid_flavor("LLD 20.1.8 (compatible with GNU linkers)"), "lld");
+	assert_string_equal(lk_linkerid_flavor("mold 1.10.1 (compatible with GNU ld)"), "mold");
+	assert_string_equal(lk_linkerid_flavor("mold 2.32.0 (b8e5c1d...; compatible with GNU ld)"), "mold");
+	assert_null(lk_linkerid_flavor("some wrapper 1.0"));
+	assert_null(lk_linkerid_flavor("moldy 1.0"));
+	assert_null(lk_linkerid_flavor(""));
+}
+
 static void test_shim_expand_known_drivers(void **state)
 {
 	static const char *const yes[] = { "gcc", "/usr/bin/g++", "cc", "c++", "clang", "clang++-14",
@@ -298,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_shim_driver_missing),
 		cmocka_unit_test(test_shim_expand_parse_gcc12),
 		cmocka_unit_test(test_shim_expand_known_drivers),
+		cmocka_unit_test(test_shim_linkerid_flavor),
 		cmocka_unit_test(test_shim_keep_failure_releases_the_blob),
 		cmocka_unit_test(test_shim_fifo_never_blocks),
 		cmocka_unit_test(test_shim_keep_settle_puts_back_a_pruned_blob),
