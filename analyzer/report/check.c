@@ -352,6 +352,32 @@ int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept
 	return 0;
 }
 
+int lk_check_accept_known(const struct lk_strvec *accept, struct lk_err *err)
+{
+	for (size_t i = 0; i < accept->nr; i++) {
+		const char *a = accept->items[i];
+		size_t n = strcspn(a, ":");
+		struct lk_buf known = LK_BUF_INIT;
+		int found = 0;
+
+		for (int k = 0; k < LK_FACT_KINDS; k++) {
+			const char *name = lk_fact_kind_name((enum lk_fact_kind)k);
+
+			found |= strlen(name) == n && !strncmp(a, name, n);
+			lk_buf_addf(&known, "%s%s", k ? ", " : "", name);
+		}
+		if (!found || !a[n] || !a[n + 1]) {
+			lk_err_set(err, LK_E_USAGE, "--accept '%.200s': %s; the kinds are %s", a,
+				   found ? "no SYMBOL after KIND: (KIND:* accepts all of a kind)" : "unknown KIND",
+				   known.buf);
+			lk_buf_release(&known);
+			return -1;
+		}
+		lk_buf_release(&known);
+	}
+	return 0;
+}
+
 int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err)
 {
 	struct lk_buf text = LK_BUF_INIT;

@@ -42,6 +42,11 @@ int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_s
  * 0, or -1 with `err` naming the first bad line.
  */
 int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept, struct lk_err *err);
+/*
+ * Is every KIND of `accept` one that check can say (lk_fact_kind_name)?
+ * 0, or -1 with `err` naming the first unknown one and the known kinds.
+ */
+int lk_check_accept_known(const struct lk_strvec *accept, struct lk_err *err);
 /* The same for the file at `path` (a regular file, at most 1 MiB). */
 int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err);
 
