@@ -226,7 +226,7 @@ static int cmd_diff(const struct lk_options *opt)
 	if (!strcmp(opt->format, "json"))
 		rc = lk_diff_json(stdout, &a, &la, &b, &lb);
 	else
-		lk_diff_print(stdout, &a, &la, &b, &lb);
+		lk_diff_print(stdout, &a, &la, &b, &lb, lk_color_wanted(stdout));
 	lk_line_release(&lb);
 	lk_record_release(&b);
 	lk_line_release(&la);
@@ -310,19 +310,21 @@ static void suggest_symbol(const struct lk_replay *rp, const char *symbol)
 	struct lk_suggest sg;
 	const struct lk_sym *s;
 	size_t cursor = 0;
+	struct lk_color c;
 
+	lk_color_init(&c, stdout);
 	lk_suggest_init(&sg, symbol);
 	while ((s = lk_symtab_next(rp->symtab, &cursor)))
 		lk_suggest_add(&sg, s->name);
 	if (lk_suggest_best(&sg))
-		printf("did you mean %s?\n", lk_suggest_best(&sg));
+		printf("%sdid you mean %s?%s\n", lk_color(&c, LK_C_YELLOW), lk_suggest_best(&sg), lk_color(&c, LK_C_RESET));
 }
 
 /* explain, report and why: the replay of the record's line. */
 static int print_replay(const struct lk_options *opt, const struct lk_record *rec,
 			struct lk_line *line, const struct lk_replay *rp, const struct lk_fixes *fx)
 {
-	struct lk_report_options ropt = { opt->replay_only };
+	struct lk_report_options ropt = { opt->replay_only, lk_color_wanted(stdout) };
 	struct lk_strvec lines = LK_STRVEC_INIT;
 
 	struct lk_facts facts;
@@ -514,7 +516,7 @@ static int check_one(const struct lk_options *opt, const char *which, const stru
  */
 static int cmd_check(const struct lk_options *opt)
 {
-	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT, opt->linkers };
+	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT, opt->linkers, lk_color_wanted(stdout) };
 	struct lk_record base;
 	struct lk_line bline;
 	struct lk_facts bfacts;

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "color.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
@@ -190,10 +191,11 @@ static const char *result_word(const struct lk_facts *f, const struct verdict *v
 }
 
 static void print_text(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
-		       const struct verdict *v)
+		       const struct verdict *v, const struct lk_color *c)
 {
 	const struct lk_facts *f = cur->facts;
 	struct lk_buf b = LK_BUF_INIT;
+	const char *word = result_word(cur->facts, v);
 
 	if (f->unknown) {
 		fprintf(out, "check of %s: the outcome is unknown (its linker: %s)\n", cur->path, cur->flavor);
@@ -219,7 +221,9 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 	lk_buf_release(&b);
 	for (size_t i = 0; i < v->drift.nr; i++)
 		fprintf(out, "  drift    %s\n", v->drift.items[i]);
-	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(cur->facts, v),
+	fprintf(out, "result: %s%s%s (%zu error%s, %zu warning%s, %zu accepted",
+		lk_color(c, !strcmp(word, "ok") ? LK_C_GREEN : !strcmp(word, "unknown") ? LK_C_YELLOW : LK_C_RED), word,
+		lk_color(c, LK_C_RESET),
 		v->errors, v->errors == 1 ? "" : "s", v->warnings, v->warnings == 1 ? "" : "s", v->accepted);
 	if (v->portability)
 		fprintf(out, ", %zu portability", v->portability);
@@ -323,7 +327,7 @@ int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_s
 	else if (!strcmp(opt->format, "markdown"))
 		print_markdown(out, cur, base, &v);
 	else
-		print_text(out, cur, base, &v);
+		print_text(out, cur, base, &v, &(struct lk_color){ opt->color });
 	lk_strvec_release(&v.drift);
 	return status;
 }

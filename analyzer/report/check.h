@@ -20,6 +20,7 @@ struct lk_check_options {
 	const char *format;		/* "text", "json", "markdown" */
 	struct lk_strvec accept;	/* "KIND:SYMBOL" ("KIND:*" for all of a kind) */
 	unsigned required;		/* --linkers: 1 << enum lk_linker of each that must link too (the line's own always) */
+	int color;			/* text: ANSI colours (color.h) */
 };
 
 /* "bfd,lld" into `required` (1 << enum lk_linker each). 0, or -1 with `err` naming the unknown one. */
