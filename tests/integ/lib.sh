@@ -72,6 +72,14 @@ EOF
 	LINKSCOPE=$T/linkscope-elsewhere
 fi
 
+# LK_VALIDATE_JSON (default 1): every JSON output of the analyzer that a
+# test makes is validated against its schema in docs/ on the way
+# (linkscope-json-check); finish() fails the test if one does not match.
+if [ "${LK_VALIDATE_JSON:-1}" = 1 ]; then
+	export LK_JSON_REAL=$LINKSCOPE LK_JSON_BAD=$T/json-invalid LK_JSON_ROOT=$ROOT LK_JSON_DIR=$T
+	LINKSCOPE=$ROOT/tests/integ/linkscope-json-check
+fi
+
 n_checks=0
 n_bad=0
 
@@ -106,7 +114,14 @@ check_contains() {
 	esac
 }
 
-finish() { exit $((n_bad > 0)); }
+finish() {
+	if [ -s "$T/json-invalid" ]; then
+		not_ok "every JSON output matches its schema in docs/" "$(head -n 5 "$T/json-invalid")"
+	elif [ -s "$T/json-validated" ]; then
+		ok "every JSON output matches its schema in docs/ ($(wc -l <"$T/json-validated") validated)"
+	fi
+	exit $((n_bad > 0))
+}
 
 record_count() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' ! -name '*.report.json' 2>/dev/null | wc -l; }
 
