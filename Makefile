@@ -228,6 +228,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(SHIM) $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/linkscope-cc.1 man/linkscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 completion/linkscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/linkscope
 
 clean:
 	rm -rf build build-san build-fuzz
