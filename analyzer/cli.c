@@ -296,9 +296,7 @@ static const struct option *match_option(const struct command *c, int argc, char
 	return NULL;
 }
 
-/* --jobs N: 1 to JOBS_MAX analyses at once. */
-#define JOBS_MAX 1024
-
+/* --jobs N: 1 to LK_CLI_JOBS_MAX analyses at once. */
 static int parse_jobs(const char *s, unsigned *jobs)
 {
 	char *end;
@@ -306,9 +304,9 @@ static int parse_jobs(const char *s, unsigned *jobs)
 
 	errno = 0;
 	n = strtol(s, &end, 10);
-	if (!*s || *end || errno || n < 1 || n > JOBS_MAX) {
+	if (!*s || *end || errno || n < 1 || n > LK_CLI_JOBS_MAX) {
 		fprintf(stderr, "linkscope: '--jobs' takes a number of processes from 1 to %d, not '%s'\n",
-			JOBS_MAX, s);
+			LK_CLI_JOBS_MAX, s);
 		return -1;
 	}
 	*jobs = (unsigned)n;

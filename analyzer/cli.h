@@ -14,6 +14,9 @@
 
 struct lk_walls;
 
+/* The most analyses --jobs runs at once. */
+#define LK_CLI_JOBS_MAX 1024
+
 enum lk_cmd {
 	LK_CMD_LIST, LK_CMD_SHOW, LK_CMD_EXPLAIN, LK_CMD_REPORT, LK_CMD_WHY, LK_CMD_DIFF,
 	LK_CMD_PRUNE, LK_CMD_INDEX, LK_CMD_CHECK, LK_CMD_HELP,

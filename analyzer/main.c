@@ -60,15 +60,12 @@ static int (*const runs[LK_CMD_NR])(const struct lk_options *opt) = {
 	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check,
 };
 
-/* The most --jobs takes (cli.c checks it). */
-#define JOBS_MAX 1024
-
 /* The default of --jobs: one analysis per CPU online. */
 static unsigned cpus_online(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (unsigned)n;
+	return n < 1 ? 1 : n > LK_CLI_JOBS_MAX ? LK_CLI_JOBS_MAX : (unsigned)n;
 }
 
 static void outcome(const struct lk_index_entry *e, char *buf, size_t size)
@@ -352,13 +349,15 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 			lk_fragility_print(stdout, &facts, NULL);
 			lk_facts_release(&facts);
 		}
-		if (opt->write_reports)
-			write_reports(rec, line, rp, fx, &ropt);
-		return 0;
+	} else if (!strcmp(opt->format, "json")) {
+		if (lk_report_json(stdout, rec, line, rp, fx, &ropt) < 0)
+			return 1;
+	} else {
+		lk_report_md(stdout, rec, line, rp, fx, &ropt);
 	}
-	if (!strcmp(opt->format, "json"))
-		return lk_report_json(stdout, rec, line, rp, fx, &ropt) < 0;
-	lk_report_md(stdout, rec, line, rp, fx, &ropt);
+	/* explain --write-reports: whatever it printed, the two reports beside the record. */
+	if (opt->write_reports)
+		write_reports(rec, line, rp, fx, &ropt);
 	return 0;
 }
 
