@@ -328,13 +328,18 @@ static char *by_id(const struct lk_recdir *rd, const char *want, struct lk_err *
 		lk_buf_release(&cands);
 		return lk_recdir_path(rd, hit);
 	}
-	if (nr)
+	if (nr) {
 		lk_err_set(err, LK_E_USAGE, "record id '%s' is ambiguous in '%s': %s%s", want, rd->dir, cands.buf,
 			   nr > 5 ? ", ..." : "");
-	else
-		lk_err_set(err, LK_E_NOTFOUND, "no record '%s': no such file, and no record id in '%s' starts with it",
-			   want, rd->dir);
+		lk_buf_release(&cands);
+		return NULL;
+	}
 	lk_buf_release(&cands);
+	/* A file name it was meant to be: the loader says it cannot read it, as for any missing file. */
+	if (strlen(want) > 5 && !strcmp(want + strlen(want) - 5, ".json"))
+		return lk_xstrdup(want);
+	lk_err_set(err, LK_E_NOTFOUND, "no record '%s': no such file, and no record id in '%s' starts with it",
+		   want, rd->dir);
 	return NULL;
 }
 
@@ -346,6 +351,10 @@ char *lk_recdir_resolve(const char *dir, const char *which, int *is_temp, struct
 	int bad = 0, want_failed = !strcmp(which, "last-failed");
 
 	*is_temp = 0;
+	if (!*which) {
+		lk_err_set(err, LK_E_USAGE, "an empty RECORD: give a path, last, last-failed, an id or -");
+		return NULL;
+	}
 	if (!strcmp(which, "-")) {
 		path = stdin_record(err);
 		*is_temp = path != NULL;
