@@ -3,7 +3,7 @@
 # DEVELOPER=1 (warnings are errors), runs every test, then does it all again
 # under ASan+UBSan. See README.md.
 
-VERSION := 0.1.0
+VERSION := 0.2.0
 BUILD ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -78,7 +78,7 @@ $(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote an
 $(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
 	-iquote analyzer/explain -iquote analyzer/fix
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
-$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
 # A plain `make` on a fresh machine says which build dependency is missing
@@ -114,7 +114,7 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 # report --failed's cache (analyzer/failcache.c) keeps each analysis with what it
 # read: the C library's calls that look at files, the environment and the programs
 # run are wrapped to note it (analyzer/readset.c). Only the analyzer's own binary.
-ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o
+ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o
 ANALYZER_WRAP := open __open_2 openat __openat_2 fopen stat lstat fstatat access opendir \
 	realpath __realpath_chk glob getenv mkdtemp mkstemp lk_runcmd lk_runcmd_start
 ANALYZER_WRAP_FLAGS := $(foreach f,$(ANALYZER_WRAP),-Wl,--wrap=$(f))
@@ -228,6 +228,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(SHIM) $(ANALYZER) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/linkscope-cc.1 man/linkscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 completion/linkscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/linkscope
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -5,8 +5,8 @@
  * line model (line.c, resolve.c, warn.c) and prints it (show.c);
  * `explain`, `why` and `report` replay it (replay.c) and report
  * (report.c); `diff`, `check`, `report --failed`, `prune` and `index` are
- * in their own files. The commands are a table, as in git.c: one row per
- * form, and the usage text is made from it.
+ * in their own files. The command line is parsed by cli.c, from its
+ * table of commands and options; main() runs what it parsed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,31 +40,11 @@
 #include "fragility.h"
 #include "linkscope/private.h"
 #include "linkscope/prune.h"
-
-#ifndef LINKSCOPE_VERSION
-#define LINKSCOPE_VERSION "0.1.0"
-#endif
-
-struct lk_options {
-	const char *command;
-	const char *record;	/* RECORD: a path, "last" or "last-failed" */
-	char *dir;		/* owned */
-	int json, full, run_driver, replay_only, write_reports, verify_with_linker;
-	const char *format;	/* report: json, markdown, text */
-	const char *symbol;	/* why */
-	const char *record_b;	/* diff */
-	int failed;		/* report --failed */
-	const char *since;	/* report --failed --since */
-	unsigned jobs;		/* report --failed -j: analyses at once (0: one per CPU online) */
-	const char *max_size, *max_age;	/* prune */
-	int dry_run;		/* prune */
-	const char *baseline;	/* check */
-	struct lk_strvec accept;	/* check: KIND:SYMBOL */
-	const char *accept_file;	/* check */
-	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
-	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
-	int dir_shared;			/* LINKSCOPE_DIR_SHARED=1: kept copies from a dir not the user's alone */
-};
+#include "linkscope/jsonw.h"
+#include "linkscope/suggest.h"
+#include "cli.h"
+#include "color.h"
+#include "symtab.h"
 
 static int cmd_list(const struct lk_options *opt);
 static int cmd_show(const struct lk_options *opt);
@@ -74,216 +54,19 @@ static int cmd_diff(const struct lk_options *opt);
 static int cmd_prune(const struct lk_options *opt);
 static int cmd_check(const struct lk_options *opt);
 
-/*
- * The subcommands, one row per form, in the order of linkscope(1)'s
- * SYNOPSIS (report has two forms). A command either runs on the parsed
- * options (`run`) or parses its own (`main`, given argv from its name on).
- */
-static const struct command {
-	const char *name;
-	int (*run)(const struct lk_options *opt);
-	int (*main)(int argc, char **argv);
-	const char *usage;	/* after "linkscope "; continuation lines are indented to match */
-} commands[] = {
-	{ "list", cmd_list, NULL, "list [--dir DIR]" },
-	{ "show", cmd_show, NULL, "show [--json] [--full] [--run-driver] [--dir DIR] RECORD" },
-	{ "explain", cmd_replay, NULL,
-	  "explain [--replay-only] [--run-driver] [--verify-with-linker] [--write-reports]\n"
-	  "                         [--dir DIR] RECORD" },
-	{ "report", cmd_report, NULL,
-	  "report --format json|markdown|text [--replay-only] [--run-driver]\n"
-	  "                        [--verify-with-linker] [--dir DIR] RECORD" },
-	{ "why", cmd_replay, NULL, "why [--run-driver] [--dir DIR] RECORD SYMBOL" },
-	{ "diff", cmd_diff, NULL, "diff [--json] [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
-	{ "report", cmd_report, NULL,
-	  "report --failed [--since TIME] [--format text|json|markdown|github] [-j N]\n"
-	  "                        [--dir DIR]" },
-	{ "prune", cmd_prune, NULL, "prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]" },
-	{ "index", NULL, lk_index_main, "index [--cache-dir DIR] DIR..." },
-	{ "check", cmd_check, NULL,
-	  "check [--baseline RECORD] [--accept KIND:SYMBOL]... [--accept-file FILE]\n"
-	  "                       [--linkers bfd,lld,mold] [--format text|json|markdown] [--dir DIR] RECORD" },
+/* What runs each command cli.c parsed (index parses its own options; help is cli.c's). */
+static int (*const runs[LK_CMD_NR])(const struct lk_options *opt) = {
+	[LK_CMD_LIST] = cmd_list, [LK_CMD_SHOW] = cmd_show, [LK_CMD_EXPLAIN] = cmd_replay,
+	[LK_CMD_REPORT] = cmd_report, [LK_CMD_WHY] = cmd_replay, [LK_CMD_DIFF] = cmd_diff,
+	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check,
 };
-
-static const struct command *find_command(const char *name)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-static void usage(FILE *out)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		fprintf(out, "%s linkscope %s\n", i ? "      " : "usage:", commands[i].usage);
-	fputs("       linkscope --version\n"
-	      "RECORD is a record file, or 'last' or 'last-failed' in the record\n"
-	      "directory: --dir, else LINKSCOPE_DIR, else the default (see linkscope(1)).\n", out);
-}
-
-/* --jobs N: 1 to JOBS_MAX analyses at once. */
-#define JOBS_MAX 1024
-
-static int parse_jobs(const char *s, unsigned *jobs)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (!*s || *end || errno || n < 1 || n > JOBS_MAX) {
-		fprintf(stderr, "linkscope: '--jobs' takes a number of processes from 1 to %d, not '%s'\n",
-			JOBS_MAX, s);
-		return -1;
-	}
-	*jobs = (unsigned)n;
-	return 0;
-}
 
 /* The default of --jobs: one analysis per CPU online. */
 static unsigned cpus_online(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (unsigned)n;
-}
-
-static int parse_options(int argc, char **argv, struct lk_options *opt)
-{
-	memset(opt, 0, sizeof(*opt));
-	if (argc < 2) {
-		usage(stderr);
-		return -1;
-	}
-	opt->command = argv[1];
-	if (!find_command(opt->command)) {
-		fprintf(stderr, "linkscope: unknown command '%s'\n", opt->command);
-		usage(stderr);
-		return -1;
-	}
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
-			free(opt->dir);
-			opt->dir = lk_xstrdup(argv[++i]);
-		} else if (!strncmp(argv[i], "--dir=", 6)) {
-			free(opt->dir);
-			opt->dir = lk_xstrdup(argv[i] + 6);
-		} else if ((!strcmp(opt->command, "show") || !strcmp(opt->command, "diff")) && !strcmp(argv[i], "--json")) {
-			opt->json = 1;
-		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--full")) {
-			opt->full = 1;
-		} else if (!strcmp(opt->command, "show") && !strcmp(argv[i], "--no-driver")) {
-			opt->run_driver = 0;	/* the default now; kept for old scripts */
-		} else if (strcmp(opt->command, "list") && !strcmp(argv[i], "--run-driver")) {
-			opt->run_driver = 1;
-		} else if (!strcmp(opt->command, "explain") && !strcmp(argv[i], "--write-reports")) {
-			opt->write_reports = 1;
-		} else if (!strcmp(argv[i], "--verify-with-linker") &&
-			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
-			opt->verify_with_linker = 1;
-		} else if (!strcmp(argv[i], "--replay-only") &&
-			   (!strcmp(opt->command, "explain") || !strcmp(opt->command, "report"))) {
-			opt->replay_only = 1;
-		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--baseline") && i + 1 < argc) {
-			opt->baseline = argv[++i];
-		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept") && i + 1 < argc) {
-			lk_strvec_push(&opt->accept, argv[++i]);
-		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--linkers") && i + 1 < argc) {
-			struct lk_err err = LK_ERR_INIT;
-
-			if (lk_check_parse_linkers(argv[++i], &opt->linkers, &err) < 0) {
-				fprintf(stderr, "linkscope: %s\n", err.msg);
-				return -1;
-			}
-		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--accept-file") && i + 1 < argc) {
-			opt->accept_file = argv[++i];
-		} else if (!strcmp(opt->command, "check") && !strcmp(argv[i], "--format") && i + 1 < argc) {
-			opt->format = argv[++i];
-		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--format") && i + 1 < argc) {
-			opt->format = argv[++i];
-		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--format=", 9)) {
-			opt->format = argv[i] + 9;
-		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--failed")) {
-			opt->failed = 1;
-		} else if (!strcmp(opt->command, "report") && (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--jobs")) &&
-			   i + 1 < argc) {
-			if (parse_jobs(argv[++i], &opt->jobs) < 0)
-				return -1;
-		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "--jobs=", 7)) {
-			if (parse_jobs(argv[i] + 7, &opt->jobs) < 0)
-				return -1;
-		} else if (!strcmp(opt->command, "report") && !strncmp(argv[i], "-j", 2) && argv[i][2]) {
-			/* -jN, as make takes it */
-			if (parse_jobs(argv[i] + 2, &opt->jobs) < 0)
-				return -1;
-		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--since") && i + 1 < argc) {
-			opt->since = argv[++i];
-		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-size") && i + 1 < argc) {
-			opt->max_size = argv[++i];
-		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-age") && i + 1 < argc) {
-			opt->max_age = argv[++i];
-		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--dry-run")) {
-			opt->dry_run = 1;
-		} else if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed &&
-			   argv[i][0] != '-' && !opt->record) {
-			opt->record = argv[i];
-		} else if (!strcmp(opt->command, "why") && argv[i][0] != '-' && !opt->symbol) {
-			opt->symbol = argv[i];
-		} else if (!strcmp(opt->command, "diff") && argv[i][0] != '-' && !opt->record_b) {
-			opt->record_b = argv[i];
-		} else {
-			fprintf(stderr, "linkscope: unknown option '%s' for '%s'\n",
-				argv[i], opt->command);
-			return -1;
-		}
-	}
-	if (!opt->dir)
-		opt->dir = lk_record_dir(getenv("LINKSCOPE_DIR"));
-	opt->dir_shared = getenv(LK_PRIVATE_SHARED_VAR) && !strcmp(getenv(LK_PRIVATE_SHARED_VAR), "1");
-	if ((opt->failed || !strcmp(opt->command, "check")) && !opt->format)
-		opt->format = "text";
-	if (!strcmp(opt->command, "check") && strcmp(opt->format, "text") && strcmp(opt->format, "json") &&
-	    strcmp(opt->format, "markdown")) {
-		fprintf(stderr, "linkscope: 'check' takes --format text, json or markdown\n");
-		return -1;
-	}
-	if (opt->since && !opt->failed) {
-		fprintf(stderr, "linkscope: --since goes with 'report --failed'\n");
-		return -1;
-	}
-	if (opt->jobs && !opt->failed) {
-		fprintf(stderr, "linkscope: --jobs goes with 'report --failed'\n");
-		return -1;
-	}
-	if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed && !opt->record) {
-		fprintf(stderr, "linkscope: '%s' needs a RECORD (a path, 'last' or 'last-failed')\n", opt->command);
-		return -1;
-	}
-	if (!strcmp(opt->command, "diff") && !opt->record_b) {
-		fprintf(stderr, "linkscope: 'diff' needs two RECORDs\n");
-		return -1;
-	}
-	if (!strcmp(opt->command, "why") && !opt->symbol) {
-		fprintf(stderr, "linkscope: 'why' needs a SYMBOL after the RECORD\n");
-		return -1;
-	}
-	if (!strcmp(opt->command, "report") &&
-	    (!opt->format || (strcmp(opt->format, "json") && strcmp(opt->format, "markdown") &&
-			      strcmp(opt->format, "text") && (!opt->failed || strcmp(opt->format, "github"))))) {
-		fprintf(stderr, "linkscope: 'report' needs --format json, markdown or text%s\n",
-			opt->failed ? " (or github)" : "");
-		return -1;
-	}
-	if (opt->accept_file) {
-		struct lk_err err = LK_ERR_INIT;
-
-		if (lk_check_read_accept_file(opt->accept_file, &opt->accept, &err) < 0) {
-			fprintf(stderr, "linkscope: %s\n", err.msg);
-			return -1;
-		}
-	}
-	return 0;
+	return n < 1 ? 1 : n > LK_CLI_JOBS_MAX ? LK_CLI_JOBS_MAX : (unsigned)n;
 }
 
 static void outcome(const struct lk_index_entry *e, char *buf, size_t size)
@@ -298,46 +81,72 @@ static void outcome(const struct lk_index_entry *e, char *buf, size_t size)
 		snprintf(buf, size, "exit:%d", e->exit_status);
 }
 
-/* list: every record, newest first, from the directory's index (recdir.c). */
+/* list --format json: the "linkscope-list/1" object of docs/report-format.md. */
+static void list_json(FILE *out, const struct lk_recdir *rd)
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+
+	lk_jsonw_object(&w);
+	lk_jsonw_key(&w, "schema");
+	lk_jsonw_str(&w, "linkscope-list/1");
+	lk_jsonw_key(&w, "dir");
+	lk_jsonw_str(&w, rd->dir);
+	lk_jsonw_key(&w, "records");
+	lk_jsonw_array(&w);
+	for (size_t i = 0; i < rd->entries.nr; i++) {
+		const struct lk_index_entry *e = &rd->entries.items[i];
+		char result[32], *path = lk_recdir_path(rd, e);
+
+		outcome(e, result, sizeof(result));
+		lk_jsonw_object(&w);
+		lk_jsonw_key(&w, "id");
+		lk_jsonw_str(&w, e->name);
+		lk_jsonw_key(&w, "path");
+		lk_jsonw_str(&w, path);
+		lk_jsonw_key(&w, "start");
+		lk_jsonw_str(&w, e->start);
+		lk_jsonw_key(&w, "outcome");
+		lk_jsonw_str(&w, result);
+		lk_jsonw_key(&w, "failed");
+		lk_jsonw_bool(&w, lk_recdir_failed(e));
+		lk_jsonw_key(&w, "caller");
+		lk_jsonw_str(&w, e->caller);
+		lk_jsonw_key(&w, "driver");
+		lk_jsonw_str(&w, e->driver);
+		lk_jsonw_key(&w, "output");
+		lk_jsonw_str(&w, e->output);
+		lk_jsonw_end(&w);
+		free(path);
+	}
+	lk_jsonw_end(&w);
+	lk_jsonw_end(&w);
+	fprintf(out, "%s\n", w.out.buf);
+	lk_buf_release(&w.out);
+}
+
+/* list: every record, newest first, from the directory's index (recdir.c); a failed link's outcome in red. */
 static int cmd_list(const struct lk_options *opt)
 {
 	struct lk_recdir rd;
+	struct lk_color c;
 	int bad = 0;
 
 	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return 1;
-	for (size_t i = 0; i < rd.entries.nr; i++) {
+	lk_color_init(&c, stdout);
+	if (!strcmp(opt->format, "json"))
+		list_json(stdout, &rd);
+	for (size_t i = 0; strcmp(opt->format, "json") && i < rd.entries.nr; i++) {
 		const struct lk_index_entry *e = &rd.entries.items[i];
 		char result[32];
 
 		outcome(e, result, sizeof(result));
-		printf("%-27s  %-9s  %-6s  %-12s  %s  %s/%s.json\n", e->start ? e->start : "?",
-		       result, e->caller ? e->caller : "-", e->driver,
-		       e->output ? e->output : "a.out", rd.dir, e->name);
+		printf("%-27s  %s%-9s%s  %-6s  %-12s  %s  %s/%s.json\n", e->start ? e->start : "?",
+		       lk_color(&c, lk_recdir_failed(e) ? LK_C_RED : LK_C_GREEN), result, lk_color(&c, LK_C_RESET),
+		       e->caller ? e->caller : "-", e->driver, e->output ? e->output : "a.out", rd.dir, e->name);
 	}
 	lk_recdir_release(&rd);
 	return bad ? 1 : 0;
-}
-
-/* RECORD as a path: itself, or the newest (failed) record of the directory. */
-static char *record_path(const struct lk_options *opt)
-{
-	struct lk_recdir rd;
-	char *path = NULL;
-	int bad = 0, want_failed;
-
-	if (strcmp(opt->record, "last") && strcmp(opt->record, "last-failed"))
-		return lk_xstrdup(opt->record);
-	want_failed = !strcmp(opt->record, "last-failed");
-	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
-		return NULL;
-	for (size_t i = 0; !path && i < rd.entries.nr; i++)
-		if (!want_failed || lk_recdir_failed(&rd.entries.items[i]))
-			path = lk_recdir_path(&rd, &rd.entries.items[i]);
-	lk_recdir_release(&rd);
-	if (!path)
-		fprintf(stderr, "linkscope: no %srecord in '%s'\n", want_failed ? "failed " : "", opt->dir);
-	return path;
 }
 
 /*
@@ -357,26 +166,32 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 	lk_strvec_release(&own);
 }
 
-/* Load RECORD (`which`: a path, "last" or "last-failed") and build its line model; 0, or 1 after saying why. */
+/* Load RECORD (`which`: as lk_recdir_resolve() takes it) and build its line model; 0, or 1 after saying why. */
 static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
 			struct lk_line *line)
 {
 	struct lk_line_options lopt = { opt->run_driver, opt->walls };
 	struct lk_err err = LK_ERR_INIT;
-	struct lk_options o = *opt;
 	char *path;
+	int is_temp, loaded;
 
-	o.record = which;
-	path = record_path(&o);
-
-	if (!path)
-		return 1;
-	if (lk_record_load(path, rec, &err) < 0) {
+	if (!(path = lk_recdir_resolve(opt->dir, which, &is_temp, &err))) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
-		free(path);
 		return 1;
 	}
+	loaded = lk_record_load(path, rec, &err);
+	if (is_temp)
+		unlink(path);	/* read: the record is in memory now */
 	free(path);
+	if (loaded < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		return 1;
+	}
+	if (is_temp) {
+		/* The outputs name the record as the user gave it, not the temporary copy. */
+		free(rec->path);
+		rec->path = lk_xstrdup("-");
+	}
 	check_kept(opt, rec, NULL);
 	if (lk_line_build(rec, &lopt, line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
@@ -406,10 +221,10 @@ static int cmd_diff(const struct lk_options *opt)
 		lk_record_release(&a);
 		return 1;
 	}
-	if (opt->json)
+	if (!strcmp(opt->format, "json"))
 		rc = lk_diff_json(stdout, &a, &la, &b, &lb);
 	else
-		lk_diff_print(stdout, &a, &la, &b, &lb);
+		lk_diff_print(stdout, &a, &la, &b, &lb, lk_color_wanted(stdout));
 	lk_line_release(&lb);
 	lk_record_release(&b);
 	lk_line_release(&la);
@@ -428,8 +243,8 @@ static int cmd_show(const struct lk_options *opt)
 
 	if (load_line(opt, &rec, &line))
 		return 1;
-	sopt.color = isatty(1) && !getenv("NO_COLOR");
-	if (opt->json)
+	sopt.color = lk_color_wanted(stdout);
+	if (!strcmp(opt->format, "json"))
 		rc = lk_show_json(stdout, &rec, &line) < 0;
 	else
 		lk_show_text(stdout, &rec, &line, &sopt);
@@ -487,11 +302,27 @@ static void write_reports(const struct lk_record *rec, const struct lk_line *lin
 	lk_buf_release(&tmp);
 }
 
+/* why SYMBOL, for a symbol no input mentions: the nearest one that some input does, if one is near. */
+static void suggest_symbol(const struct lk_replay *rp, const char *symbol)
+{
+	struct lk_suggest sg;
+	const struct lk_sym *s;
+	size_t cursor = 0;
+	struct lk_color c;
+
+	lk_color_init(&c, stdout);
+	lk_suggest_init(&sg, symbol);
+	while ((s = lk_symtab_next(rp->symtab, &cursor)))
+		lk_suggest_add(&sg, s->name);
+	if (lk_suggest_best(&sg))
+		printf("%sdid you mean %s?%s\n", lk_color(&c, LK_C_YELLOW), lk_suggest_best(&sg), lk_color(&c, LK_C_RESET));
+}
+
 /* explain, report and why: the replay of the record's line. */
 static int print_replay(const struct lk_options *opt, const struct lk_record *rec,
 			struct lk_line *line, const struct lk_replay *rp, const struct lk_fixes *fx)
 {
-	struct lk_report_options ropt = { opt->replay_only };
+	struct lk_report_options ropt = { opt->replay_only, lk_color_wanted(stdout) };
 	struct lk_strvec lines = LK_STRVEC_INIT;
 
 	struct lk_facts facts;
@@ -501,6 +332,8 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 		for (size_t i = 0; i < lines.nr; i++)
 			printf("%s\n", lines.items[i]);
 		lk_strvec_release(&lines);
+		if (!lk_symtab_lookup(rp->symtab, opt->symbol))
+			suggest_symbol(rp, opt->symbol);
 		/* What the success rests on, for this symbol: only a success rests on anything. */
 		if (rp->success) {
 			lk_fragility_find(rec, line, rp, &facts);
@@ -509,7 +342,7 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 		}
 		return 0;
 	}
-	if (!strcmp(opt->command, "explain") || !strcmp(opt->format, "text")) {
+	if (!strcmp(opt->format, "text")) {
 		lk_report_text(stdout, rec, line, rp, fx, &ropt);
 		if (rp->success) {
 			/* The facts a success rests on: none under a failure (issue #18, point 5). */
@@ -517,13 +350,15 @@ static int print_replay(const struct lk_options *opt, const struct lk_record *re
 			lk_fragility_print(stdout, &facts, NULL);
 			lk_facts_release(&facts);
 		}
-		if (opt->write_reports)
-			write_reports(rec, line, rp, fx, &ropt);
-		return 0;
+	} else if (!strcmp(opt->format, "json")) {
+		if (lk_report_json(stdout, rec, line, rp, fx, &ropt) < 0)
+			return 1;
+	} else {
+		lk_report_md(stdout, rec, line, rp, fx, &ropt);
 	}
-	if (!strcmp(opt->format, "json"))
-		return lk_report_json(stdout, rec, line, rp, fx, &ropt) < 0;
-	lk_report_md(stdout, rec, line, rp, fx, &ropt);
+	/* explain --write-reports: whatever it printed, the two reports beside the record. */
+	if (opt->write_reports)
+		write_reports(rec, line, rp, fx, &ropt);
 	return 0;
 }
 
@@ -652,34 +487,59 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 	return 0;
 }
 
-static int cmd_check(const struct lk_options *opt)
+/* check of one RECORD (against the baseline's side, or NULL): the verdict's exit status, 0 or 1. */
+static int check_one(const struct lk_options *opt, const char *which, const struct lk_check_side *bside,
+		     const struct lk_check_options *copt, size_t *printed)
 {
-	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT, opt->linkers };
-	struct lk_record rec, base;
-	struct lk_line line, bline;
-	struct lk_facts facts, bfacts;
-	struct lk_check_side cur, bside;
+	struct lk_record rec;
+	struct lk_line line;
+	struct lk_facts facts;
+	struct lk_check_side cur;
 	int rc;
 
-	copt.accept = opt->accept;	/* borrowed: --accept and --accept-file's lines (parse_options) */
-	if (check_side(opt, opt->record, &rec, &line, &facts))
+	if (check_side(opt, which, &rec, &line, &facts))
 		return 1;
 	cur = (struct lk_check_side){ rec.path, line.flavor, &facts };
-	if (opt->baseline && check_side(opt, opt->baseline, &base, &bline, &bfacts)) {
-		rc = 1;
-	} else {
-		if (opt->baseline)
-			bside = (struct lk_check_side){ base.path, bline.flavor, &bfacts };
-		rc = lk_check_print(stdout, &cur, opt->baseline ? &bside : NULL, &copt);
-		if (opt->baseline) {
-			lk_facts_release(&bfacts);
-			lk_line_release(&bline);
-			lk_record_release(&base);
-		}
-	}
+	/* Between verdicts: a comma in a JSON array, a blank line otherwise. */
+	if ((*printed)++)
+		fputs(strcmp(copt->format, "json") ? "\n" : ",\n", stdout);
+	rc = lk_check_print(stdout, &cur, bside, copt);
 	lk_facts_release(&facts);
 	lk_line_release(&line);
 	lk_record_release(&rec);
+	return rc;
+}
+
+/*
+ * check RECORD...: each verdict in turn (in JSON, an array of them when
+ * there are several); 1 when any fails, or cannot be read.
+ */
+static int cmd_check(const struct lk_options *opt)
+{
+	struct lk_check_options copt = { opt->format, LK_STRVEC_INIT, opt->linkers, lk_color_wanted(stdout) };
+	struct lk_record base;
+	struct lk_line bline;
+	struct lk_facts bfacts;
+	struct lk_check_side bside;
+	int rc = 0, json_array = !strcmp(opt->format, "json") && opt->records.nr > 1;
+	size_t printed = 0;
+
+	copt.accept = opt->accept;	/* borrowed: --accept and --accept-file's lines (cli.c) */
+	if (opt->baseline && check_side(opt, opt->baseline, &base, &bline, &bfacts))
+		return 1;
+	if (opt->baseline)
+		bside = (struct lk_check_side){ base.path, bline.flavor, &bfacts };
+	if (json_array)
+		fputs("[\n", stdout);
+	for (size_t i = 0; i < opt->records.nr; i++)
+		rc |= check_one(opt, opt->records.items[i], opt->baseline ? &bside : NULL, &copt, &printed);
+	if (json_array)
+		fputs("]\n", stdout);
+	if (opt->baseline) {
+		lk_facts_release(&bfacts);
+		lk_line_release(&bline);
+		lk_record_release(&base);
+	}
 	return rc;
 }
 
@@ -725,7 +585,6 @@ static int cmd_prune(const struct lk_options *opt)
 
 int main(int argc, char **argv)
 {
-	const struct command *cmd;
 	struct lk_options opt;
 	struct lk_walls walls = { { 0 } };
 	char *note;
@@ -742,28 +601,20 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-		printf("linkscope %s\n", LINKSCOPE_VERSION);
-		return 0;
+	rc = lk_cli_parse(argc, argv, &opt);
+	if (rc == 0 && opt.cmd == LK_CMD_INDEX) {
+		lk_cli_release(&opt);
+		return lk_index_main(argc - 1, argv + 1);
 	}
-	if (argc >= 2 && (cmd = find_command(argv[1])) && cmd->main)
-		return cmd->main(argc - 1, argv + 1);
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
+	if (rc) {
+		lk_cli_release(&opt);
+		return rc < 0 ? 2 : 0;
 	}
-	if (parse_options(argc, argv, &opt) < 0) {
-		free(opt.dir);
-		lk_strvec_release(&opt.accept);
-		return 2;
-	}
-	/* parse_options() accepted only a command of the table. */
 	opt.walls = &walls;
-	rc = find_command(opt.command)->run(&opt);
+	rc = runs[opt.cmd](&opt);
 	if ((note = lk_walls_note(&walls)))
 		fprintf(stderr, "linkscope: note: %s\n", note);
 	free(note);
-	free(opt.dir);
-	lk_strvec_release(&opt.accept);
+	lk_cli_release(&opt);
 	return rc;
 }

@@ -24,6 +24,7 @@ enum lk_fact_kind {
 	LK_FACT_LC_REDUNDANT,		/* one of several -lc the link does not need today */
 	LK_FACT_FAILS_WITH_LLD,		/* another linker links it, lld would fail */
 	LK_FACT_FAILS_WITH_MOLD,	/* another linker links it, mold would fail */
+	/* new kinds go above: LK_FACT_KINDS counts them */
 };
 
 /*
@@ -49,6 +50,8 @@ struct lk_facts {
 	int linkers[LK_LINKER_COUNT];	/* each linker's outcome (replay.h) */
 	char *unknown;			/* the replay's failure is no prediction: why (then there are no facts) */
 };
+
+#define LK_FACT_KINDS (LK_FACT_FAILS_WITH_MOLD + 1)
 
 const char *lk_fact_kind_name(enum lk_fact_kind kind);
 enum lk_severity lk_fact_severity(enum lk_fact_kind kind);

@@ -187,6 +187,14 @@ static const char *dropped_defining(const struct lk_replay *out, const char *sym
 	return NULL;
 }
 
+/* The top-level item that line item `i` is read as part of (a linker script's inputs are read where it stands). */
+static long top_level(const struct lk_line *line, long i)
+{
+	while (line->items.items[i].parent >= 0)
+		i = line->items.items[i].parent;
+	return i;
+}
+
 /*
  * An undefined symbol that an archive read before its reference defines,
  * or a shared object --as-needed dropped there because nothing read before
@@ -200,10 +208,14 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
 		const struct lk_sym *s = d->kind == LK_DIAG_UNDEFINED ? lk_symtab_lookup(out->symtab, d->symbol) : NULL;
 		const char *dso;
 
-		/* Read before the reference: an archive after it whose member did not define it is no ordering. */
+		/*
+		 * Read before the reference (by the top-level items they stand
+		 * for: a script's inputs are read where the script is): an archive
+		 * after it whose member did not define it is no ordering.
+		 */
 		if (s && s->armap_item >= 0 &&
 		    (d->ref_input < 0 || out->inputs.items[d->ref_input].item < 0 ||
-		     s->armap_item < out->inputs.items[d->ref_input].item))
+		     top_level(line, s->armap_item) <= top_level(line, out->inputs.items[d->ref_input].item)))
 			d->defined_path = lk_xstrdup(line->items.items[s->armap_item].path);
 		else if (s && s->dropped_def && (dso = dropped_defining(out, d->symbol)))
 			d->defined_path = lk_xstrdup(dso);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "color.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
@@ -190,10 +191,11 @@ static const char *result_word(const struct lk_facts *f, const struct verdict *v
 }
 
 static void print_text(FILE *out, const struct lk_check_side *cur, const struct lk_check_side *base,
-		       const struct verdict *v)
+		       const struct verdict *v, const struct lk_color *c)
 {
 	const struct lk_facts *f = cur->facts;
 	struct lk_buf b = LK_BUF_INIT;
+	const char *word = result_word(cur->facts, v);
 
 	if (f->unknown) {
 		fprintf(out, "check of %s: the outcome is unknown (its linker: %s)\n", cur->path, cur->flavor);
@@ -219,7 +221,9 @@ static void print_text(FILE *out, const struct lk_check_side *cur, const struct 
 	lk_buf_release(&b);
 	for (size_t i = 0; i < v->drift.nr; i++)
 		fprintf(out, "  drift    %s\n", v->drift.items[i]);
-	fprintf(out, "result: %s (%zu error%s, %zu warning%s, %zu accepted", result_word(cur->facts, v),
+	fprintf(out, "result: %s%s%s (%zu error%s, %zu warning%s, %zu accepted",
+		lk_color(c, !strcmp(word, "ok") ? LK_C_GREEN : !strcmp(word, "unknown") ? LK_C_YELLOW : LK_C_RED), word,
+		lk_color(c, LK_C_RESET),
 		v->errors, v->errors == 1 ? "" : "s", v->warnings, v->warnings == 1 ? "" : "s", v->accepted);
 	if (v->portability)
 		fprintf(out, ", %zu portability", v->portability);
@@ -323,7 +327,7 @@ int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_s
 	else if (!strcmp(opt->format, "markdown"))
 		print_markdown(out, cur, base, &v);
 	else
-		print_text(out, cur, base, &v);
+		print_text(out, cur, base, &v, &(struct lk_color){ opt->color });
 	lk_strvec_release(&v.drift);
 	return status;
 }
@@ -348,6 +352,32 @@ int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept
 		if (!strchr(line, ':'))
 			return lk_err_set(err, LK_E_FORMAT, "'%s': '%.200s' is not KIND:SYMBOL", path, line);
 		lk_strvec_push(accept, line);
+	}
+	return 0;
+}
+
+int lk_check_accept_known(const struct lk_strvec *accept, struct lk_err *err)
+{
+	for (size_t i = 0; i < accept->nr; i++) {
+		const char *a = accept->items[i];
+		size_t n = strcspn(a, ":");
+		struct lk_buf known = LK_BUF_INIT;
+		int found = 0;
+
+		for (int k = 0; k < LK_FACT_KINDS; k++) {
+			const char *name = lk_fact_kind_name((enum lk_fact_kind)k);
+
+			found |= strlen(name) == n && !strncmp(a, name, n);
+			lk_buf_addf(&known, "%s%s", k ? ", " : "", name);
+		}
+		if (!found || !a[n] || !a[n + 1]) {
+			lk_err_set(err, LK_E_USAGE, "--accept '%.200s': %s; the kinds are %s", a,
+				   found ? "no SYMBOL after KIND: (KIND:* accepts all of a kind)" : "unknown KIND",
+				   known.buf);
+			lk_buf_release(&known);
+			return -1;
+		}
+		lk_buf_release(&known);
 	}
 	return 0;
 }

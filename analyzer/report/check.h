@@ -20,6 +20,7 @@ struct lk_check_options {
 	const char *format;		/* "text", "json", "markdown" */
 	struct lk_strvec accept;	/* "KIND:SYMBOL" ("KIND:*" for all of a kind) */
 	unsigned required;		/* --linkers: 1 << enum lk_linker of each that must link too (the line's own always) */
+	int color;			/* text: ANSI colours (color.h) */
 };
 
 /* "bfd,lld" into `required` (1 << enum lk_linker each). 0, or -1 with `err` naming the unknown one. */
@@ -42,6 +43,11 @@ int lk_check_print(FILE *out, struct lk_check_side *cur, const struct lk_check_s
  * 0, or -1 with `err` naming the first bad line.
  */
 int lk_check_parse_accept(char *text, const char *path, struct lk_strvec *accept, struct lk_err *err);
+/*
+ * Is every KIND of `accept` one that check can say (lk_fact_kind_name)?
+ * 0, or -1 with `err` naming the first unknown one and the known kinds.
+ */
+int lk_check_accept_known(const struct lk_strvec *accept, struct lk_err *err);
 /* The same for the file at `path` (a regular file, at most 1 MiB). */
 int lk_check_read_accept_file(const char *path, struct lk_strvec *accept, struct lk_err *err);
 

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "diff.h"
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
@@ -407,8 +408,9 @@ static size_t cgu_crate(const char *arg, const char **crate)
  * The arguments of `d` with no partner, one a line; a run of codegen
  * units of one crate (a test binary has dozens) is one line.
  */
-static size_t print_unmatched(FILE *out, const struct dline *d, char sign, char side)
+static size_t print_unmatched(FILE *out, const struct dline *d, char sign, char side, const struct lk_color *c)
 {
+	const char *on = lk_color(c, sign == '-' ? LK_C_RED : LK_C_GREEN), *off = lk_color(c, LK_C_RESET);
 	const struct lk_record *rec = d->rec;
 	size_t shown = 0;
 
@@ -424,19 +426,22 @@ static size_t print_unmatched(FILE *out, const struct dline *d, char sign, char 
 		       cgu_crate(rec->args.items[j + 1].text, &next) == len && !strncmp(next, crate, len))
 			j++;
 		if (j > i + 1) {
-			fprintf(out, "%c %c %3zu..%zu  %-16s %zu codegen units of %.*s\n", sign, side, i, j,
-				lk_prov_name(rec->prov[i]), j - i + 1, (int)len, crate);
+			fprintf(out, "%s%c %c %3zu..%zu  %-16s %zu codegen units of %.*s%s\n", on, sign, side, i, j,
+				lk_prov_name(rec->prov[i]), j - i + 1, (int)len, crate, off);
 			i = j;
 			continue;
 		}
-		fprintf(out, "%c %c %3zu  %-16s %s\n", sign, side, i, lk_prov_name(rec->prov[i]), rec->args.items[i].text);
+		fprintf(out, "%s%c %c %3zu  %-16s %s%s\n", on, sign, side, i, lk_prov_name(rec->prov[i]),
+			rec->args.items[i].text, off);
 	}
 	return shown;
 }
 
 void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
-		   const struct lk_record *rb, struct lk_line *lb)
+		   const struct lk_record *rb, struct lk_line *lb, int color)
 {
+	struct lk_color c = { color };
+
 	struct dline a, b;
 	int ok_a = lk_replay_outcome(ra, la, NULL, -1), ok_b = lk_replay_outcome(rb, lb, NULL, -1);
 	size_t tried = 0, deciding = 0, shown = 0;
@@ -467,8 +472,8 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	}
 	if (strcmp(ra->args.items[0].text, rb->args.items[0].text))
 		fprintf(out, "  driver: A %s, B %s\n", ra->args.items[0].text, rb->args.items[0].text);
-	shown += print_unmatched(out, &a, '-', 'A');
-	shown += print_unmatched(out, &b, '+', 'B');
+	shown += print_unmatched(out, &a, '-', 'A', &c);
+	shown += print_unmatched(out, &b, '+', 'B', &c);
 	if (!shown)
 		fprintf(out, "no difference in the arguments\n");
 	print_driver_part(out, &a, &b);

@@ -7,8 +7,9 @@
 #include "line.h"
 #include "linkscope/record.h"
 
+/* `color`: the added and removed arguments in green and red (color.h). */
 void lk_diff_print(FILE *out, const struct lk_record *a, struct lk_line *la,
-		   const struct lk_record *b, struct lk_line *lb);
+		   const struct lk_record *b, struct lk_line *lb, int color);
 /*
  * diff_linkers.c: each linker's outcome of the two lines, one text line
  * (and which linkers' outcomes differ); or the "linkscope-diff/1" JSON

@@ -248,3 +248,134 @@ int lk_recdir_failed(const struct lk_index_entry *e)
 {
 	return e->signal || !e->has_exit || e->exit_status != 0;
 }
+
+/* RECORD on stdin: copied to a private temporary file (O_EXCL, 0600) in TMPDIR, at most LK_RECORD_MAX_BYTES. */
+static char *stdin_record(struct lk_err *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct lk_buf text = LK_BUF_INIT, path = LK_BUF_INIT;
+	char chunk[65536];
+	FILE *fp = NULL;
+	size_t n;
+	int fd, bad = 0;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0 && text.len <= LK_RECORD_MAX_BYTES)
+		lk_buf_add(&text, chunk, n);
+	if (ferror(stdin) || text.len > LK_RECORD_MAX_BYTES || !text.len) {
+		lk_err_set(err, LK_E_FORMAT, "cannot read a record from stdin: %s",
+			   ferror(stdin) ? "read error" : text.len ? "larger than a record can be" : "it is empty");
+		lk_buf_release(&text);
+		return NULL;
+	}
+	lk_buf_addf(&path, "%s/linkscope-stdin.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if ((fd = mkstemp(path.buf)) < 0 || !(fp = fdopen(fd, "w"))) {
+		lk_err_errno(err, "cannot keep the record read from stdin in '%s'", path.buf);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path.buf);
+		}
+		bad = 1;
+	} else {
+		bad = fwrite(text.buf, 1, text.len, fp) != text.len;
+		bad |= fclose(fp) != 0;
+		if (bad) {
+			lk_err_errno(err, "cannot keep the record read from stdin in '%s'", path.buf);
+			unlink(path.buf);
+		}
+	}
+	lk_buf_release(&text);
+	if (bad) {
+		lk_buf_release(&path);
+		return NULL;
+	}
+	return lk_buf_detach(&path);
+}
+
+/* Does entry `e` answer to `want` as list prints it: its name, NAME.json, its id, or a prefix of them? */
+static int answers_to(const struct lk_index_entry *e, const char *want, int prefix)
+{
+	size_t n = strlen(want);
+	const char *names[] = { e->name, e->id };
+
+	if (n > 5 && !strcmp(want + n - 5, ".json") && !prefix)
+		n -= 5;
+	for (size_t i = 0; i < 2; i++)
+		if (names[i] && !strncmp(names[i], want, n) && (prefix || !names[i][n]))
+			return 1;
+	return 0;
+}
+
+/* RECORD as an id of `rd`, exactly or by a unique prefix. NULL with `err` (none, or the candidates). */
+static char *by_id(const struct lk_recdir *rd, const char *want, struct lk_err *err)
+{
+	const struct lk_index_entry *hit = NULL;
+	struct lk_buf cands = LK_BUF_INIT;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < rd->entries.nr && !hit; i++)
+		if (answers_to(&rd->entries.items[i], want, 0))
+			hit = &rd->entries.items[i];
+	for (size_t i = 0; i < rd->entries.nr && !hit; i++) {
+		if (!answers_to(&rd->entries.items[i], want, 1))
+			continue;
+		if (nr++ < 5)
+			lk_buf_addf(&cands, "%s%s", nr > 1 ? ", " : "", rd->entries.items[i].name);
+	}
+	if (hit || nr == 1) {
+		for (size_t i = 0; !hit; i++)
+			if (answers_to(&rd->entries.items[i], want, 1))
+				hit = &rd->entries.items[i];
+		lk_buf_release(&cands);
+		return lk_recdir_path(rd, hit);
+	}
+	if (nr) {
+		lk_err_set(err, LK_E_USAGE, "record id '%s' is ambiguous in '%s': %s%s", want, rd->dir, cands.buf,
+			   nr > 5 ? ", ..." : "");
+		lk_buf_release(&cands);
+		return NULL;
+	}
+	lk_buf_release(&cands);
+	/* A file name it was meant to be: the loader says it cannot read it, as for any missing file. */
+	if (strlen(want) > 5 && !strcmp(want + strlen(want) - 5, ".json"))
+		return lk_xstrdup(want);
+	lk_err_set(err, LK_E_NOTFOUND, "no record '%s': no such file, and no record id in '%s' starts with it",
+		   want, rd->dir);
+	return NULL;
+}
+
+char *lk_recdir_resolve(const char *dir, const char *which, int *is_temp, struct lk_err *err)
+{
+	struct lk_recdir rd;
+	struct stat st;
+	char *path = NULL;
+	int bad = 0, want_failed = !strcmp(which, "last-failed");
+
+	*is_temp = 0;
+	if (!*which) {
+		lk_err_set(err, LK_E_USAGE, "an empty RECORD: give a path, last, last-failed, an id or -");
+		return NULL;
+	}
+	if (!strcmp(which, "-")) {
+		path = stdin_record(err);
+		*is_temp = path != NULL;
+		return path;
+	}
+	/* A file of that name is that file: an id is looked up only when there is none. */
+	if (strcmp(which, "last") && !want_failed && (strchr(which, '/') || stat(which, &st) == 0))
+		return lk_xstrdup(which);
+	if (lk_recdir_read(dir, &rd, &bad) < 0) {
+		lk_err_set(err, LK_E_NOTFOUND, "no record '%s' (the record directory cannot be read)", which);
+		return NULL;
+	}
+	if (strcmp(which, "last") && !want_failed) {
+		path = by_id(&rd, which, err);
+	} else {
+		for (size_t i = 0; !path && i < rd.entries.nr; i++)
+			if (!want_failed || lk_recdir_failed(&rd.entries.items[i]))
+				path = lk_recdir_path(&rd, &rd.entries.items[i]);
+		if (!path)
+			lk_err_set(err, LK_E_NOTFOUND, "no %srecord in '%s'", want_failed ? "failed " : "", dir);
+	}
+	lk_recdir_release(&rd);
+	return path;
+}

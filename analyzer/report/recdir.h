@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "linkscope/err.h"
 #include "linkscope/recindex.h"
 
 struct lk_recdir {
@@ -28,6 +29,17 @@ void lk_recdir_release(struct lk_recdir *rd);
 
 /* The record file of `e`: DIR/NAME.json, malloc'd. */
 char *lk_recdir_path(const struct lk_recdir *rd, const struct lk_index_entry *e);
+
+/*
+ * RECORD as a file: `which` is a path (a file of that name, or any name
+ * with a '/'), "last" or "last-failed" (the newest (failed) record of
+ * `dir`), a record's id as list prints it (NAME or NAME.json, or the
+ * record's "id") or a prefix of one that no other id has, or "-": stdin,
+ * copied to a temporary file that the caller removes (*is_temp set).
+ * malloc'd, or NULL with `err` saying why (an ambiguous prefix lists
+ * candidates).
+ */
+char *lk_recdir_resolve(const char *dir, const char *which, int *is_temp, struct lk_err *err);
 
 /* Did the link of `e` fail (a signal, not run, or a non-zero exit)? */
 int lk_recdir_failed(const struct lk_index_entry *e);

@@ -13,6 +13,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
+#include "color.h"
 #include "demangle.h"
 #include "explain.h"
 #include "fix.h"
@@ -232,6 +233,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	int agree = agreement(rec, line, rp, opt);
 	char *cross = cross_verdict(line, rp);
 	enum lk_linker own = lk_linker_of_flavor(line->flavor);
+	struct lk_color c = { opt->color };
 
 	if (unknown(line, rp)) {
 		fprintf(out, "replay of %s: the outcome is unknown\n", rec->path);
@@ -246,8 +248,9 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		free(cross);
 		cross = NULL;
 	} else {
-		fprintf(out, "replay of %s: the link %s under %s's rules", rec->path,
-			rp->linkers[own].success ? "succeeds" : "fails", human_name(rp, own));
+		fprintf(out, "replay of %s: the link %s%s%s under %s's rules", rec->path,
+			lk_color(&c, rp->linkers[own].success ? LK_C_GREEN : LK_C_RED),
+			rp->linkers[own].success ? "succeeds" : "fails", lk_color(&c, LK_C_RESET), human_name(rp, own));
 	}
 	if (unknown(line, rp))
 		;
@@ -270,11 +273,13 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		char *human = lk_demangle(d->symbol);
 
 		if (d->symbols.nr > 1) {
-			fprintf(out, "\n%s: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
+			fprintf(out, "\n%s%s%s: %zu symbols: ", lk_color(&c, LK_C_BOLD LK_C_RED), lk_diag_kind_name(d->kind),
+				lk_color(&c, LK_C_RESET), d->symbols.nr);
 			symbol_list(out, &d->symbols, 0);
 			fprintf(out, "\n");
 		} else {
-			fprintf(out, "\n%s: %s%s%s%s%s%s\n", lk_diag_kind_name(d->kind), d->symbol,
+			fprintf(out, "\n%s%s%s: %s%s%s%s%s%s\n", lk_color(&c, LK_C_BOLD LK_C_RED),
+				lk_diag_kind_name(d->kind), lk_color(&c, LK_C_RESET), d->symbol,
 				d->version ? "@@" : "", d->version ? d->version : "",
 				human ? " (" : "", human ? human : "", human ? ")" : "");
 		}

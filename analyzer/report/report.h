@@ -12,6 +12,7 @@
 /* `fixes` is the fix stage's result for `rp` (analyzer/fix/fix.h); an empty one prints none. */
 struct lk_report_options {
 	int replay_only;	/* ignore the linker's recorded status and stderr */
+	int color;		/* text: ANSI colours (color.h: a TTY and no NO_COLOR) */
 };
 
 void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,

@@ -14,14 +14,9 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
+#include "color.h"
 #include "show.h"
 
-#define C_RESET "\033[0m"
-#define C_BOLD "\033[1m"
-#define C_DIM "\033[2m"
-#define C_RED "\033[31m"
-#define C_YELLOW "\033[33m"
-#define C_CYAN "\033[36m"
 
 struct painter {
 	FILE *out;
@@ -94,18 +89,18 @@ static void print_row(const struct painter *p, const struct lk_line *line, size_
 		lk_buf_addf(&grp, "g%d", it->group);
 	describe_file(it, &file);
 	if (lk_line_item_is_libc(it))
-		color = paint(p, C_BOLD);
+		color = paint(p, LK_C_BOLD);
 	else if (it->prov == LK_PROV_LINK_ARG && !indent)
-		color = paint(p, C_CYAN);
+		color = paint(p, LK_C_CYAN);
 	else if (it->position < 0 && !indent)
-		color = paint(p, C_DIM);
+		color = paint(p, LK_C_DIM);
 	if (it->info.kind == LK_FILE_MISSING && it->kind != LK_ITEM_OPTION &&
 	    it->kind != LK_ITEM_GROUP_START && it->kind != LK_ITEM_GROUP_END)
-		color = paint(p, C_RED);
+		color = paint(p, LK_C_RED);
 	fprintf(p->out, "%s%5s  %-16s %-3s %-24s %s%s%s%s%s  %s%s\n", color, pos.buf,
 		indent ? "" : (it->position >= 0 ? lk_prov_name(it->prov) : "driver"),
 		grp.buf, state.buf, indent ? "    " : "", it->word,
-		it->value ? " " : "", it->value ? it->value : "", paint(p, C_RESET),
+		it->value ? " " : "", it->value ? it->value : "", paint(p, LK_C_RESET),
 		file.buf, "");
 	lk_buf_release(&state);
 	lk_buf_release(&file);
@@ -141,9 +136,9 @@ static void print_rows(const struct painter *p, const struct lk_line *line, int 
 		if (run - i >= 4) {
 			print_row(p, line, i, 0);
 			fprintf(p->out, "%s%5s  %-16s     ... %zu more %s (--full shows them)%s\n",
-				paint(p, C_DIM), "", "", run - i - 2,
+				paint(p, LK_C_DIM), "", "", run - i - 2,
 				line->items.items[i].prov == LK_PROV_RUSTC_RLIB ? "rlibs" : "objects",
-				paint(p, C_RESET));
+				paint(p, LK_C_RESET));
 			print_row(p, line, run - 1, 0);
 			i = run;
 			continue;
@@ -169,7 +164,7 @@ static void print_needed(const struct painter *p, const struct lk_line *line, lo
 			fprintf(p->out, "  -> %s  (found via %s; not on the line)\n", n->path, n->found_via);
 		else
 			fprintf(p->out, "  %snot found%s (ld: \"needed by ..., not found (try using -rpath or -rpath-link)\")\n",
-				paint(p, C_RED), paint(p, C_RESET));
+				paint(p, LK_C_RED), paint(p, LK_C_RESET));
 		print_needed(p, line, (long)i, by);
 	}
 }
@@ -263,8 +258,8 @@ static void print_summary(const struct painter *p, const struct lk_line *line)
 		}
 	}
 	for (size_t i = 0; i < line->warnings.nr; i++)
-		fprintf(p->out, "%s%s %s%s\n", i ? "" : "\n", paint(p, C_YELLOW), line->warnings.items[i],
-			paint(p, C_RESET));
+		fprintf(p->out, "%s%s %s%s\n", i ? "" : "\n", paint(p, LK_C_YELLOW), line->warnings.items[i],
+			paint(p, LK_C_RESET));
 	for (size_t i = 0; i < line->notes.nr; i++)
 		fprintf(p->out, "%snote: %s\n", i ? "" : "\n", line->notes.items[i]);
 }

@@ -66,7 +66,7 @@ static void analyse(const struct lk_record *rec, FILE *sink)
 	if (lk_line_build(rec, &lopt, &other, &err) == 0) {
 		lk_resolve_line(rec, &other);
 		lk_warn_line(rec, &other);
-		lk_diff_print(sink, rec, &line, rec, &other);
+		lk_diff_print(sink, rec, &line, rec, &other, 0);
 		lk_line_release(&other);
 	}
 	lk_line_release(&line);

@@ -72,6 +72,14 @@ EOF
 	LINKSCOPE=$T/linkscope-elsewhere
 fi
 
+# LK_VALIDATE_JSON (default 1): every JSON output of the analyzer that a
+# test makes is validated against its schema in docs/ on the way
+# (linkscope-json-check); finish() fails the test if one does not match.
+if [ "${LK_VALIDATE_JSON:-1}" = 1 ]; then
+	export LK_JSON_REAL=$LINKSCOPE LK_JSON_DIR=$T
+	LINKSCOPE=$ROOT/tests/integ/linkscope-json-check
+fi
+
 n_checks=0
 n_bad=0
 
@@ -106,7 +114,17 @@ check_contains() {
 	esac
 }
 
-finish() { exit $((n_bad > 0)); }
+finish() {
+	local outs=("$T"/json-out/*.json) msg
+	if [ -e "${outs[0]}" ]; then
+		if msg=$("$PY" "$ROOT/tests/validate-json.py" "$ROOT/docs" --expect-by-name "${outs[@]}" 2>&1); then
+			ok "every JSON output matches its schema in docs/ (${#outs[@]} validated)"
+		else
+			not_ok "every JSON output matches its schema in docs/" "$(head -n 5 <<<"$msg")"
+		fi
+	fi
+	exit $((n_bad > 0))
+}
 
 record_count() { find "$LINKSCOPE_DIR" -maxdepth 1 -name '*.json' ! -name '*.report.json' 2>/dev/null | wc -l; }
 
