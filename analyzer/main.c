@@ -35,6 +35,7 @@
 #include "summary.h"
 #include "failcache.h"
 #include "recdir.h"
+#include "probe.h"
 #include "check.h"
 #include "fragility.h"
 #include "linkscope/private.h"
@@ -55,6 +56,8 @@ struct lk_options {
 	int failed;		/* report --failed */
 	const char *since;	/* report --failed --since */
 	unsigned jobs;		/* report --failed -j: analyses at once (0: one per CPU online) */
+	int probes, all;	/* report --failed: keep the probes, the superseded failures (probe.h) */
+	const char *root;	/* report --failed --root: annotations' paths are relative to it */
 	const char *max_size, *max_age;	/* prune */
 	int dry_run;		/* prune */
 	const char *baseline;	/* check */
@@ -96,7 +99,7 @@ static const struct command {
 	{ "diff", cmd_diff, NULL, "diff [--json] [--run-driver] [--dir DIR] RECORD_A RECORD_B" },
 	{ "report", cmd_report, NULL,
 	  "report --failed [--since TIME] [--format text|json|markdown|github] [-j N]\n"
-	  "                        [--dir DIR]" },
+	  "                        [--probes] [--all] [--root DIR] [--dir DIR]" },
 	{ "prune", cmd_prune, NULL, "prune [--max-size SIZE] [--max-age AGE] [--dry-run] [--dir DIR]" },
 	{ "index", NULL, lk_index_main, "index [--cache-dir DIR] DIR..." },
 	{ "check", cmd_check, NULL,
@@ -218,6 +221,12 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 				return -1;
 		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--since") && i + 1 < argc) {
 			opt->since = argv[++i];
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--probes")) {
+			opt->probes = 1;
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--all")) {
+			opt->all = 1;
+		} else if (!strcmp(opt->command, "report") && !strcmp(argv[i], "--root") && i + 1 < argc) {
+			opt->root = argv[++i];
 		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-size") && i + 1 < argc) {
 			opt->max_size = argv[++i];
 		} else if (!strcmp(opt->command, "prune") && !strcmp(argv[i], "--max-age") && i + 1 < argc) {
@@ -251,8 +260,9 @@ static int parse_options(int argc, char **argv, struct lk_options *opt)
 		fprintf(stderr, "linkscope: --since goes with 'report --failed'\n");
 		return -1;
 	}
-	if (opt->jobs && !opt->failed) {
-		fprintf(stderr, "linkscope: --jobs goes with 'report --failed'\n");
+	if ((opt->jobs || opt->probes || opt->all || opt->root) && !opt->failed) {
+		fprintf(stderr, "linkscope: %s goes with 'report --failed'\n", opt->jobs ? "--jobs" :
+			opt->probes ? "--probes" : opt->all ? "--all" : "--root");
 		return -1;
 	}
 	if (strcmp(opt->command, "list") && strcmp(opt->command, "prune") && !opt->failed && !opt->record) {
@@ -568,7 +578,11 @@ static int cmd_replay(const struct lk_options *opt)
  */
 static int cmd_report_failed(const struct lk_options *opt)
 {
-	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
+	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0, 0, 0,
+					   NULL };
+	struct lk_probe_filter filter = { opt->probes, opt->all, 0, 0 };
+	char *root = opt->root ? lk_xstrdup(opt->root) : getenv("GITHUB_WORKSPACE") ?
+		lk_xstrdup(getenv("GITHUB_WORKSPACE")) : getcwd(NULL, 0), *real_root;
 	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
 	struct lk_summary_parts *parts;
 	struct lk_failcache fc;
@@ -583,8 +597,13 @@ static int cmd_report_failed(const struct lk_options *opt)
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 2;
 	}
-	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
+	/* No directory: no link ran (the build failed before one), which a CI step reports as such. */
+	if (access(opt->dir, F_OK) < 0 && errno == ENOENT)
+		memset(&rd, 0, sizeof(rd));
+	else if (lk_recdir_read(opt->dir, &rd, &bad) < 0) {
+		free(root);
 		return 1;
+	}
 	/* Only the failed records are read, newest first. */
 	for (size_t i = 0; i < rd.entries.nr; i++) {
 		const struct lk_index_entry *e = &rd.entries.items[i];
@@ -606,6 +625,12 @@ static int cmd_report_failed(const struct lk_options *opt)
 		}
 		free(path);
 	}
+	lk_probe_filter(&rd, recs.items, &recs.nr, &filter);
+	sopt.probes = filter.probes;
+	sopt.superseded = filter.superseded;
+	/* The workspace as the records name it: their cwd is a physical path. */
+	real_root = root ? realpath(root, NULL) : NULL;
+	sopt.root = real_root ? real_root : root;
 	lk_recdir_release(&rd);
 	lk_strvec_release(&said);
 	parts = lk_xcalloc(recs.nr ? recs.nr : 1, sizeof(*parts));
@@ -622,6 +647,8 @@ static int cmd_report_failed(const struct lk_options *opt)
 	}
 	free(parts);
 	free(recs.items);
+	free(real_root);
+	free(root);
 	return bad ? 1 : 0;
 }
 

@@ -17,6 +17,7 @@
 #include "explain.h"
 #include "fix.h"
 #include "where/where.h"
+#include "md.h"
 #include "report.h"
 #include "srcline.h"
 
@@ -712,12 +713,5 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 
 void lk_report_md_cell(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	lk_md_text(out, s, LK_MD_CELL);
 }

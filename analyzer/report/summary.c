@@ -25,7 +25,10 @@
 #include "normalize.h"
 #include "resolve.h"
 #include "warn.h"
+#include "md.h"
 #include "report.h"
+#include "srcline.h"
+#include "where/where.h"
 #include "summary.h"
 
 struct link_ref {
@@ -40,8 +43,10 @@ struct cause {
 	char *kind, *symbol, *version;	/* symbol and version may be NULL */
 	char *defined_in;		/* the defining library, or NULL */
 	char *referenced_by;		/* of the first link: "member m of a.a at 13", or NULL */
+	char *src_file;			/* of the first link: its first reference's source file, or NULL */
+	long src_line;
 	struct lk_strvec explanation;	/* of the first link with this cause */
-	struct { struct lk_summary_fix *items; size_t nr, alloc; } fixes;
+	struct lk_summary_fixes fixes;
 	struct { struct link_ref *items; size_t nr, alloc; } links;
 };
 
@@ -53,6 +58,31 @@ struct causes {
 static char *dup_or_null(const char *s)
 {
 	return s ? lk_xstrdup(s) : NULL;
+}
+
+/* A copy of `f` at the end of `fixes`. */
+static void push_fix(struct lk_summary_fixes *fixes, const struct lk_summary_fix *f)
+{
+	struct lk_summary_fix *n;
+
+	LK_GROW(fixes->items, fixes->nr + 1, fixes->alloc);
+	n = &fixes->items[fixes->nr++];
+	n->description = lk_xstrdup(f->description);
+	n->verified = f->verified;
+	n->stated = f->stated;
+	n->where = dup_or_null(f->where);
+	n->file = dup_or_null(f->file);
+	n->line = f->line;
+}
+
+static void fixes_release(struct lk_summary_fixes *fixes)
+{
+	for (size_t k = 0; k < fixes->nr; k++) {
+		free(fixes->items[k].description);
+		free(fixes->items[k].where);
+		free(fixes->items[k].file);
+	}
+	free(fixes->items);
 }
 
 static struct lk_summary_part *new_part(struct lk_summary_parts *parts, const char *key, const char *kind)
@@ -98,11 +128,23 @@ static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
 	p->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
 	for (size_t k = 0; k < d->explanation.nr; k++)
 		lk_strvec_push(&p->explanation, d->explanation.items[k]);
+	/* The line to look at: the first reference with DWARF, as `explain` lists them (srcline.h). */
+	for (size_t k = 0; d->ref_lines && k < d->ref_lines->nr && !p->src_file; k++)
+		if (d->ref_lines->items[k].pos.file) {
+			p->src_file = lk_xstrdup(d->ref_lines->items[k].pos.file);
+			p->src_line = d->ref_lines->items[k].pos.line;
+		}
 	for (size_t k = 0; k < fl->nr; k++) {
-		LK_GROW(p->fixes.items, p->fixes.nr + 1, p->fixes.alloc);
-		p->fixes.items[p->fixes.nr].description = lk_xstrdup(fl->items[k].description);
-		p->fixes.items[p->fixes.nr].stated = fl->items[k].stated;
-		p->fixes.items[p->fixes.nr++].verified = fl->items[k].verified;
+		const struct lk_fix *f = &fl->items[k];
+		struct lk_summary_fix sf = { f->description, f->verified, f->stated, NULL, NULL, 0 };
+
+		/* The where the fix stage found (fix/where/): reused, never worked out again. */
+		if (f->where) {
+			sf.where = f->where->sentence;
+			sf.file = f->where->file;
+			sf.line = f->where->line;
+		}
+		push_fix(&p->fixes, &sf);
 	}
 	free(def_n);
 	lk_buf_release(&key);
@@ -177,10 +219,9 @@ void lk_summary_parts_release(struct lk_summary_parts *parts)
 		free(p->version);
 		free(p->defined_in);
 		free(p->referenced_by);
+		free(p->src_file);
 		lk_strvec_release(&p->explanation);
-		for (size_t k = 0; k < p->fixes.nr; k++)
-			free(p->fixes.items[k].description);
-		free(p->fixes.items);
+		fixes_release(&p->fixes);
 	}
 	free(parts->items);
 	memset(parts, 0, sizeof(*parts));
@@ -225,14 +266,12 @@ static void merge(struct causes *cs, const struct lk_record *rec, const struct l
 		c->version = dup_or_null(p->version);
 		c->defined_in = dup_or_null(p->defined_in);
 		c->referenced_by = dup_or_null(p->referenced_by);
+		c->src_file = dup_or_null(p->src_file);
+		c->src_line = p->src_line;
 		for (size_t k = 0; k < p->explanation.nr; k++)
 			lk_strvec_push(&c->explanation, p->explanation.items[k]);
-		for (size_t k = 0; k < p->fixes.nr; k++) {
-			LK_GROW(c->fixes.items, c->fixes.nr + 1, c->fixes.alloc);
-			c->fixes.items[c->fixes.nr].description = lk_xstrdup(p->fixes.items[k].description);
-			c->fixes.items[c->fixes.nr].stated = p->fixes.items[k].stated;
-			c->fixes.items[c->fixes.nr++].verified = p->fixes.items[k].verified;
-		}
+		for (size_t k = 0; k < p->fixes.nr; k++)
+			push_fix(&c->fixes, &p->fixes.items[k]);
 	}
 	add_link(c, rec, p->referenced_by);
 }
@@ -253,13 +292,38 @@ static void title(const struct cause *c, struct lk_buf *b)
 		lk_buf_addf(b, ": %s%s%s", c->symbol, c->version ? "@@" : "", c->version ? c->version : "");
 }
 
+/* The fix an annotation points at: the first verified one with a build file, else the first with one. */
+static const struct lk_summary_fix *fix_with_file(const struct cause *c)
+{
+	for (int want_verified = 1; want_verified >= 0; want_verified--)
+		for (size_t k = 0; k < c->fixes.nr; k++)
+			if (c->fixes.items[k].file && (c->fixes.items[k].verified || !want_verified))
+				return &c->fixes.items[k];
+	return NULL;
+}
+
+/* "3 probes and 1 superseded failure left out (--probes, --all)", or nothing. */
+static void left_out(struct lk_buf *b, const struct lk_summary_options *opt)
+{
+	if (!opt->probes && !opt->superseded)
+		return;
+	if (opt->probes)
+		lk_buf_addf(b, "%zu probe%s (--probes)", opt->probes, opt->probes == 1 ? "" : "s");
+	if (opt->superseded)
+		lk_buf_addf(b, "%s%zu failure%s superseded by a later successful link (--all)", opt->probes ? " and " : "",
+			    opt->superseded, opt->superseded == 1 ? "" : "s");
+	lk_buf_addstr(b, " left out");
+}
+
 static void print_text(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	struct lk_buf t = LK_BUF_INIT;
 
-	fprintf(out, "linkscope: %zu failed link%s of %zu record%s in %s%s%s: %zu cause%s\n", failed,
+	left_out(&t, opt);
+	fprintf(out, "linkscope: %zu failed link%s of %zu record%s in %s%s%s: %zu cause%s%s%s\n", failed,
 		failed == 1 ? "" : "s", opt->examined, opt->examined == 1 ? "" : "s", opt->dir,
-		opt->since ? " since " : "", opt->since ? opt->since : "", cs->nr, cs->nr == 1 ? "" : "s");
+		opt->since ? " since " : "", opt->since ? opt->since : "", cs->nr, cs->nr == 1 ? "" : "s",
+		t.len ? "; " : "", t.buf);
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct cause *c = &cs->items[i];
 
@@ -268,14 +332,20 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 		fprintf(out, "\n%zu. %s (%zu link%s)\n", i + 1, t.buf, c->links.nr, c->links.nr == 1 ? "" : "s");
 		if (c->referenced_by)
 			fprintf(out, "   referenced by %s\n", c->referenced_by);
+		if (c->src_file)
+			fprintf(out, "   referenced at %s:%ld\n", c->src_file, c->src_line);
 		if (c->defined_in)
 			fprintf(out, "   defined in %s\n", c->defined_in);
 		for (size_t k = 0; k < c->explanation.nr; k++)
 			fprintf(out, "   - %s\n", c->explanation.items[k]);
-		for (size_t k = 0; k < c->fixes.nr; k++)
-			fprintf(out, "   fix %s: %s\n", c->fixes.items[k].verified ? "(verified by replay)" :
-				c->fixes.items[k].stated ? "(stated, not tried by the replay)" : "(does not fix it)",
-				c->fixes.items[k].description);
+		for (size_t k = 0; k < c->fixes.nr; k++) {
+			const struct lk_summary_fix *f = &c->fixes.items[k];
+
+			fprintf(out, "   fix %s: %s\n", f->verified ? "(verified by replay)" :
+				f->stated ? "(stated, not tried by the replay)" : "(does not fix it)", f->description);
+			if (f->where)
+				fprintf(out, "     where: %s\n", f->where);
+		}
 		for (size_t k = 0; k < c->links.nr; k++) {
 			const struct link_ref *l = &c->links.items[k];
 
@@ -287,40 +357,87 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 	lk_buf_release(&t);
 }
 
+/* "file:line" as one code span. */
+static void md_file_line(FILE *out, const char *file, long line)
+{
+	struct lk_buf b = LK_BUF_INIT;
+
+	lk_buf_addf(&b, "%s:%ld", file, line);
+	lk_md_code(out, b.buf, 0);
+	lk_buf_release(&b);
+}
+
+/* Everything from a record or a symbol in a code span or escaped (md.h): GitHub renders it as written. */
 static void print_markdown(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	struct lk_buf t = LK_BUF_INIT;
 
 	fprintf(out, "## linkscope: %zu failed link%s, %zu cause%s\n\n", failed, failed == 1 ? "" : "s",
 		cs->nr, cs->nr == 1 ? "" : "s");
-	fprintf(out, "%zu record%s read in `%s`%s%s%s.\n", opt->examined, opt->examined == 1 ? "" : "s",
-		opt->dir, opt->since ? " since `" : "", opt->since ? opt->since : "", opt->since ? "`" : "");
+	fprintf(out, "%zu record%s read in ", opt->examined, opt->examined == 1 ? "" : "s");
+	lk_md_code(out, opt->dir, 0);
+	if (opt->since) {
+		fputs(" since ", out);
+		lk_md_code(out, opt->since, 0);
+	}
+	left_out(&t, opt);
+	if (t.len)
+		fputs("; ", out);
+	lk_md_text(out, t.buf, 0);
+	fputs(".\n", out);
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct cause *c = &cs->items[i];
 
 		lk_buf_reset(&t);
 		title(c, &t);
-		fprintf(out, "\n### %zu. `%s` (%zu link%s)\n\n", i + 1, t.buf, c->links.nr, c->links.nr == 1 ? "" : "s");
-		if (c->referenced_by)
-			fprintf(out, "- **referenced by** `%s`\n", c->referenced_by);
-		if (c->defined_in)
-			fprintf(out, "- **defined in** `%s`\n", c->defined_in);
-		for (size_t k = 0; k < c->explanation.nr; k++)
-			fprintf(out, "- %s\n", c->explanation.items[k]);
+		fprintf(out, "\n### %zu. ", i + 1);
+		lk_md_code(out, t.buf, 0);
+		fprintf(out, " (%zu link%s)\n\n", c->links.nr, c->links.nr == 1 ? "" : "s");
+		if (c->referenced_by) {
+			fputs("- **referenced by** ", out);
+			lk_md_code(out, c->referenced_by, 0);
+			fputs("\n", out);
+		}
+		if (c->src_file) {
+			fputs("- **referenced at** ", out);
+			md_file_line(out, c->src_file, c->src_line);
+			fputs("\n", out);
+		}
+		if (c->defined_in) {
+			fputs("- **defined in** ", out);
+			lk_md_code(out, c->defined_in, 0);
+			fputs("\n", out);
+		}
+		for (size_t k = 0; k < c->explanation.nr; k++) {
+			fputs("- ", out);
+			lk_md_text(out, c->explanation.items[k], 0);
+			fputs("\n", out);
+		}
 		if (c->fixes.nr)
-			fprintf(out, "\n| fix | verified by replay |\n|---|---|\n");
+			fprintf(out, "\n| fix | where | verified by replay |\n|---|---|---|\n");
 		for (size_t k = 0; k < c->fixes.nr; k++) {
+			const struct lk_summary_fix *f = &c->fixes.items[k];
+
 			fputs("| ", out);
-			lk_report_md_cell(out, c->fixes.items[k].description);
-			fprintf(out, " | %s |\n", c->fixes.items[k].verified ? "yes" : "no");
+			lk_md_text(out, f->description, LK_MD_CELL);
+			fputs(" | ", out);
+			if (f->file && f->line > 0) {
+				md_file_line(out, f->file, f->line);
+				fputs(": ", out);
+			}
+			lk_md_text(out, f->where, LK_MD_CELL);
+			fprintf(out, " | %s |\n", f->verified ? "yes" : "no");
 		}
 		fprintf(out, "\n<details><summary>links (%zu)</summary>\n\n| output | exit | referenced by | record |\n|---|---|---|---|\n",
 			c->links.nr);
-		for (size_t k = 0; k < c->links.nr; k++)
-		{
-			fprintf(out, "| `%s` | %d | ", c->links.items[k].output, c->links.items[k].exit_status);
-			lk_report_md_cell(out, c->links.items[k].referenced_by);
-			fprintf(out, " | `%s` |\n", c->links.items[k].record);
+		for (size_t k = 0; k < c->links.nr; k++) {
+			fputs("| ", out);
+			lk_md_code(out, c->links.items[k].output, LK_MD_CELL);
+			fprintf(out, " | %d | ", c->links.items[k].exit_status);
+			lk_md_text(out, c->links.items[k].referenced_by, LK_MD_CELL);
+			fputs(" | ", out);
+			lk_md_code(out, c->links.items[k].record, LK_MD_CELL);
+			fputs(" |\n", out);
 		}
 		fprintf(out, "\n</details>\n");
 	}
@@ -346,7 +463,44 @@ static void gh_escape(struct lk_buf *b, const char *s, int property)
 	}
 }
 
-static void print_github(FILE *out, const struct causes *cs)
+/*
+ * `path` relative to `root`, as GitHub wants an annotation's file= (it
+ * attaches it to the diff only then), or NULL when it is not under it.
+ */
+static const char *under_root(const char *path, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (!n || path[0] != '/' || strncmp(path, root, n))
+		return NULL;
+	if (n == 1)
+		return path + 1;
+	return path[n] == '/' && path[n + 1] ? path + n + 1 : NULL;
+}
+
+/* file= and line= of a cause: the build-file line its fix edits, else its reference's source line. */
+static void gh_location(struct lk_buf *line, const struct cause *c, const char *root)
+{
+	const struct lk_summary_fix *f = fix_with_file(c);
+	const char *file = f ? under_root(f->file, root) : NULL;
+	long at = f ? f->line : 0;
+
+	if (!file && c->src_file) {
+		file = under_root(c->src_file, root);
+		at = c->src_line;
+	}
+	if (!file)
+		return;
+	lk_buf_addstr(line, "file=");
+	gh_escape(line, file, 1);
+	if (at > 0)
+		lk_buf_addf(line, ",line=%ld", at);
+	lk_buf_addstr(line, ",");
+}
+
+static void print_github(FILE *out, const struct causes *cs, const struct lk_summary_options *opt)
 {
 	struct lk_buf line = LK_BUF_INIT, t = LK_BUF_INIT, msg = LK_BUF_INIT;
 
@@ -361,15 +515,21 @@ static void print_github(FILE *out, const struct causes *cs)
 		lk_buf_addf(&t, " (%zu link%s)", c->links.nr, c->links.nr == 1 ? "" : "s");
 		for (size_t k = 0; k < c->explanation.nr; k++)
 			lk_buf_addf(&msg, "%s. ", c->explanation.items[k]);
+		if (c->src_file)
+			lk_buf_addf(&msg, "Referenced at %s:%ld. ", c->src_file, c->src_line);
 		for (size_t k = 0; k < c->fixes.nr; k++)
 			if (c->fixes.items[k].verified) {
 				lk_buf_addf(&msg, "Fix (verified by replay): %s. ", c->fixes.items[k].description);
+				if (c->fixes.items[k].where)
+					lk_buf_addf(&msg, "Where: %s. ", c->fixes.items[k].where);
 				break;
 			}
 		lk_buf_addstr(&msg, "Links:");
 		for (size_t k = 0; k < c->links.nr; k++)
 			lk_buf_addf(&msg, " %s", c->links.items[k].output);
-		lk_buf_addstr(&line, "::error title=");
+		lk_buf_addstr(&line, "::error ");
+		gh_location(&line, c, opt->root);
+		lk_buf_addstr(&line, "title=");
 		gh_escape(&line, t.buf, 1);
 		lk_buf_addstr(&line, "::");
 		gh_escape(&line, msg.buf, 0);
@@ -380,13 +540,23 @@ static void print_github(FILE *out, const struct causes *cs)
 	lk_buf_release(&msg);
 }
 
+static json_t *fix_json(const struct lk_summary_fix *f)
+{
+	json_t *where = f->where ? json_pack("{s:o, s:o, s:o}", "sentence", lk_json_str(f->where),
+					     "file", lk_json_str(f->file),
+					     "line", f->line > 0 ? json_integer(f->line) : json_null()) : json_null();
+
+	return json_pack("{s:o, s:b, s:o}", "description", lk_json_str(f->description), "verified", f->verified,
+			 "where", where);
+}
+
 static void print_json(FILE *out, const struct causes *cs, size_t failed, const struct lk_summary_options *opt)
 {
 	json_t *arr = json_array(), *root;
 
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct cause *c = &cs->items[i];
-		json_t *links = json_array(), *fixes = json_array(), *expl = json_array();
+		json_t *links = json_array(), *fixes = json_array(), *expl = json_array(), *o;
 
 		for (size_t k = 0; k < c->links.nr; k++)
 			json_array_append_new(links, json_pack("{s:o, s:o, s:i, s:o}", "record", lk_json_str(c->links.items[k].record),
@@ -394,18 +564,22 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 							       "exit_status", c->links.items[k].exit_status,
 							       "referenced_by", lk_json_str(c->links.items[k].referenced_by)));
 		for (size_t k = 0; k < c->fixes.nr; k++)
-			json_array_append_new(fixes, json_pack("{s:o, s:b}", "description", lk_json_str(c->fixes.items[k].description),
-							       "verified", c->fixes.items[k].verified));
+			json_array_append_new(fixes, fix_json(&c->fixes.items[k]));
 		for (size_t k = 0; k < c->explanation.nr; k++)
 			json_array_append_new(expl, lk_json_str(c->explanation.items[k]));
-		json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_json_str(c->kind),
-						     "symbol", lk_json_str(c->symbol), "version", lk_json_str(c->version),
-						     "defined_in", lk_json_str(c->defined_in), "referenced_by", lk_json_str(c->referenced_by),
-						     "explanation", expl, "fixes", fixes, "links", links));
+		o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", lk_json_str(c->kind),
+			      "symbol", lk_json_str(c->symbol), "version", lk_json_str(c->version),
+			      "defined_in", lk_json_str(c->defined_in), "referenced_by", lk_json_str(c->referenced_by),
+			      "explanation", expl, "fixes", fixes, "links", links);
+		json_object_set_new(o, "referenced_at", c->src_file ? json_pack("{s:o, s:I}", "file", lk_json_str(c->src_file),
+										 "line", (json_int_t)c->src_line) : json_null());
+		json_array_append_new(arr, o);
 	}
 	root = json_pack("{s:s, s:o, s:o, s:I, s:I, s:o}", "schema", "linkscope-summary/1", "dir", lk_json_str(opt->dir),
 			 "since", lk_json_str(opt->since), "records", (json_int_t)opt->examined,
 			 "failed", (json_int_t)failed, "causes", arr);
+	json_object_set_new(root, "left_out", json_pack("{s:I, s:I}", "probes", (json_int_t)opt->probes,
+							 "superseded", (json_int_t)opt->superseded));
 	json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
@@ -426,7 +600,7 @@ void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk
 	else if (!strcmp(opt->format, "markdown"))
 		print_markdown(out, &cs, nr, opt);
 	else if (!strcmp(opt->format, "github"))
-		print_github(out, &cs);
+		print_github(out, &cs, opt);
 	else
 		print_text(out, &cs, nr, opt);
 	for (size_t i = 0; i < cs.nr; i++) {
@@ -438,12 +612,11 @@ void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk
 		free(c->version);
 		free(c->defined_in);
 		free(c->referenced_by);
+		free(c->src_file);
 		lk_strvec_release(&c->explanation);
-		for (size_t k = 0; k < c->fixes.nr; k++)
-			free(c->fixes.items[k].description);
+		fixes_release(&c->fixes);
 		for (size_t k = 0; k < c->links.nr; k++)
 			free(c->links.items[k].referenced_by);
-		free(c->fixes.items);
 		free(c->links.items);
 	}
 	free(cs.items);
