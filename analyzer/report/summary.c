@@ -175,6 +175,7 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 	}
 	lk_explain_diags(&rp, &line);
 	lk_explain_causes(rec, &line, &rp);
+	lk_srcline_fill(&rp);	/* the references' file:line, as `explain` has them */
 	lk_fix_all(rec, &line, &rp, &fixes);
 	own = &rp.linkers[lk_linker_of_flavor(line.flavor)];
 	predicted = own->success;

@@ -1,0 +1,206 @@
+# What the team sees in CI (issue #32, points 1, 2, 4): real builds run
+# through the shim -- a cargo workspace, a CMake project and an
+# autotools-style ./configure, each with a real failure and its build
+# system's probes -- then `report --failed`: the probes left out (and
+# shown with --probes), a failure a later link of the same output fixed
+# left out (shown with --all), each cause's annotation on the line of the
+# build file its fix edits, relative to the workspace, and the Markdown
+# summary rendered by cmark-gfm with every symbol, path and number intact.
+. "$(dirname "$0")/lib.sh"
+
+CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
+W=$T/ws
+mkdir -p "$W"
+
+# --- a cargo workspace: the crate of testdata/cargo-group, whose bin fails
+# (atexit read too late, the fix at build.rs line 29), its build script
+# first making cc-rs's is_flag_supported probe (flag_check in OUT_DIR) with
+# a flag the linker refuses ---
+cp -r "$ROOT/testdata/cargo-group" "$W/crate"
+"$PY" - "$W/crate/build.rs" <<'EOF'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+probe = '''fn main() {
+    let od = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(format!("{od}/flag_check.c"), "int main(void) { return 0; }\\n").unwrap();
+    let _ = std::process::Command::new(std::env::var("LK_PROBE_CC").unwrap())
+        .args([format!("{od}/flag_check.c"), "-Wl,--no-such-flag".to_string(), "-o".to_string(), format!("{od}/flag_check")])
+        .status();
+'''
+assert s.count("fn main() {\n") == 1
+open(p, "w").write(s.replace("fn main() {\n", probe))
+EOF
+(cd "$W" && LK_PROBE_CC=$SHIM RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld" CARGO_GROUP_VARIANT=atexit \
+	CARGO_TARGET_DIR=$W/target "$CARGO" build --offline -q --manifest-path crate/Cargo.toml >"$T/cargo.out" 2>&1)
+check "cargo: the bin's link fails" grep -q "undefined reference to .atexit" "$T/cargo.out"
+
+# --- a CMake project, the shim its linker launcher: its
+# try_compile probes (a function that is not there) link through it; the
+# target app misses -lm, the fix after add_executable (line 5) ---
+mkdir -p "$W/cm"
+cat >"$W/cm/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.21)
+project(probed C)
+include(CheckFunctionExists)
+check_function_exists(lk_no_such_function_131 HAVE_NO_SUCH)
+add_executable(app main.c)
+EOF
+printf '#include <math.h>\nint main(int c, char **v) { (void)v; return (int)cos(c * 1.5) > 2; }\n' >"$W/cm/main.c"
+# The launcher reaches try_compile's projects only when passed on to them.
+cmake -S "$W/cm" -B "$W/cmb" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" \
+	-DCMAKE_TRY_COMPILE_PLATFORM_VARIABLES=CMAKE_C_LINKER_LAUNCHER >"$T/cmake.out" 2>&1
+cmake --build "$W/cmb" >"$T/cmake-build.out" 2>&1
+check "cmake: the probe failed" grep -q "HAVE_NO_SUCH - not found\|Looking for lk_no_such_function_131 - not found" "$T/cmake.out"
+check "cmake: app's link fails" grep -q "undefined reference to .cos" "$T/cmake-build.out"
+
+# --- an autotools-style configure: conftest links in the source dir,
+# AC_CHECK_LIB's and AC_CHECK_FUNC's way, two of them failing; then the
+# Makefile it writes puts -lz in LDFLAGS, before the objects (the fix:
+# line 2 of the Makefile) ---
+mkdir -p "$W/ac"
+cat >"$W/ac/configure" <<'EOF'
+#!/bin/sh
+# The shape of autoconf's AC_LINK_IFELSE: conftest.c linked to conftest in the build dir.
+try_link() {
+	printf '%s\n' "$1" >conftest.c
+	if $CC -o conftest conftest.c $2 >config.log 2>&1; then r=yes; else r=no; fi
+	rm -f conftest conftest.c
+	echo "checking $3... $r"
+}
+try_link 'char libintl_gettext(void); int main(void) { return libintl_gettext(); }' -lintl "for libintl_gettext in -lintl"
+try_link 'char lk_strlcpy_131(void); int main(void) { return lk_strlcpy_131(); }' "" "for lk_strlcpy_131"
+try_link 'int main(void) { return 0; }' "" "whether the C compiler works"
+printf 'CFLAGS = -O2\nLDFLAGS = -Wl,--as-needed -lz\nprog: prog.o\n' >Makefile
+EOF
+chmod +x "$W/ac/configure"
+printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >"$W/ac/prog.c"
+(cd "$W/ac" && CC=$SHIM ./configure >"$T/configure.out" 2>&1 && make CC="$SHIM" CFLAGS=-g >"$T/make.out" 2>&1)
+check "configure: -lintl not found" grep -q "in -lintl... no" "$T/configure.out"
+check "make: prog's link fails" grep -q "undefined reference to .zlibVersion" "$T/make.out"
+
+# --- a C++ failure whose symbol has template arguments (issue #32 point 4) ---
+mkdir -p "$W/cxx"
+cat >"$W/cxx/main.cc" <<'EOF'
+#include <string>
+void lk_greet(const std::basic_string<char, std::char_traits<char>> &who);
+int main() { lk_greet("you"); }
+EOF
+# A near miss: the definition takes one more argument (its demangled name said in the explanation).
+cat >"$W/cxx/greet.cc" <<'EOF'
+#include <string>
+void lk_greet(const std::basic_string<char, std::char_traits<char>> &who, const char **how) { (void)who; (void)how; }
+EOF
+(cd "$W/cxx" && g++ -g -c main.cc greet.cc && "$SHIM" -- g++ main.o greet.o -o greet 2>/dev/null)
+
+# --- a failure superseded: the same output linked again, and it links ---
+mkdir -p "$W/again"
+printf 'int lk_later(void);\nint main(void) { return lk_later(); }\n' >"$W/again/m.c"
+(cd "$W/again" && "$SHIM" -- gcc m.c -o again 2>/dev/null)
+printf 'int lk_later(void) { return 0; }\n' >"$W/again/later.c"
+(cd "$W/again" && "$SHIM" -- gcc m.c later.c -o again 2>/dev/null)
+check "the superseded output links now" test -x "$W/again/again"
+
+all=$("$LINKSCOPE" list)
+check "the probes were recorded as failed links" grep -q "conftest" <<<"$all"
+
+# --- the probes and the superseded failure left out ---
+cd "$W" || exit 1
+out=$("$LINKSCOPE" report --failed)
+check_eq "report --failed exits 0" 0 $?
+echo "$out" >"$T/report.txt"
+check_contains "the heading says what was left out" "$out" \
+	"probes (--probes) and 1 failure superseded by a later successful link (--all) left out"
+check_eq "no probe is a cause" 0 "$(grep -c 'conftest\|flag_check\|TryCompile\|CMakeTmp\|libintl\|lk_strlcpy_131\|lk_no_such_function_131' <<<"$out")"
+check_eq "the superseded failure is left out" 0 "$(grep -c 'lk_later' <<<"$out")"
+check_contains "atexit, with its where" "$out" "where: in the build script of the crate cargo-group ($W/crate/build.rs)"
+check_contains "cos, with its where" "$out" "where: in $W/cm/CMakeLists.txt"
+check_contains "zlibVersion, with its where" "$out" "where: in $W/ac/Makefile, line 2"
+check_contains "the reference's source line" "$out" "referenced at $W/cm/main.c:2"
+with=$("$LINKSCOPE" report --failed --probes)
+# configure's conftest links supersede each other (one output): --all shows them all.
+check_contains "--probes --all: the conftest link of -lintl" "$("$LINKSCOPE" report --failed --probes --all)" "libintl_gettext"
+check_contains "--probes: CMake's try_compile" "$with" "lk_no_such_function_131"
+check_contains "--probes: the build script's flag check" "$with" "flag_check"
+check_eq "--probes: no more superseded failure" 0 "$(grep -c 'lk_later' <<<"$with")"
+check_contains "--all: the superseded failure" "$("$LINKSCOPE" report --failed --all)" "undefined-symbol: lk_later"
+
+# --- annotations: file= and line= relative to the workspace, on the line the fix edits ---
+ann=$(GITHUB_WORKSPACE=$W "$LINKSCOPE" report --failed --format github)
+echo "$ann" >"$T/ann.txt"
+check_contains "github: atexit on build.rs line 29" "$ann" \
+	"::error file=crate/build.rs,line=29,title=linkscope%3A undefined-symbol%3A atexit (1 link)::"
+check_contains "github: cos after add_executable (line 5)" "$ann" \
+	"::error file=cm/CMakeLists.txt,line=5,title=linkscope%3A undefined-symbol%3A cos (1 link)::"
+check_contains "github: zlibVersion on the Makefile's LDFLAGS line" "$ann" \
+	"::error file=ac/Makefile,line=2,title=linkscope%3A undefined-symbol%3A zlibVersion (1 link)::"
+check_contains "github: lk_greet on its source line (no build file to edit)" "$ann" \
+	"::error file=cxx/main.cc,line=3,title=linkscope%3A undefined-symbol%3A _Z8lk_greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE (1 link)::"
+check_eq "github: one line per cause, no probe" 4 "$(wc -l <<<"$ann")"
+check_eq "github: --root gives the same" "$ann" "$(cd / && "$LINKSCOPE" report --failed --format github --root "$W")"
+sub=$(GITHUB_WORKSPACE=$W/cm "$LINKSCOPE" report --failed --format github)
+check_contains "github: a file outside the workspace gets no file=" "$sub" \
+	"::error title=linkscope%3A undefined-symbol%3A atexit (1 link)::"
+check_contains "github: the CMake one relative to its own root" "$sub" "::error file=CMakeLists.txt,line=5,"
+check "github: stable" test "$ann" = "$(GITHUB_WORKSPACE=$W "$LINKSCOPE" report --failed --format github)"
+
+# --- the Markdown summary, rendered by GitHub's renderer ---
+if command -v cmark-gfm >/dev/null; then
+	"$LINKSCOPE" report --failed --format markdown >"$T/summary.md"
+	"$LINKSCOPE" report --failed --format json >"$T/summary.json"
+	greet=$(grep -l '"output": *"greet"' "$LINKSCOPE_DIR"/2*.json | grep -v report | head -n 1)
+	"$LINKSCOPE" report --format json "$greet" >"$T/greet.json"
+	"$LINKSCOPE" report --format markdown "$greet" >"$T/greet.md"
+	# Each string the summary's JSON holds must be in the rendered page's text, as written.
+	survives=$("$PY" - "$T/summary.md" "$T/summary.json" "$T/greet.md" "$T/greet.json" <<'EOF'
+import html, json, re, subprocess, sys
+
+# GitHub lets <details> and <summary> through and drops other raw HTML:
+# rendered with --unsafe, any other tag is text the page would lose.
+TAGS = {"p", "h2", "h3", "ul", "li", "code", "strong", "em", "table", "thead", "tbody", "tr", "th", "td",
+        "details", "summary", "a", "br"}
+
+def rendered(md):
+    out = subprocess.run(["cmark-gfm", "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", md],
+                         capture_output=True, text=True, check=True).stdout
+    for t in sorted(set(re.findall(r"</?([A-Za-z][^\s/>]*)", out)) - TAGS):
+        print("raw HTML <%s> in %s" % (t, md))
+    text = html.unescape(re.sub(r"<[^>]*>", "", out))
+    return re.sub(r"\s+", " ", text)
+
+def flat(s):
+    return re.sub(r"\s+", " ", s)
+
+bad = 0
+page = rendered(sys.argv[1])
+s = json.load(open(sys.argv[2]))
+want = [s["dir"], str(s["records"]), str(s["failed"])]
+for c in s["causes"]:
+    want += [c["kind"], c["symbol"] or "", c["defined_in"] or "", c["referenced_by"] or ""] + c["explanation"]
+    want += [f["description"] for f in c["fixes"]] + [f["where"]["sentence"] for f in c["fixes"] if f.get("where")]
+    if c.get("referenced_at"):
+        want.append("%s:%d" % (c["referenced_at"]["file"], c["referenced_at"]["line"]))
+    want += [l["output"] for l in c["links"]] + [l["record"] for l in c["links"]] + [str(len(c["links"]))]
+page2 = rendered(sys.argv[3])
+r = json.load(open(sys.argv[4]))
+want2 = []
+for d in r["diagnostics"]:
+    want2 += [d["symbol"]] + d.get("explanation", []) + [f["description"] for f in d["fixes"]]
+    want2 += [x["text"] if isinstance(x, dict) and "text" in x else "" for x in d.get("references", [])]
+want2 += r.get("notes", [])
+for p, ws in ((page, want), (page2, want2)):
+    for w in ws:
+        if w and flat(w) not in p:
+            print("lost:", w)
+            bad += 1
+print("lost %d" % bad)
+EOF
+)
+	echo "$survives" >"$T/survives.txt"
+	check_eq "markdown: every string of the summary and of the C++ report survives cmark-gfm" "lost 0" "$survives"
+	check "markdown: the C++ name with its template arguments survives" grep -q "std::char_traits<char>" <(cmark-gfm "$T/greet.md" | "$PY" -c 'import html,sys; print(html.unescape(sys.stdin.read()))')
+else
+	not_ok "markdown: cmark-gfm is not installed (scripts/install-deps.sh)"
+fi
+
+finish
