@@ -390,8 +390,9 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "      where: %s\n", fixes->whole->where->sentence);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
-	for (size_t i = 0; i < rp->notes.nr; i++)
-		fprintf(out, "%snote: %s\n", i ? "" : "\n", rp->notes.items[i]);
+	for (size_t i = 0, said = 0; i < rp->notes.nr; i++)
+		if (!lk_replay_gc_noise(&rp->notes, i))
+			fprintf(out, "%snote: %s\n", said++ ? "" : "\n", rp->notes.items[i]);
 }
 
 static json_t *strvec(const struct lk_strvec *v)

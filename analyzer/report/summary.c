@@ -97,6 +97,28 @@ static struct lk_summary_part *new_part(struct lk_summary_parts *parts, const ch
 	return p;
 }
 
+/* The line to look at: the first reference of `d` with DWARF, as `explain` lists them (srcline.h). */
+static void src_of(struct lk_summary_part *p, const struct lk_diag *d)
+{
+	for (size_t k = 0; d->ref_lines && k < d->ref_lines->nr && !p->src_file; k++)
+		if (d->ref_lines->items[k].pos.file) {
+			p->src_file = lk_xstrdup(d->ref_lines->items[k].pos.file);
+			p->src_line = d->ref_lines->items[k].pos.line;
+		}
+}
+
+/*
+ * The replay's notes a cause carries: the count of sections --gc-sections
+ * collects is left out (it is on every line built with it, Rust's all,
+ * and `explain` has it); a note of what the collection changed stays.
+ */
+static void push_notes(struct lk_summary_part *p, const struct lk_strvec *notes)
+{
+	for (size_t i = 0; notes && i < notes->nr; i++)
+		if (!lk_replay_gc_noise(notes, i))
+			lk_strvec_push(&p->explanation, notes->items[i]);
+}
+
 /* A cause with no diagnostic behind it: the line could not be modelled, or the replay links. */
 static void add_plain(struct lk_summary_parts *parts, const char *kind, const char *why,
 		      const struct lk_strvec *notes)
@@ -104,8 +126,48 @@ static void add_plain(struct lk_summary_parts *parts, const char *kind, const ch
 	struct lk_summary_part *p = new_part(parts, kind, kind);
 
 	lk_strvec_push(&p->explanation, why);
-	for (size_t i = 0; notes && i < notes->nr; i++)
-		lk_strvec_push(&p->explanation, notes->items[i]);
+	push_notes(p, notes);
+}
+
+/* Is `sym` a word of `text` (a linker's reason naming the symbol it fails on)? */
+static int names_symbol(const char *text, const char *sym)
+{
+	size_t n = strlen(sym);
+
+	for (const char *p = strstr(text, sym); p; p = strstr(p + 1, sym)) {
+		char after = p[n];
+
+		if ((p == text || p[-1] == ' ' || p[-1] == '\'' || p[-1] == '`') &&
+		    (!after || after == ' ' || after == ',' || after == '\'' || after == ':' || after == '@'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * lld's or mold's own reason: one cause per reason. When it names the
+ * symbol of an undefined-symbol diagnostic of the replay, the cause is
+ * that symbol's (its key, so the links that fail on it are one cause,
+ * and its reference's source line); else the reason is its key.
+ */
+static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp, const char *why)
+{
+	const struct lk_diag *d = NULL;
+	struct lk_summary_part *p;
+	struct lk_buf key = LK_BUF_INIT;
+
+	for (size_t i = 0; !d && i < rp->diags.nr; i++)
+		if (rp->diags.items[i].kind == LK_DIAG_UNDEFINED && names_symbol(why, rp->diags.items[i].symbol))
+			d = &rp->diags.items[i];
+	lk_buf_addf(&key, "linker-rule|%s", d ? d->symbol : why);
+	p = new_part(parts, key.buf, "linker-rule");
+	lk_buf_release(&key);
+	lk_strvec_push(&p->explanation, why);
+	push_notes(p, &rp->notes);
+	if (!d)
+		return;
+	p->symbol = lk_xstrdup(d->symbol);
+	src_of(p, d);
 }
 
 static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
@@ -128,12 +190,7 @@ static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
 	p->referenced_by = ref.len ? lk_xstrdup(ref.buf) : NULL;
 	for (size_t k = 0; k < d->explanation.nr; k++)
 		lk_strvec_push(&p->explanation, d->explanation.items[k]);
-	/* The line to look at: the first reference with DWARF, as `explain` lists them (srcline.h). */
-	for (size_t k = 0; d->ref_lines && k < d->ref_lines->nr && !p->src_file; k++)
-		if (d->ref_lines->items[k].pos.file) {
-			p->src_file = lk_xstrdup(d->ref_lines->items[k].pos.file);
-			p->src_line = d->ref_lines->items[k].pos.line;
-		}
+	src_of(p, d);
 	for (size_t k = 0; k < fl->nr; k++) {
 		const struct lk_fix *f = &fl->items[k];
 		struct lk_summary_fix sf = { f->description, f->verified, f->stated, NULL, NULL, 0 };
@@ -193,7 +250,7 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 	else if (own->why.nr)
 		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
 		for (size_t i = 0; i < own->why.nr; i++)
-			add_plain(parts, "linker-rule", own->why.items[i], &rp.notes);
+			add_rule(parts, &rp, own->why.items[i]);
 	else if (!rp.diags.nr)
 		add_plain(parts, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
 	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
