@@ -27,6 +27,8 @@
 #include "warn.h"
 #include "md.h"
 #include "report.h"
+#include "certainty.h"
+#include "fingerprint.h"
 #include "srcline.h"
 #include "where/where.h"
 #include "summary.h"
@@ -53,6 +55,7 @@ struct cause {
 struct causes {
 	struct cause *items;
 	size_t nr, alloc;
+	size_t shown;		/* items[0..shown): the causes; the rest, after them, make one note (is_note) */
 };
 
 static char *dup_or_null(const char *s)
@@ -208,6 +211,15 @@ static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
 	lk_buf_release(&ref);
 }
 
+/* The first input on the line that has changed since the link (its fingerprint), or NULL. */
+static const char *changed_input(const struct lk_record *rec, const struct lk_line *line)
+{
+	for (size_t i = 0; i < line->items.nr; i++)
+		if (line->items.items[i].path && lk_fingerprint_changed(rec, &line->items.items[i]))
+			return line->items.items[i].path;
+	return NULL;
+}
+
 void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_options *lopt, unsigned replay_flags,
 			struct lk_summary_parts *parts)
 {
@@ -240,13 +252,26 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 		/* Something needed was not run (docs/security.md): no cause is guessed. */
 		add_plain(parts, "unknown", line.unknown.items[0], &rp.notes);
 		predicted = 1;
+	} else if (predicted && changed_input(rec, &line)) {
+		/* It links as the files are now: the build ran again since, and this link tells nothing of it. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		lk_buf_addf(&why, "'%s' " LK_CERTAINTY_CHANGED ", and with the files as they are now the line links",
+			    changed_input(rec, &line));
+		add_plain(parts, "inputs-changed", why.buf, &rp.notes);
+		lk_buf_release(&why);
 	} else if (predicted)
 		add_plain(parts, "not-explained",
 			  "the replay predicts that this line links: the cause is outside what linkscope models (the linker's own message is in the record)",
 			  &rp.notes);
 	else if (rp.unknown)
-		/* The replay's failure is no prediction (analyzer/replay/certainty.c): no cause to name. */
-		add_plain(parts, "unknown", rp.unknown, &rp.notes);
+		/*
+		 * The replay's failure is no prediction (analyzer/replay/certainty.c): no
+		 * cause to name. Inputs changed since: the build ran again, and this
+		 * earlier link tells nothing of it (one note, not a cause).
+		 */
+		add_plain(parts, strstr(rp.unknown, LK_CERTAINTY_CHANGED) ? "inputs-changed" : "unknown", rp.unknown,
+			  &rp.notes);
 	else if (own->why.nr)
 		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
 		for (size_t i = 0; i < own->why.nr; i++)
@@ -334,13 +359,35 @@ static void merge(struct causes *cs, const struct lk_record *rec, const struct l
 	add_link(c, rec, p->referenced_by);
 }
 
+/* A failed link whose inputs changed since it ran: said in one note, not a cause of this build. */
+static int is_note(const struct cause *c)
+{
+	return !strcmp(c->kind, "inputs-changed");
+}
+
 static int most_links_first(const void *a, const void *b)
 {
 	const struct cause *x = a, *y = b;
 
+	if (is_note(x) != is_note(y))
+		return is_note(x) ? 1 : -1;
 	if (x->links.nr != y->links.nr)
 		return x->links.nr < y->links.nr ? 1 : -1;
 	return strcmp(x->key, y->key);
+}
+
+/* "2 failed links read inputs that have changed since they ran ...", or nothing. */
+static void changed_note(struct lk_buf *b, const struct causes *cs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cs->nr; i++)
+		if (is_note(&cs->items[i]))
+			n += cs->items[i].links.nr;
+	if (n)
+		lk_buf_addf(b, "%zu failed link%s read inputs that have changed since %s ran (a rebuild since?): %s tell%s nothing of the build as it is, and %s not counted as causes",
+			    n, n == 1 ? "" : "s", n == 1 ? "it" : "they", n == 1 ? "it" : "they", n == 1 ? "s" : "",
+			    n == 1 ? "is" : "are");
 }
 
 static void title(const struct cause *c, struct lk_buf *b)
@@ -380,9 +427,13 @@ static void print_text(FILE *out, const struct causes *cs, size_t failed, const 
 	left_out(&t, opt);
 	fprintf(out, "linkscope: %zu failed link%s of %zu record%s in %s%s%s: %zu cause%s%s%s\n", failed,
 		failed == 1 ? "" : "s", opt->examined, opt->examined == 1 ? "" : "s", opt->dir,
-		opt->since ? " since " : "", opt->since ? opt->since : "", cs->nr, cs->nr == 1 ? "" : "s",
+		opt->since ? " since " : "", opt->since ? opt->since : "", cs->shown, cs->shown == 1 ? "" : "s",
 		t.len ? "; " : "", t.buf);
-	for (size_t i = 0; i < cs->nr; i++) {
+	lk_buf_reset(&t);
+	changed_note(&t, cs);
+	if (t.len)
+		fprintf(out, "note: %s\n", t.buf);
+	for (size_t i = 0; i < cs->shown; i++) {
 		const struct cause *c = &cs->items[i];
 
 		lk_buf_reset(&t);
@@ -431,7 +482,7 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 	struct lk_buf t = LK_BUF_INIT;
 
 	fprintf(out, "## linkscope: %zu failed link%s, %zu cause%s\n\n", failed, failed == 1 ? "" : "s",
-		cs->nr, cs->nr == 1 ? "" : "s");
+		cs->shown, cs->shown == 1 ? "" : "s");
 	fprintf(out, "%zu record%s read in ", opt->examined, opt->examined == 1 ? "" : "s");
 	lk_md_code(out, opt->dir, 0);
 	if (opt->since) {
@@ -443,7 +494,14 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 		fputs("; ", out);
 	lk_md_text(out, t.buf, 0);
 	fputs(".\n", out);
-	for (size_t i = 0; i < cs->nr; i++) {
+	lk_buf_reset(&t);
+	changed_note(&t, cs);
+	if (t.len) {
+		fputs("\n**Note:** ", out);
+		lk_md_text(out, t.buf, 0);
+		fputs(".\n", out);
+	}
+	for (size_t i = 0; i < cs->shown; i++) {
 		const struct cause *c = &cs->items[i];
 
 		lk_buf_reset(&t);
@@ -562,7 +620,12 @@ static void print_github(FILE *out, const struct causes *cs, const struct lk_sum
 {
 	struct lk_buf line = LK_BUF_INIT, t = LK_BUF_INIT, msg = LK_BUF_INIT;
 
-	for (size_t i = 0; i < cs->nr; i++) {
+	changed_note(&msg, cs);
+	if (msg.len) {
+		gh_escape(&line, msg.buf, 0);
+		fprintf(out, "::notice title=linkscope%%3A inputs changed since the link::%s\n", line.buf);
+	}
+	for (size_t i = 0; i < cs->shown; i++) {
 		const struct cause *c = &cs->items[i];
 
 		lk_buf_reset(&line);
@@ -646,13 +709,15 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk_summary_parts *parts,
 		      size_t nr, const struct lk_summary_options *opt)
 {
-	struct causes cs = { NULL, 0, 0 };
+	struct causes cs = { NULL, 0, 0, 0 };
 
 	for (size_t i = 0; i < nr; i++)
 		for (size_t k = 0; k < parts[i].nr; k++)
 			merge(&cs, &failed[i], &parts[i].items[k]);
 	if (cs.nr)
 		qsort(cs.items, cs.nr, sizeof(*cs.items), most_links_first);
+	while (cs.shown < cs.nr && !is_note(&cs.items[cs.shown]))
+		cs.shown++;
 	if (!strcmp(opt->format, "json"))
 		print_json(out, &cs, nr, opt);
 	else if (!strcmp(opt->format, "markdown"))

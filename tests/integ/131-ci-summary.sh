@@ -101,6 +101,13 @@ printf 'int lk_later(void) { return 0; }\n' >"$W/again/later.c"
 (cd "$W/again" && "$SHIM" -- gcc m.c later.c -o again 2>/dev/null)
 check "the superseded output links now" test -x "$W/again/again"
 
+# --- a failure whose object was rebuilt since (no link of it again): it tells nothing of the build now
+# (with no copy of its inputs kept: with one, the old link is replayed as it was, and its cause stands) ---
+printf 'int lk_gone_131(void);\nint main(void) { return lk_gone_131(); }\n' >"$W/again/n.c"
+(cd "$W/again" && gcc -c n.c && LINKSCOPE_KEEP=0 "$SHIM" -- gcc n.o -o stale 2>/dev/null)
+printf 'int lk_gone_131(void) { return 0; }\nint main(void) { return lk_gone_131(); }\n' >"$W/again/n.c"
+(cd "$W/again" && gcc -c n.c)
+
 all=$("$LINKSCOPE" list)
 check "the probes were recorded as failed links" grep -q "conftest" <<<"$all"
 
@@ -113,6 +120,9 @@ check_contains "the heading says what was left out" "$out" \
 	"probes (--probes) and 1 failure superseded by a later successful link (--all) left out"
 check_eq "no probe is a cause" 0 "$(grep -c 'conftest\|flag_check\|TryCompile\|CMakeTmp\|libintl\|lk_strlcpy_131\|lk_no_such_function_131' <<<"$out")"
 check_eq "the superseded failure is left out" 0 "$(grep -c 'lk_later' <<<"$out")"
+check_contains "a link whose inputs changed since: one note" "$out" \
+	"note: 1 failed link read inputs that have changed since it ran (a rebuild since?)"
+check_eq "... not an unknown cause" 0 "$(grep -c 'unknown\|lk_gone_131\|stale' <<<"$out")"
 check_contains "atexit, with its where" "$out" "where: in the build script of the crate cargo-group ($W/crate/build.rs)"
 check_contains "cos, with its where" "$out" "where: in $W/cm/CMakeLists.txt"
 check_contains "zlibVersion, with its where" "$out" "where: in $W/ac/Makefile, line 2"
@@ -136,7 +146,9 @@ check_contains "github: zlibVersion on the Makefile's LDFLAGS line" "$ann" \
 	"::error file=ac/Makefile,line=2,title=linkscope%3A undefined-symbol%3A zlibVersion (1 link)::"
 check_contains "github: lk_greet on its source line (no build file to edit)" "$ann" \
 	"::error file=cxx/main.cc,line=3,title=linkscope%3A undefined-symbol%3A _Z8lk_greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE (1 link)::"
-check_eq "github: one line per cause, no probe" 4 "$(wc -l <<<"$ann")"
+check_eq "github: one error per cause, no probe" 4 "$(grep -c '^::error ' <<<"$ann")"
+check_contains "github: the changed inputs, one notice" "$ann" "::notice title=linkscope%3A inputs changed since the link::1 failed link read inputs"
+check_eq "github: nothing else" 5 "$(wc -l <<<"$ann")"
 check_eq "github: --root gives the same" "$ann" "$(cd / && "$LINKSCOPE" report --failed --format github --root "$W")"
 sub=$(GITHUB_WORKSPACE=$W/cm "$LINKSCOPE" report --failed --format github)
 check_contains "github: a file outside the workspace gets no file=" "$sub" \
@@ -176,6 +188,8 @@ page = rendered(sys.argv[1])
 s = json.load(open(sys.argv[2]))
 want = [s["dir"], str(s["records"]), str(s["failed"])]
 for c in s["causes"]:
+    if c["kind"] == "inputs-changed":   # one note, by count
+        continue
     want += [c["kind"], c["symbol"] or "", c["defined_in"] or "", c["referenced_by"] or ""] + c["explanation"]
     want += [f["description"] for f in c["fixes"]] + [f["where"]["sentence"] for f in c["fixes"] if f.get("where")]
     if c.get("referenced_at"):
