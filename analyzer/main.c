@@ -581,8 +581,7 @@ static int cmd_report_failed(const struct lk_options *opt)
 	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0, 0, 0,
 					   NULL };
 	struct lk_probe_filter filter = { opt->probes, opt->all, 0, 0 };
-	char *root = opt->root ? lk_xstrdup(opt->root) : getenv("GITHUB_WORKSPACE") ?
-		lk_xstrdup(getenv("GITHUB_WORKSPACE")) : getcwd(NULL, 0), *real_root;
+	char *root, *real_root;
 	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
 	struct lk_summary_parts *parts;
 	struct lk_failcache fc;
@@ -600,10 +599,8 @@ static int cmd_report_failed(const struct lk_options *opt)
 	/* No directory: no link ran (the build failed before one), which a CI step reports as such. */
 	if (access(opt->dir, F_OK) < 0 && errno == ENOENT)
 		memset(&rd, 0, sizeof(rd));
-	else if (lk_recdir_read(opt->dir, &rd, &bad) < 0) {
-		free(root);
+	else if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return 1;
-	}
 	/* Only the failed records are read, newest first. */
 	for (size_t i = 0; i < rd.entries.nr; i++) {
 		const struct lk_index_entry *e = &rd.entries.items[i];
@@ -628,7 +625,9 @@ static int cmd_report_failed(const struct lk_options *opt)
 	lk_probe_filter(&rd, recs.items, &recs.nr, &filter);
 	sopt.probes = filter.probes;
 	sopt.superseded = filter.superseded;
-	/* The workspace as the records name it: their cwd is a physical path. */
+	/* The workspace, as the records name it: their cwd is a physical path. */
+	root = opt->root ? lk_xstrdup(opt->root) : getenv("GITHUB_WORKSPACE") ?
+		lk_xstrdup(getenv("GITHUB_WORKSPACE")) : getcwd(NULL, 0);
 	real_root = root ? realpath(root, NULL) : NULL;
 	sopt.root = real_root ? real_root : root;
 	lk_recdir_release(&rd);
