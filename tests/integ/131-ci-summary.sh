@@ -1,6 +1,6 @@
 # What the team sees in CI (issue #32, points 1, 2, 4): real builds run
 # through the shim -- a cargo workspace, a CMake project and an
-# autotools-style ./configure, each with a real failure and its build
+# autoconf ./configure, each with a real failure and its build
 # system's probes -- then `report --failed`: the probes left out (and
 # shown with --probes), a failure a later link of the same output fixed
 # left out (shown with --all), each cause's annotation on the line of the
@@ -54,28 +54,22 @@ cmake --build "$W/cmb" >"$T/cmake-build.out" 2>&1
 check "cmake: the probe failed" grep -q "HAVE_NO_SUCH - not found\|Looking for lk_no_such_function_131 - not found" "$T/cmake.out"
 check "cmake: app's link fails" grep -q "undefined reference to .cos" "$T/cmake-build.out"
 
-# --- an autotools-style configure: conftest links in the source dir,
-# AC_CHECK_LIB's and AC_CHECK_FUNC's way, two of them failing; then the
+# --- a real autoconf configure, run with the shim as CC: its conftest
+# links (AC_CHECK_LIB, AC_CHECK_FUNCS), two of them failing; then the
 # Makefile it writes puts -lz in LDFLAGS, before the objects (the fix:
-# line 2 of the Makefile) ---
+# line 3 of the Makefile) ---
 mkdir -p "$W/ac"
-cat >"$W/ac/configure" <<'EOF'
-#!/bin/sh
-# The shape of autoconf's AC_LINK_IFELSE: conftest.c linked to conftest in the build dir.
-try_link() {
-	printf '%s\n' "$1" >conftest.c
-	if $CC -o conftest conftest.c $2 >config.log 2>&1; then r=yes; else r=no; fi
-	rm -f conftest conftest.c
-	echo "checking $3... $r"
-}
-try_link 'char libintl_gettext(void); int main(void) { return libintl_gettext(); }' -lintl "for libintl_gettext in -lintl"
-try_link 'char lk_strlcpy_131(void); int main(void) { return lk_strlcpy_131(); }' "" "for lk_strlcpy_131"
-try_link 'int main(void) { return 0; }' "" "whether the C compiler works"
-printf 'CFLAGS = -O2\nLDFLAGS = -Wl,--as-needed -lz\nprog: prog.o\n' >Makefile
+cat >"$W/ac/configure.ac" <<'EOF'
+AC_INIT([probed], [1.0])
+AC_PROG_CC
+AC_CHECK_LIB([intl], [libintl_gettext])
+AC_CHECK_FUNCS([lk_strlcpy_131])
+AC_CONFIG_FILES([Makefile])
+AC_OUTPUT
 EOF
-chmod +x "$W/ac/configure"
+printf 'CC = @CC@\nCFLAGS = -g\nLDFLAGS = -Wl,--as-needed -lz\nLIBS = @LIBS@\nprog: prog.o\n' >"$W/ac/Makefile.in"
 printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >"$W/ac/prog.c"
-(cd "$W/ac" && CC=$SHIM ./configure >"$T/configure.out" 2>&1 && make CC="$SHIM" CFLAGS=-g >"$T/make.out" 2>&1)
+(cd "$W/ac" && autoconf && CC=$SHIM ./configure >"$T/configure.out" 2>&1 && make >"$T/make.out" 2>&1)
 check "configure: -lintl not found" grep -q "in -lintl... no" "$T/configure.out"
 check "make: prog's link fails" grep -q "undefined reference to .zlibVersion" "$T/make.out"
 
@@ -125,11 +119,11 @@ check_contains "a link whose inputs changed since: one note" "$out" \
 check_eq "... not an unknown cause" 0 "$(grep -c 'unknown\|lk_gone_131\|stale' <<<"$out")"
 check_contains "atexit, with its where" "$out" "where: in the build script of the crate cargo-group ($W/crate/build.rs)"
 check_contains "cos, with its where" "$out" "where: in $W/cm/CMakeLists.txt"
-check_contains "zlibVersion, with its where" "$out" "where: in $W/ac/Makefile, line 2"
+check_contains "zlibVersion, with its where" "$out" "where: in $W/ac/Makefile, line 3"
 check_contains "the reference's source line" "$out" "referenced at $W/cm/main.c:2"
 with=$("$LINKSCOPE" report --failed --probes)
-# configure's conftest links supersede each other (one output): --all shows them all.
-check_contains "--probes --all: the conftest link of -lintl" "$("$LINKSCOPE" report --failed --probes --all)" "libintl_gettext"
+check_contains "--probes: the conftest link of -lintl" "$with" "libintl_gettext"
+check_contains "--probes: the conftest link of AC_CHECK_FUNCS" "$with" "lk_strlcpy_131"
 check_contains "--probes: CMake's try_compile" "$with" "lk_no_such_function_131"
 check_contains "--probes: the build script's flag check" "$with" "flag_check"
 check_eq "--probes: no more superseded failure" 0 "$(grep -c 'lk_later' <<<"$with")"
@@ -143,7 +137,7 @@ check_contains "github: atexit on build.rs line 29" "$ann" \
 check_contains "github: cos after add_executable (line 5)" "$ann" \
 	"::error file=cm/CMakeLists.txt,line=5,title=linkscope%3A undefined-symbol%3A cos (1 link)::"
 check_contains "github: zlibVersion on the Makefile's LDFLAGS line" "$ann" \
-	"::error file=ac/Makefile,line=2,title=linkscope%3A undefined-symbol%3A zlibVersion (1 link)::"
+	"::error file=ac/Makefile,line=3,title=linkscope%3A undefined-symbol%3A zlibVersion (1 link)::"
 check_contains "github: lk_greet on its source line (no build file to edit)" "$ann" \
 	"::error file=cxx/main.cc,line=3,title=linkscope%3A undefined-symbol%3A _Z8lk_greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE (1 link)::"
 check_eq "github: one error per cause, no probe" 4 "$(grep -c '^::error ' <<<"$ann")"
