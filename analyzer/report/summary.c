@@ -385,9 +385,8 @@ static void changed_note(struct lk_buf *b, const struct causes *cs)
 		if (is_note(&cs->items[i]))
 			n += cs->items[i].links.nr;
 	if (n)
-		lk_buf_addf(b, "%zu failed link%s read inputs that have changed since %s ran (a rebuild since?): %s tell%s nothing of the build as it is, and %s not counted as causes",
-			    n, n == 1 ? "" : "s", n == 1 ? "it" : "they", n == 1 ? "it" : "they", n == 1 ? "s" : "",
-			    n == 1 ? "is" : "are");
+		lk_buf_addf(b, "%zu failed link%s read inputs that have changed since %s ran (a rebuild since?), so %s nothing of the build as it is: not counted among the causes",
+			    n, n == 1 ? "" : "s", n == 1 ? "it" : "they", n == 1 ? "it tells" : "they tell");
 }
 
 static void title(const struct cause *c, struct lk_buf *b)
@@ -596,24 +595,59 @@ static const char *under_root(const char *path, const char *root)
 	return path[n] == '/' && path[n + 1] ? path + n + 1 : NULL;
 }
 
+/*
+ * An absolute path with its "." and "dir/.." taken out by their names
+ * (DWARF names meson's sources "BUILD/../main.c"), as GitHub matches an
+ * annotation's file against the diff's; malloc'd.
+ */
+static char *lexical_clean(const char *path)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	const char *p = path;
+
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			while (b.len && b.buf[b.len - 1] != '/')
+				b.buf[--b.len] = '\0';
+			if (b.len > 1)
+				b.buf[--b.len] = '\0';
+		} else if (n && !(n == 1 && *p == '.')) {
+			if (!b.len || b.buf[b.len - 1] != '/')
+				lk_buf_addch(&b, '/');
+			lk_buf_add(&b, p, n);
+		}
+		p += n + (end != NULL);
+	}
+	if (!b.len)
+		lk_buf_addch(&b, '/');
+	return lk_buf_detach(&b);
+}
+
 /* file= and line= of a cause: the build-file line its fix edits, else its reference's source line. */
 static void gh_location(struct lk_buf *line, const struct cause *c, const char *root)
 {
 	const struct lk_summary_fix *f = fix_with_file(c);
-	const char *file = f ? under_root(f->file, root) : NULL;
+	char *path = f ? lexical_clean(f->file) : NULL;
+	const char *file = path ? under_root(path, root) : NULL;
 	long at = f ? f->line : 0;
 
-	if (!file && c->src_file) {
-		file = under_root(c->src_file, root);
+	if (!file && c->src_file && c->src_file[0] == '/') {
+		free(path);
+		path = lexical_clean(c->src_file);
+		file = under_root(path, root);
 		at = c->src_line;
 	}
-	if (!file)
-		return;
-	lk_buf_addstr(line, "file=");
-	gh_escape(line, file, 1);
-	if (at > 0)
-		lk_buf_addf(line, ",line=%ld", at);
-	lk_buf_addstr(line, ",");
+	if (file) {
+		lk_buf_addstr(line, "file=");
+		gh_escape(line, file, 1);
+		if (at > 0)
+			lk_buf_addf(line, ",line=%ld", at);
+		lk_buf_addstr(line, ",");
+	}
+	free(path);
 }
 
 static void print_github(FILE *out, const struct causes *cs, const struct lk_summary_options *opt)

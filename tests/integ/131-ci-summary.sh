@@ -1,6 +1,6 @@
 # What the team sees in CI (issue #32, points 1, 2, 4): real builds run
-# through the shim -- a cargo workspace, a CMake project and an
-# autoconf ./configure, each with a real failure and its build
+# through the shim -- a cargo workspace, a CMake project, a meson project
+# and an autoconf ./configure, each with a real failure and its build
 # system's probes -- then `report --failed`: the probes left out (and
 # shown with --probes), a failure a later link of the same output fixed
 # left out (shown with --all), each cause's annotation on the line of the
@@ -73,6 +73,22 @@ printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >
 check "configure: -lintl not found" grep -q "in -lintl... no" "$T/configure.out"
 check "make: prog's link fails" grep -q "undefined reference to .zlibVersion" "$T/make.out"
 
+# --- a meson project, the shim its C compiler: its sanity check and
+# compiler checks (a function and a library that are not there) link
+# through it in meson-private; app misses -lz, the fix at executable('app'
+# (line 5); DWARF names its source BUILD/../main.c ---
+mkdir -p "$W/ms"
+cat >"$W/ms/meson.build" <<'EOF'
+project('probed', 'c')
+cc = meson.get_compiler('c')
+cc.has_function('lk_nope_131')
+cc.find_library('lk_nolib_131', required: false)
+executable('app', 'main.c')
+EOF
+printf '#include <zlib.h>\nint main(void) { return compressBound(1) == 0; }\n' >"$W/ms/main.c"
+(cd "$W/ms" && CC=$SHIM meson setup b >"$T/meson.out" 2>&1 && ninja -C b >"$T/ninja.out" 2>&1)
+check "meson: app's link fails" grep -q "undefined reference to .compressBound" "$T/ninja.out"
+
 # --- a C++ failure whose symbol has template arguments (issue #32 point 4) ---
 mkdir -p "$W/cxx"
 cat >"$W/cxx/main.cc" <<'EOF'
@@ -112,7 +128,7 @@ check_eq "report --failed exits 0" 0 $?
 echo "$out" >"$T/report.txt"
 check_contains "the heading says what was left out" "$out" \
 	"probes (--probes) and 1 failure superseded by a later successful link (--all) left out"
-check_eq "no probe is a cause" 0 "$(grep -c 'conftest\|flag_check\|TryCompile\|CMakeTmp\|libintl\|lk_strlcpy_131\|lk_no_such_function_131' <<<"$out")"
+check_eq "no probe is a cause" 0 "$(grep -c 'conftest\|flag_check\|TryCompile\|CMakeTmp\|meson-private\|libintl\|lk_strlcpy_131\|lk_no_such_function_131\|lk_nope_131\|lk_nolib_131' <<<"$out")"
 check_eq "the superseded failure is left out" 0 "$(grep -c 'lk_later' <<<"$out")"
 check_contains "a link whose inputs changed since: one note" "$out" \
 	"note: 1 failed link read inputs that have changed since it ran (a rebuild since?)"
@@ -126,6 +142,8 @@ check_contains "--probes: the conftest link of -lintl" "$with" "libintl_gettext"
 check_contains "--probes: the conftest link of AC_CHECK_FUNCS" "$with" "lk_strlcpy_131"
 check_contains "--probes: CMake's try_compile" "$with" "lk_no_such_function_131"
 check_contains "--probes: the build script's flag check" "$with" "flag_check"
+check_contains "--probes: meson's has_function" "$with" "lk_nope_131"
+check_contains "--probes: meson's find_library" "$with" "lk_nolib_131"
 check_eq "--probes: no more superseded failure" 0 "$(grep -c 'lk_later' <<<"$with")"
 check_contains "--all: the superseded failure" "$("$LINKSCOPE" report --failed --all)" "undefined-symbol: lk_later"
 
@@ -140,9 +158,11 @@ check_contains "github: zlibVersion on the Makefile's LDFLAGS line" "$ann" \
 	"::error file=ac/Makefile,line=3,title=linkscope%3A undefined-symbol%3A zlibVersion (1 link)::"
 check_contains "github: lk_greet on its source line (no build file to edit)" "$ann" \
 	"::error file=cxx/main.cc,line=3,title=linkscope%3A undefined-symbol%3A _Z8lk_greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE (1 link)::"
-check_eq "github: one error per cause, no probe" 4 "$(grep -c '^::error ' <<<"$ann")"
+check_contains "github: meson's compressBound at executable('app' (line 5)" "$ann" \
+	"::error file=ms/meson.build,line=5,title=linkscope%3A undefined-symbol%3A compressBound (1 link)::"
+check_eq "github: one error per cause, no probe" 5 "$(grep -c '^::error ' <<<"$ann")"
 check_contains "github: the changed inputs, one notice" "$ann" "::notice title=linkscope%3A inputs changed since the link::1 failed link read inputs"
-check_eq "github: nothing else" 5 "$(wc -l <<<"$ann")"
+check_eq "github: nothing else" 6 "$(wc -l <<<"$ann")"
 check_eq "github: --root gives the same" "$ann" "$(cd / && "$LINKSCOPE" report --failed --format github --root "$W")"
 sub=$(GITHUB_WORKSPACE=$W/cm "$LINKSCOPE" report --failed --format github)
 check_contains "github: a file outside the workspace gets no file=" "$sub" \
