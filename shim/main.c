@@ -38,6 +38,7 @@
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
 #include "linkscope/vec.h"
+#include "repro.h"
 #include "run.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -372,78 +373,6 @@ static char *parent_comm(void)
 	return lk_buf_detach(&comm);
 }
 
-/*
- * Ask lld or mold for their own reproducer: lld writes it where it is
- * told, into the record dir; mold always writes OUTPUT.repro.tar in the
- * build dir, moved beside the record once the link is over
- * (settle_reproducer).
- */
-static void request_reproducer(struct lk_record_draft *rec, const char *dir)
-{
-	struct lk_buf path = LK_BUF_INIT;
-
-	if (!strcmp(rec->linker_flavor, "lld")) {
-		lk_buf_addf(&path, "%s/%s.repro.tar", dir, rec->id);
-		setenv("LLD_REPRODUCE", path.buf, 1);
-		rec->reproducer = lk_buf_detach(&path);
-	} else if (!strcmp(rec->linker_flavor, "mold")) {
-		/* mold writes <output>.repro.tar itself; we can only say where. */
-		setenv("MOLD_REPRO", "1", 1);
-		lk_buf_addf(&path, "%s.repro.tar",
-			    rec->info->output_path ? rec->info->output_path : "a.out");
-		rec->reproducer = lk_buf_detach(&path);
-	} else {
-		lk_buf_release(&path);
-	}
-}
-
-/*
- * After the link: mold's reproducer moved from the build dir to
- * DIR/ID.repro.tar, beside lld's, so a reproducer never lands in the
- * user's tree (issue #32, point 8) and the record names it by an
- * absolute path; one that was not written is not named. 1 when the
- * record's path changed (a part rendered ahead no longer holds), else 0.
- */
-static int settle_reproducer(struct lk_record_draft *rec, const char *dir)
-{
-	struct lk_buf to = LK_BUF_INIT;
-	struct stat sb;
-	int changed = 0;
-
-	if (!rec->reproducer)
-		return 0;
-	if (stat(rec->reproducer, &sb) < 0) {
-		free(rec->reproducer);
-		rec->reproducer = NULL;
-		return 1;
-	}
-	if (strcmp(rec->linker_flavor, "mold"))
-		return 0;
-	if (dir[0] != '/' && rec->cwd)
-		lk_buf_addf(&to, "%s/", rec->cwd);
-	lk_buf_addf(&to, "%s/%s.repro.tar", dir, rec->id);
-	if (rename(rec->reproducer, to.buf) == 0) {
-		free(rec->reproducer);
-		rec->reproducer = lk_buf_detach(&to);
-		changed = 1;
-	} else {
-		char *abs = realpath(rec->reproducer, NULL);
-		struct lk_buf w = LK_BUF_INIT;
-
-		lk_buf_addf(&w, "mold's reproducer stays at '%s': cannot move it beside the record: %s",
-			    abs ? abs : rec->reproducer, strerror(errno));
-		lk_strvec_push(&rec->warnings, w.buf);
-		lk_buf_release(&w);
-		if (abs) {
-			free(rec->reproducer);
-			rec->reproducer = abs;
-			changed = 1;
-		}
-	}
-	lk_buf_release(&to);
-	return changed;
-}
-
 /* One line, after the linker's own output, whatever went wrong first. */
 static void warn_not_recorded(const struct lk_err *err)
 {
@@ -760,7 +689,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		rec->info = &st->info;
 		rec->id = record_id(rec->start_ns);
 		lk_target_find_linker(rec);
-		request_reproducer(rec, st->dir);
+		lk_repro_request(rec, st->dir);
 	}
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
@@ -827,7 +756,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
-	if (settle_reproducer(rec, st->dir))
+	if (lk_repro_settle(rec, st->dir))
 		prerendered = 0;
 	/* Collected even after a signal: it ran beside the link, and waits no longer than its bound. */
 	if (started) {
