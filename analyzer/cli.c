@@ -32,7 +32,7 @@ enum opt_id {
 	OPT_DIR, OPT_FORMAT, OPT_JSON, OPT_FULL, OPT_RUN_DRIVER, OPT_NO_DRIVER, OPT_REPLAY_ONLY,
 	OPT_VERIFY, OPT_WRITE_REPORTS, OPT_FAILED, OPT_SINCE, OPT_JOBS, OPT_MAX_SIZE, OPT_MAX_AGE,
 	OPT_DRY_RUN, OPT_CACHE_DIR, OPT_BASELINE, OPT_ACCEPT, OPT_ACCEPT_FILE, OPT_LINKERS, OPT_HELP,
-	OPT_NR
+	OPT_PROBES, OPT_ALL, OPT_ROOT, OPT_NR
 };
 
 #define O(id) (1u << (id))
@@ -48,6 +48,9 @@ static const struct option {
 	{ OPT_FAILED, "--failed", NULL, NULL, 0, "every failed link of the directory, one section per cause" },
 	{ OPT_SINCE, "--since", NULL, "TIME", 0, "only links since TIME (2026-11-30, 2026-11-30T10:00, 2h, 3d)" },
 	{ OPT_JOBS, "--jobs", "-j", "N", 0, "N analyses at once (default: one per CPU online)" },
+	{ OPT_PROBES, "--probes", NULL, NULL, 0, "keep the build system's probes (conftest, try_compile, ...)" },
+	{ OPT_ALL, "--all", NULL, NULL, 0, "keep failures a later link of the same output superseded" },
+	{ OPT_ROOT, "--root", NULL, "DIR", 0, "annotation paths relative to DIR (default: GITHUB_WORKSPACE, else .)" },
 	{ OPT_BASELINE, "--baseline", NULL, "RECORD", 0, "also say what drifted since RECORD" },
 	{ OPT_ACCEPT, "--accept", NULL, "KIND:SYMBOL", 1, "accept a known fact (KIND:* every one of a kind)" },
 	{ OPT_ACCEPT_FILE, "--accept-file", NULL, "FILE", 0, "the KIND:SYMBOL lines of FILE, # comments" },
@@ -88,7 +91,8 @@ static const struct command {
 	  O(OPT_WRITE_REPORTS), "text|json|markdown", "RECORD", 1, 1,
 	  "why the link failed (or what its success rests on), with verified fixes" },
 	{ LK_CMD_REPORT, "report", REPLAY_OPTS | O(OPT_FORMAT) | O(OPT_JSON) | O(OPT_REPLAY_ONLY) | O(OPT_VERIFY) |
-	  O(OPT_FAILED) | O(OPT_SINCE) | O(OPT_JOBS), "text|json|markdown|github", "[RECORD]", 0, 1,
+	  O(OPT_FAILED) | O(OPT_SINCE) | O(OPT_JOBS) | O(OPT_PROBES) | O(OPT_ALL) | O(OPT_ROOT),
+	  "text|json|markdown|github", "[RECORD]", 0, 1,
 	  "the post-mortem report of RECORD; with --failed, of every failed link (github: --failed only)" },
 	{ LK_CMD_WHY, "why", REPLAY_OPTS | O(OPT_FORMAT), "text", "RECORD SYMBOL", 2, 2,
 	  "where SYMBOL is referenced and defined, and why each archive member was or was not pulled in" },
@@ -349,6 +353,9 @@ static int set_option(const struct option *o, const char *value, struct lk_optio
 	case OPT_FAILED: opt->failed = 1; return 0;
 	case OPT_SINCE: opt->since = value; return 0;
 	case OPT_JOBS: return parse_jobs(value, &opt->jobs);
+	case OPT_PROBES: opt->probes = 1; return 0;
+	case OPT_ALL: opt->all = 1; return 0;
+	case OPT_ROOT: opt->root = value; return 0;
 	case OPT_MAX_SIZE: opt->max_size = value; return 0;
 	case OPT_MAX_AGE: opt->max_age = value; return 0;
 	case OPT_DRY_RUN: opt->dry_run = 1; return 0;
@@ -398,6 +405,8 @@ static int finish(const struct command *c, const char **ops, size_t nops, struct
 		return usage_error("--since goes with 'report --failed'");
 	if (opt->jobs && !opt->failed)
 		return usage_error("--jobs goes with 'report --failed'");
+	if ((opt->probes || opt->all || opt->root) && !opt->failed)
+		return usage_error("--probes, --all and --root go with 'report --failed'");
 	for (size_t i = 0; i < nops; i++)
 		stdin_uses += !strcmp(ops[i], "-");
 	if (opt->baseline && !strcmp(opt->baseline, "-"))

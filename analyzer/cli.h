@@ -37,6 +37,8 @@ struct lk_options {
 	int failed;		/* report --failed */
 	const char *since;	/* report --failed --since */
 	unsigned jobs;		/* report --failed -j: analyses at once (0: one per CPU online) */
+	int probes, all;	/* report --failed: keep the probes, the superseded failures (probe.h) */
+	const char *root;	/* report --failed --root: annotations' paths are relative to it */
 	const char *max_size, *max_age;	/* prune */
 	int dry_run;		/* prune */
 	const char *baseline;	/* check */

@@ -198,6 +198,8 @@ static int load_part(json_t *j, struct lk_summary_parts *parts)
 	p->version = opt_bytes(json_object_get(j, "version"));
 	p->defined_in = opt_bytes(json_object_get(j, "defined_in"));
 	p->referenced_by = opt_bytes(json_object_get(j, "referenced_by"));
+	p->src_file = opt_bytes(json_object_get(j, "src_file"));
+	p->src_line = (long)json_integer_value(json_object_get(j, "src_line"));
 	json_array_foreach(expl, i, x) {
 		char *s = lk_json_bytes(x);
 
@@ -211,9 +213,13 @@ static int load_part(json_t *j, struct lk_summary_parts *parts)
 		if (!d)
 			return -1;
 		LK_GROW(p->fixes.items, p->fixes.nr + 1, p->fixes.alloc);
+		memset(&p->fixes.items[p->fixes.nr], 0, sizeof(p->fixes.items[p->fixes.nr]));
 		p->fixes.items[p->fixes.nr].description = d;
 		p->fixes.items[p->fixes.nr].verified = json_is_true(json_object_get(x, "verified"));
-		p->fixes.items[p->fixes.nr++].stated = json_is_true(json_object_get(x, "stated"));
+		p->fixes.items[p->fixes.nr].stated = json_is_true(json_object_get(x, "stated"));
+		p->fixes.items[p->fixes.nr].where = opt_bytes(json_object_get(x, "where"));
+		p->fixes.items[p->fixes.nr].file = opt_bytes(json_object_get(x, "file"));
+		p->fixes.items[p->fixes.nr++].line = (long)json_integer_value(json_object_get(x, "line"));
 	}
 	return p->key && p->kind ? 0 : -1;
 }
@@ -453,6 +459,9 @@ static void write_parts(struct lk_jsonw *w, const struct lk_summary_parts *parts
 		key_str(w, "version", p->version);
 		key_str(w, "defined_in", p->defined_in);
 		key_str(w, "referenced_by", p->referenced_by);
+		key_str(w, "src_file", p->src_file);
+		lk_jsonw_key(w, "src_line");
+		lk_jsonw_int(w, p->src_line);
 		lk_jsonw_key(w, "explanation");
 		lk_jsonw_array(w);
 		for (size_t k = 0; k < p->explanation.nr; k++)
@@ -467,6 +476,10 @@ static void write_parts(struct lk_jsonw *w, const struct lk_summary_parts *parts
 			lk_jsonw_bool(w, p->fixes.items[k].verified);
 			lk_jsonw_key(w, "stated");
 			lk_jsonw_bool(w, p->fixes.items[k].stated);
+			key_str(w, "where", p->fixes.items[k].where);
+			key_str(w, "file", p->fixes.items[k].file);
+			lk_jsonw_key(w, "line");
+			lk_jsonw_int(w, p->fixes.items[k].line);
 			lk_jsonw_end(w);
 		}
 		lk_jsonw_end(w);

@@ -36,6 +36,7 @@
 #include "summary.h"
 #include "failcache.h"
 #include "recdir.h"
+#include "probe.h"
 #include "check.h"
 #include "fragility.h"
 #include "linkscope/private.h"
@@ -404,7 +405,10 @@ static int cmd_replay(const struct lk_options *opt)
  */
 static int cmd_report_failed(const struct lk_options *opt)
 {
-	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0 };
+	struct lk_summary_options sopt = { opt->format, opt->dir, opt->since, { opt->run_driver, opt->walls }, 0, 0, 0,
+					   NULL };
+	struct lk_probe_filter filter = { opt->probes, opt->all, 0, 0 };
+	char *root, *real_root;
 	struct { struct lk_record *items; size_t nr, alloc; } recs = { NULL, 0, 0 };
 	struct lk_summary_parts *parts;
 	struct lk_failcache fc;
@@ -419,7 +423,10 @@ static int cmd_report_failed(const struct lk_options *opt)
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 2;
 	}
-	if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
+	/* No directory: no link ran (the build failed before one), which a CI step reports as such. */
+	if (access(opt->dir, F_OK) < 0 && errno == ENOENT)
+		memset(&rd, 0, sizeof(rd));
+	else if (lk_recdir_read(opt->dir, &rd, &bad) < 0)
 		return 1;
 	/* Only the failed records are read, newest first. */
 	for (size_t i = 0; i < rd.entries.nr; i++) {
@@ -442,6 +449,14 @@ static int cmd_report_failed(const struct lk_options *opt)
 		}
 		free(path);
 	}
+	lk_probe_filter(&rd, recs.items, &recs.nr, &filter);
+	sopt.probes = filter.probes;
+	sopt.superseded = filter.superseded;
+	/* The workspace, as the records name it: their cwd is a physical path. */
+	root = opt->root ? lk_xstrdup(opt->root) : getenv("GITHUB_WORKSPACE") ?
+		lk_xstrdup(getenv("GITHUB_WORKSPACE")) : getcwd(NULL, 0);
+	real_root = root ? realpath(root, NULL) : NULL;
+	sopt.root = real_root ? real_root : root;
 	lk_recdir_release(&rd);
 	lk_strvec_release(&said);
 	parts = lk_xcalloc(recs.nr ? recs.nr : 1, sizeof(*parts));
@@ -458,6 +473,8 @@ static int cmd_report_failed(const struct lk_options *opt)
 	}
 	free(parts);
 	free(recs.items);
+	free(real_root);
+	free(root);
 	return bad ? 1 : 0;
 }
 

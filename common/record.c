@@ -544,6 +544,7 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	rec->linker_program = opt_arg(json_object_get(linker, "program"));
 	rec->linker_version = opt_arg(json_object_get(linker, "version"));
 	rec->print_prog_name = opt_arg(json_object_get(linker, "print_prog_name"));
+	rec->reproducer = opt_arg(json_object_get(root, "reproducer"));
 	rec->has_exit = json_is_integer(json_object_get(result, "exit_status"));
 	rec->exit_status = (int)json_integer_value(json_object_get(result, "exit_status"));
 	rec->signal = (int)json_integer_value(json_object_get(result, "signal"));
@@ -586,6 +587,7 @@ void lk_record_release(struct lk_record *rec)
 	free(rec->linker_program);
 	free(rec->linker_version);
 	free(rec->print_prog_name);
+	free(rec->reproducer);
 	lk_strvec_release(&rec->linker_argv);
 	free(rec->library_path);
 	free(rec->stderr_text);

@@ -40,6 +40,7 @@
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
 #include "linkscope/vec.h"
+#include "repro.h"
 #include "run.h"
 
 #ifndef LINKSCOPE_VERSION
@@ -374,26 +375,6 @@ static char *parent_comm(void)
 	return lk_buf_detach(&comm);
 }
 
-/* Ask lld or mold for their own reproducer next to the record. */
-static void request_reproducer(struct lk_record_draft *rec, const char *dir)
-{
-	struct lk_buf path = LK_BUF_INIT;
-
-	if (!strcmp(rec->linker_flavor, "lld")) {
-		lk_buf_addf(&path, "%s/%s.repro.tar", dir, rec->id);
-		setenv("LLD_REPRODUCE", path.buf, 1);
-		rec->reproducer = lk_buf_detach(&path);
-	} else if (!strcmp(rec->linker_flavor, "mold")) {
-		/* mold writes <output>.repro.tar itself; we can only say where. */
-		setenv("MOLD_REPRO", "1", 1);
-		lk_buf_addf(&path, "%s.repro.tar",
-			    rec->info->output_path ? rec->info->output_path : "a.out");
-		rec->reproducer = lk_buf_detach(&path);
-	} else {
-		lk_buf_release(&path);
-	}
-}
-
 /* One line, after the linker's own output, whatever went wrong first. */
 static void warn_not_recorded(const struct lk_err *err)
 {
@@ -703,7 +684,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		rec->info = &st->info;
 		rec->id = record_id(rec->start_ns);
 		lk_target_find_linker(rec);
-		request_reproducer(rec, st->dir);
+		lk_repro_request(rec, st->dir);
 	}
 	if (opt->keep && dir_ok && lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file) < 0)
 		lk_strvec_push(&rec->warnings, "the source read from stdin could not be forwarded whole");
@@ -776,6 +757,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
+	if (lk_repro_settle(rec, st->dir))
+		prerendered = 0;
 	/* Collected even after a signal: it ran beside the link, and waits no longer than its bound. */
 	if (started) {
 		rec->expansion.trigger = "always";

@@ -110,7 +110,7 @@ static void because_of_item(const struct lk_record *rec, const struct lk_line_it
 			    it->path ? it->path : it->word, it->position >= 0 ? "" : " (added by the driver)",
 			    library_then(rec, it) ? ", which was " : "", library_then(rec, it) ? library_then(rec, it) : "");
 	else
-		lk_buf_addf(why, "'%s' has changed since the link (size or time differs from the record's fingerprint)",
+		lk_buf_addf(why, "'%s' " LK_CERTAINTY_CHANGED " (size or time differs from the record's fingerprint)",
 			    it->path);
 }
 

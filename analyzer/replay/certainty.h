@@ -12,6 +12,9 @@
  * cannot be read now or have changed since the link, on a source's object
  * that could not be made again, or on unknown driver additions.
  */
+/* What the reason says of an input that changed since the link: a rebuild since, most often. */
+#define LK_CERTAINTY_CHANGED "has changed since the link"
+
 char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
 			   const struct lk_replay *rp);
 

@@ -73,6 +73,25 @@ static void gc_keep_symbol(struct rp *r, const char *name)
 }
 
 /*
+ * Where the collection changes the outcome: symbols still undefined that
+ * regular inputs reference, but only from sections that go, so ld does
+ * not fail on them (bfd reports an undefined symbol only from a section
+ * it keeps).
+ */
+static void gc_changes_note(struct rp *r)
+{
+	size_t cursor = 0, n = 0;
+	const struct lk_sym *s, *first = NULL;
+
+	while ((s = lk_symtab_next(r->tab, &cursor)))
+		if (!s->defined && s->ref_regular_strong && !s->gc_live && !rp_linker_defined(s->name) && !n++)
+			first = s;
+	if (n)
+		rp_note(r, LK_GC_CHANGES_NOTE "%zu undefined symbol%s referenced only from collected sections do%s not fail the link (%s%s)",
+			n, n == 1 ? "" : "s", n == 1 ? "es" : "", first->name, n > 1 ? ", ..." : "");
+}
+
+/*
  * bfd's roots that come from symbols (_bfd_elf_gc_keep and
  * bfd_elf_gc_mark_dynamic_ref_symbol): the entry, -u and the like, and when
  * the output has dynamic sections, every visible definition a shared object
@@ -98,8 +117,19 @@ void rp_collect_sections(struct rp *r)
 			rp_note(r, "--gc-sections with a version script: symbols it makes local are still taken as exported roots (not modelled), so fewer sections are collected than ld collects");
 	lk_gc_run(r->gc);
 	lk_gc_counts(r->gc, &removed, &total);
-	rp_note(r, "--gc-sections: %zu of %zu sections of the regular inputs are collected; references made only from them do not count (bfd's roots: entry %s, -u, exports, KEEP sections)",
+	rp_note(r, LK_GC_COUNT_NOTE "%zu of %zu sections of the regular inputs are collected; references made only from them do not count (bfd's roots: entry %s, -u, exports, KEEP sections)",
 	     removed, total, r->policy.entry);
+	gc_changes_note(r);
+}
+
+int lk_replay_gc_noise(const struct lk_strvec *notes, size_t i)
+{
+	if (strncmp(notes->items[i], LK_GC_COUNT_NOTE, strlen(LK_GC_COUNT_NOTE)))
+		return 0;
+	for (size_t k = 0; k < notes->nr; k++)
+		if (!strncmp(notes->items[k], LK_GC_CHANGES_NOTE, strlen(LK_GC_CHANGES_NOTE)))
+			return 0;
+	return 1;
 }
 
 struct lk_gc *rp_gc_new(struct rp *r)

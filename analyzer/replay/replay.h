@@ -194,6 +194,20 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 /* Free what the replay made; what the explain stage added is freed first, by lk_explain_release(). */
 void lk_replay_release(struct lk_replay *r);
 
+/*
+ * --gc-sections' notes: how many sections the collection takes (always in
+ * the JSON report), and, when it changes the outcome, which undefined
+ * symbols it leaves referenced only from sections that go.
+ */
+#define LK_GC_COUNT_NOTE "--gc-sections: "
+#define LK_GC_CHANGES_NOTE "--gc-sections changes the outcome: "
+/*
+ * Is notes->items[i] the count of a collection that changes nothing (no
+ * note says it does)? The text and Markdown reports and the summary leave
+ * it out: on every Rust line, it would tell nothing (issue #32, point 9).
+ */
+int lk_replay_gc_noise(const struct lk_strvec *notes, size_t i);
+
 /* Free what the replay made of a diagnostic (after lk_explain_diag_release() when it was explained). */
 void lk_diag_release(struct lk_diag *d);
 

@@ -18,8 +18,27 @@
 #include "explain.h"
 #include "fix.h"
 #include "where/where.h"
+#include "md.h"
 #include "report.h"
 #include "srcline.h"
+
+/* `s`: as it is on a terminal, escaped in Markdown (md.h). */
+static void put_text(FILE *out, const char *s, int md)
+{
+	if (md)
+		lk_md_text(out, s, 0);
+	else
+		fputs(s, out);
+}
+
+/* `s`: as it is on a terminal, a code span in Markdown. */
+static void put_code(FILE *out, const char *s, int md)
+{
+	if (md)
+		lk_md_code(out, s, 0);
+	else
+		fputs(s, out);
+}
 
 static long position_of(const struct lk_line *line, const struct lk_rinput *in)
 {
@@ -104,7 +123,8 @@ static char *cross_verdict(const struct lk_line *line, const struct lk_replay *r
 }
 
 /* Why each linker but the line's own that fails does, and what would make it link (not verified). */
-static void other_linkers_text(FILE *out, const char *lead, const struct lk_line *line, const struct lk_replay *rp)
+static void other_linkers_text(FILE *out, const char *lead, const struct lk_line *line, const struct lk_replay *rp,
+			       int md)
 {
 	enum lk_linker order[LK_LINKER_COUNT];
 
@@ -113,29 +133,38 @@ static void other_linkers_text(FILE *out, const char *lead, const struct lk_line
 		const struct lk_linker_verdict *v = &rp->linkers[order[k]];
 
 		if (v->unknown) {
-			fprintf(out, "%s%s's verdict is unknown: %s\n", lead, human_name(rp, order[k]), v->unknown);
+			fprintf(out, "%s%s's verdict is unknown: ", lead, human_name(rp, order[k]));
+			put_text(out, v->unknown, md);
+			fputs("\n", out);
 			continue;
 		}
-		for (size_t i = 0; i < v->why.nr; i++)
-			fprintf(out, "%s%s\n", lead, v->why.items[i]);
+		for (size_t i = 0; i < v->why.nr; i++) {
+			fputs(lead, out);
+			put_text(out, v->why.items[i], md);
+			fputs("\n", out);
+		}
 		for (size_t i = 0; i < v->fixes.nr; i++) {
 			int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
 
-			fprintf(out, "%sfix (%s%s%s) %s\n", lead, verified < 0 ? "not verified by replay" : verified ? "verified by " : "",
+			fprintf(out, "%sfix (%s%s%s) %s", lead, verified < 0 ? "not verified by replay" : verified ? "verified by " : "",
 				verified < 0 ? "" : human_name(rp, order[k]),
-				verified < 0 ? "" : verified ? "'s replay" : "'s replay of it still fails", v->fixes.items[i]);
+				verified < 0 ? "" : verified ? "'s replay" : "'s replay of it still fails", "");
+			put_text(out, v->fixes.items[i], md);
+			fputs("\n", out);
 		}
 	}
 }
 
-static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *in)
+static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *in, int md)
 {
 	long pos = position_of(line, in);
 
-	if (in->member)
-		fprintf(out, "member %s of %s", in->member, in->path);
-	else
-		fprintf(out, "%s", in->path);
+	if (in->member) {
+		fputs("member ", out);
+		put_code(out, in->member, md);
+		fputs(" of ", out);
+	}
+	put_code(out, in->path, md);
 	if (pos >= 0)
 		fprintf(out, " (argv position %ld)", pos);
 }
@@ -148,7 +177,7 @@ static void site(FILE *out, const struct lk_line *line, const struct lk_rinput *
  */
 static void ref_lines_out(FILE *out, const struct lk_replay *rp, const struct lk_diag *d, int md)
 {
-	const char *lead = md ? "- ``" : "  ", *tail = md ? "``" : "";
+	struct lk_buf b = LK_BUF_INIT;
 
 	if (!d->ref_lines)
 		return;
@@ -157,22 +186,36 @@ static void ref_lines_out(FILE *out, const struct lk_replay *rp, const struct lk
 		const struct lk_rinput *in = &rp->inputs.items[r->input];
 		char *human = lk_demangle(r->symbol);
 
+		lk_buf_reset(&b);
 		if (r->pos.file)
-			fprintf(out, "%s%s:%u: ", lead, r->pos.file, r->pos.line);
+			lk_buf_addf(&b, "%s:%u: ", r->pos.file, r->pos.line);
 		else if (in->member)
-			fprintf(out, "%s%s(%s):(%s+0x%llx): ", lead, in->path, in->member, r->section,
-				(unsigned long long)r->offset);
+			lk_buf_addf(&b, "%s(%s):(%s+0x%llx): ", in->path, in->member, r->section,
+				    (unsigned long long)r->offset);
 		else
-			fprintf(out, "%s%s:(%s+0x%llx): ", lead, in->path, r->section, (unsigned long long)r->offset);
-		fprintf(out, "undefined reference to `%s'%s\n", human ? human : r->symbol, tail);
+			lk_buf_addf(&b, "%s:(%s+0x%llx): ", in->path, r->section, (unsigned long long)r->offset);
+		lk_buf_addf(&b, "undefined reference to `%s'", human ? human : r->symbol);
 		free(human);
+		if (md) {
+			fputs("- ", out);
+			lk_md_code(out, b.buf, 0);
+			fputs("\n", out);
+		} else {
+			fprintf(out, "  %s\n", b.buf);
+		}
 	}
 	if (d->ref_lines->cut)
 		fprintf(out, "%s(more references follow)\n", md ? "- " : "  ");
-	if (d->ref_lines->decl.file)
-		fprintf(out, "%sdeclared at %s%s:%u%s (in the source %s was compiled from)\n", md ? "- " : "  ",
-			md ? "`" : "", d->ref_lines->decl.file, d->ref_lines->decl.line, md ? "`" : "",
-			rp->inputs.items[d->ref_lines->decl_input].path);
+	if (d->ref_lines->decl.file) {
+		lk_buf_reset(&b);
+		lk_buf_addf(&b, "%s:%u", d->ref_lines->decl.file, d->ref_lines->decl.line);
+		fputs(md ? "- declared at " : "  declared at ", out);
+		put_code(out, b.buf, md);
+		fputs(" (in the source ", out);
+		put_text(out, rp->inputs.items[d->ref_lines->decl_input].path, md);
+		fputs(" was compiled from)\n", out);
+	}
+	lk_buf_release(&b);
 }
 
 static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
@@ -193,23 +236,34 @@ static void near_miss_lines_out(FILE *out, const struct lk_diag *d, int md)
 			def_said |= same_pos(&d->near_misses.items[j].def_pos, &f->def_pos);
 			fix_said |= same_pos(&d->near_misses.items[j].fix_pos, &f->fix_pos);
 		}
+		struct lk_buf b = LK_BUF_INIT;
+
 		if (f->def_pos.file && !def_said) {
 			char *human = lk_demangle(f->found);
 
-			fprintf(out, "%s%s:%u: the definition of %s (%s)\n", lead, f->def_pos.file, f->def_pos.line,
-				human ? human : f->found, f->kind);
+			lk_buf_addf(&b, "%s:%u: the definition of %s (%s)", f->def_pos.file, f->def_pos.line,
+				    human ? human : f->found, f->kind);
+			fputs(lead, out);
+			put_text(out, b.buf, md);
+			fputs("\n", out);
 			free(human);
 		}
-		if (f->fix_pos.file && !fix_said)
-			fprintf(out, "%s%s:%u: the line to change: %s\n", lead, f->fix_pos.file, f->fix_pos.line,
-				f->fix ? f->fix : f->kind);
+		if (f->fix_pos.file && !fix_said) {
+			lk_buf_reset(&b);
+			lk_buf_addf(&b, "%s:%u: the line to change: %s", f->fix_pos.file, f->fix_pos.line,
+				    f->fix ? f->fix : f->kind);
+			fputs(lead, out);
+			put_text(out, b.buf, md);
+			fputs("\n", out);
+		}
+		lk_buf_release(&b);
 	}
 }
 
 #define SYMBOLS_SHOWN 5
 
 /* The first few of `syms`, demangled, and how many more; `kinded`: items are "kind symbol". */
-static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
+static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded, int md)
 {
 	for (size_t i = 0; i < syms->nr && i < SYMBOLS_SHOWN; i++) {
 		const char *sym = syms->items[i], *space = kinded ? strchr(sym, ' ') : NULL;
@@ -217,7 +271,8 @@ static void symbol_list(FILE *out, const struct lk_strvec *syms, int kinded)
 
 		sym = space ? space + 1 : sym;
 		human = lk_demangle(sym);
-		fprintf(out, "%s%s", i ? ", " : "", human ? human : sym);
+		fputs(i ? ", " : "", out);
+		put_code(out, human ? human : sym, md);
 		free(human);
 	}
 	if (syms->nr > SYMBOLS_SHOWN)
@@ -262,7 +317,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "\n");
 	if (cross) {
 		fprintf(out, "cross-linker verdict: %s\n", cross);
-		other_linkers_text(out, "  ", line, rp);
+		other_linkers_text(out, "  ", line, rp, 0);
 		if (own != LK_LINKER_BFD && rp->diags.nr)
 			fprintf(out, "what GNU ld's replay finds (it %s under GNU ld's rules):\n", rp->success ? "succeeds" : "fails");
 	}
@@ -275,7 +330,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		if (d->symbols.nr > 1) {
 			fprintf(out, "\n%s%s%s: %zu symbols: ", lk_color(&c, LK_C_BOLD LK_C_RED), lk_diag_kind_name(d->kind),
 				lk_color(&c, LK_C_RESET), d->symbols.nr);
-			symbol_list(out, &d->symbols, 0);
+			symbol_list(out, &d->symbols, 0, 0);
 			fprintf(out, "\n");
 		} else {
 			fprintf(out, "\n%s%s%s: %s%s%s%s%s%s\n", lk_color(&c, LK_C_BOLD LK_C_RED),
@@ -286,13 +341,13 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "  %s ", d->kind == LK_DIAG_MULTIPLE ? "defined again in" : "referenced by");
-			site(out, line, &rp->inputs.items[d->ref_input]);
+			site(out, line, &rp->inputs.items[d->ref_input], 0);
 			fprintf(out, "\n");
 		}
 		ref_lines_out(out, rp, d, 0);
 		if (d->def_input >= 0 && d->kind == LK_DIAG_MULTIPLE) {
 			fprintf(out, "  first defined in ");
-			site(out, line, &rp->inputs.items[d->def_input]);
+			site(out, line, &rp->inputs.items[d->def_input], 0);
 			fprintf(out, "\n");
 		} else if (d->def_input >= 0) {
 			fprintf(out, "  defined in %s", rp->inputs.items[d->def_input].path);
@@ -317,7 +372,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			if (f->partial) {
 				fprintf(out, "  partial fix (verified by replay for these symbols; %zu other diagnostic%s remain: ",
 					f->remaining.nr, f->remaining.nr == 1 ? "" : "s");
-				symbol_list(out, &f->remaining, 1);
+				symbol_list(out, &f->remaining, 1, 0);
 				fprintf(out, "): %s\n", f->description);
 			} else {
 				fprintf(out, "  %s %s: %s\n", f->workaround ? "workaround" : "fix", f->verified ? "(verified by replay)" :
@@ -340,8 +395,9 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		fprintf(out, "      where: %s\n", fixes->whole->where->sentence);
 	for (size_t i = 0; i < line->warnings.nr; i++)
 		fprintf(out, "%sline: %s\n", i ? "" : "\n", line->warnings.items[i]);
-	for (size_t i = 0; i < rp->notes.nr; i++)
-		fprintf(out, "%snote: %s\n", i ? "" : "\n", rp->notes.items[i]);
+	for (size_t i = 0, said = 0; i < rp->notes.nr; i++)
+		if (!lk_replay_gc_noise(&rp->notes, i))
+			fprintf(out, "%snote: %s\n", said++ ? "" : "\n", rp->notes.items[i]);
 }
 
 static json_t *strvec(const struct lk_strvec *v)
@@ -616,6 +672,32 @@ int lk_report_json(FILE *out, const struct lk_record *rec, const struct lk_line 
 	return rc;
 }
 
+/* One item of a Markdown list: `s` escaped (md.h). */
+static void md_item(FILE *out, const char *s)
+{
+	fputs("- ", out);
+	lk_md_text(out, s, 0);
+	fputs("\n", out);
+}
+
+/* A fix's table row; everything in it from the record or a symbol escaped. */
+static void md_fix_row(FILE *out, const struct lk_fix *f)
+{
+	fputs("| ", out);
+	if (f->workaround)
+		fputs("workaround: ", out);
+	lk_md_text(out, f->description, LK_MD_CELL);
+	if (f->where) {
+		fputs("; where: ", out);
+		lk_md_text(out, f->where->sentence, LK_MD_CELL);
+	}
+	fprintf(out, " | %s | %s |\n",
+		f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
+		f->stated ? "stated, not tried" : "no",
+		!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
+}
+
+/* Markdown that GitHub renders as written: every string from the record or a symbol in a code span or escaped. */
 void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *line,
 		  const struct lk_replay *rp,
 		    const struct lk_fixes *fixes, const struct lk_report_options *opt)
@@ -626,16 +708,17 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 	char *cross = cross_verdict(line, rp);
 	enum lk_linker own = lk_linker_of_flavor(line->flavor);
 
-	fprintf(out, "## linkscope: the link of `%s` ", rec->output ? rec->output : "a.out");
+	fputs("## linkscope: the link of ", out);
+	lk_md_code(out, rec->output ? rec->output : "a.out", 0);
 	if (unknown(line, rp))
-		fprintf(out, "has an unknown outcome\n\n");
+		fprintf(out, " has an unknown outcome\n\n");
 	else
-		fprintf(out, "%s under %s's rules\n\n", rp->linkers[own].success ? "succeeds" : "fails", human_name(rp, own));
+		fprintf(out, " %s under %s's rules\n\n", rp->linkers[own].success ? "succeeds" : "fails", human_name(rp, own));
 	if (unknown(line, rp)) {
 		for (size_t i = 0; i < line->unknown.nr; i++)
-			fprintf(out, "- %s\n", line->unknown.items[i]);
+			md_item(out, line->unknown.items[i]);
 		if (rp->unknown)
-			fprintf(out, "- %s\n", rp->unknown);
+			md_item(out, rp->unknown);
 		fprintf(out, "\n");
 		memset(&empty, 0, sizeof(empty));
 		empty.notes = rp->notes;
@@ -644,85 +727,96 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		free(cross);
 		cross = NULL;
 	}
-	if (agree >= 0)
-		fprintf(out, "The real linker (%s) %s (exit %d); the replay %s.\n\n", line->flavor,
-			rec->exit_status ? "failed" : "succeeded", rec->exit_status,
-			agree ? "agrees" : "**disagrees**");
+	if (agree >= 0) {
+		fputs("The real linker (", out);
+		lk_md_text(out, line->flavor, 0);
+		fprintf(out, ") %s (exit %d); the replay %s.\n\n", rec->exit_status ? "failed" : "succeeded",
+			rec->exit_status, agree ? "agrees" : "**disagrees**");
+	}
 	if (cross) {
 		fprintf(out, "**Cross-linker verdict:** %s.\n\n", cross);
-		other_linkers_text(out, "- ", line, rp);
+		other_linkers_text(out, "- ", line, rp, 1);
 		fprintf(out, "\n");
 	}
 	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
 		const struct lk_fix_list *fl = lk_fixes_of(fixes, i);
-
 		char *human = lk_demangle(d->symbol);
 
+		fprintf(out, "### `%s`: ", lk_diag_kind_name(d->kind));
 		if (d->symbols.nr > 1) {
-			fprintf(out, "### `%s`: %zu symbols: ", lk_diag_kind_name(d->kind), d->symbols.nr);
-			symbol_list(out, &d->symbols, 0);
-			fprintf(out, "\n\n");
+			fprintf(out, "%zu symbols: ", d->symbols.nr);
+			symbol_list(out, &d->symbols, 0, 1);
 		} else {
-			fprintf(out, "### `%s`: `%s%s%s`%s%s%s\n\n", lk_diag_kind_name(d->kind), d->symbol,
-				d->version ? "@@" : "", d->version ? d->version : "",
-				human ? " (`" : "", human ? human : "", human ? "`)" : "");
+			struct lk_buf sym = LK_BUF_INIT;
+
+			lk_buf_addf(&sym, "%s%s%s", d->symbol, d->version ? "@@" : "", d->version ? d->version : "");
+			lk_md_code(out, sym.buf, 0);
+			lk_buf_release(&sym);
+			if (human) {
+				fputs(" (", out);
+				lk_md_code(out, human, 0);
+				fputs(")", out);
+			}
 		}
+		fprintf(out, "\n\n");
 		free(human);
 		if (d->ref_input >= 0) {
 			fprintf(out, "- **referenced by** ");
-			site(out, line, &rp->inputs.items[d->ref_input]);
+			site(out, line, &rp->inputs.items[d->ref_input], 1);
 			fprintf(out, "\n");
 		}
 		ref_lines_out(out, rp, d, 1);
 		if (d->def_input >= 0) {
-			fprintf(out, "- **defined in** `%s`", rp->inputs.items[d->def_input].path);
-			for (size_t k = 0; k < d->via.nr; k++)
-				fprintf(out, "%s`%s`", k ? " -> " : ", through ", d->via.items[k]);
+			fprintf(out, "- **defined in** ");
+			lk_md_code(out, rp->inputs.items[d->def_input].path, 0);
+			for (size_t k = 0; k < d->via.nr; k++) {
+				fputs(k ? " -> " : ", through ", out);
+				lk_md_code(out, d->via.items[k], 0);
+			}
 			fprintf(out, "\n");
 		} else if (d->provider) {
-			fprintf(out, "- **defined in** `%s`%s%s%s, not on the line\n", d->provider,
-				d->provider_package ? " (" : "", d->provider_package ? d->provider_package : "",
-				d->provider_package ? ")" : "");
+			fprintf(out, "- **defined in** ");
+			lk_md_code(out, d->provider, 0);
+			if (d->provider_package) {
+				fputs(" (", out);
+				lk_md_text(out, d->provider_package, 0);
+				fputs(")", out);
+			}
+			fprintf(out, ", not on the line\n");
 		} else if (d->defined_path) {
-			fprintf(out, "- **defined in** `%s`, on the line but read before the reference\n", d->defined_path);
+			fprintf(out, "- **defined in** ");
+			lk_md_code(out, d->defined_path, 0);
+			fprintf(out, ", on the line but read before the reference\n");
 		}
 		for (size_t k = 0; k < d->explanation.nr; k++)
-			fprintf(out, "- %s\n", d->explanation.items[k]);
+			md_item(out, d->explanation.items[k]);
 		near_miss_lines_out(out, d, 1);
 		if (fl->nr)
 			fprintf(out, "\n| fix | verified by replay | real linker |\n|---|---|---|\n");
-		for (size_t k = 0; k < fl->nr; k++) {
-			const struct lk_fix *f = &fl->items[k];
-
-			fprintf(out, "| %s%s%s%s | %s | %s |\n", f->workaround ? "workaround: " : "", f->description,
-				f->where ? "; where: " : "", f->where ? f->where->sentence : "",
-				f->verified ? "yes" : f->partial ? "its symbols: yes; other diagnostics remain" :
-				f->stated ? "stated, not tried" : "no",
-				!f->linker_checked ? "not run" : f->linker_ok ? "links" : "fails");
-		}
+		for (size_t k = 0; k < fl->nr; k++)
+			md_fix_row(out, &fl->items[k]);
 		fprintf(out, "\n");
 	}
-	if (fixes->whole)
-		fprintf(out, "**Fix for the whole link** (verified by replay): %s%s%s\n\n", fixes->whole->description,
-			fixes->whole->where ? "; where: " : "", fixes->whole->where ? fixes->whole->where->sentence : "");
+	if (fixes->whole) {
+		fputs("**Fix for the whole link** (verified by replay): ", out);
+		lk_md_text(out, fixes->whole->description, 0);
+		if (fixes->whole->where) {
+			fputs("; where: ", out);
+			lk_md_text(out, fixes->whole->where->sentence, 0);
+		}
+		fputs("\n\n", out);
+	}
 	if (line->warnings.nr) {
 		fprintf(out, "<details><summary>line warnings (%zu)</summary>\n\n", line->warnings.nr);
 		for (size_t i = 0; i < line->warnings.nr; i++)
-			fprintf(out, "- %s\n", line->warnings.items[i]);
+			md_item(out, line->warnings.items[i]);
 		fprintf(out, "\n</details>\n");
 	}
 }
 
 void lk_report_md_cell(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
+	lk_md_text(out, s, LK_MD_CELL);
 }

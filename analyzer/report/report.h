@@ -25,7 +25,7 @@ void lk_report_md(FILE *out, const struct lk_record *rec, const struct lk_line *
 		  const struct lk_replay *rp,
 		    const struct lk_fixes *fixes, const struct lk_report_options *opt);
 
-/* `s` as a Markdown table cell: "|" escaped (it would end the cell), newlines as spaces. */
+/* `s` as the text of a Markdown table cell (md.h): markup and "|" escaped, newlines as spaces. */
 void lk_report_md_cell(FILE *out, const char *s);
 
 #endif

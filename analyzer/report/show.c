@@ -190,6 +190,12 @@ static void print_header(const struct painter *p, const struct lk_record *rec, c
 		fprintf(p->out, "exit %d\n", rec->exit_status);
 	else
 		fprintf(p->out, "not run\n");
+	if (rec->reproducer) {
+		/* Older records of mold's name it relative to the link's dir. */
+		int rel = rec->reproducer[0] != '/' && rec->cwd;
+
+		fprintf(p->out, "repro    %s%s%s\n", rel ? rec->cwd : "", rel ? "/" : "", rec->reproducer);
+	}
 	fprintf(p->out, "linker   %s (%s), %s%s%s; driver's additions %s\n", line->flavor,
 		line->linker, line->emulation ? "emulation " : "", line->emulation ? line->emulation : "",
 		line->native ? ", native" : ", cross", driver_part_text(line->driver_part));
@@ -344,6 +350,7 @@ int lk_show_json(FILE *out, const struct lk_record *rec, const struct lk_line *l
 	}
 	json_object_set_new(root, "schema", json_string("linkscope-show/1"));
 	json_object_set_new(root, "record", lk_json_str(rec->path));
+	json_object_set_new(root, "reproducer", lk_json_str(rec->reproducer));
 	json_object_set_new(root, "linker", json_pack("{s:o, s:o, s:o, s:o, s:b, s:s}",
 		"flavor", lk_json_str(line->flavor), "program", lk_json_str(line->linker),
 		"emulation", lk_json_str(line->emulation), "sysroot", lk_json_str(line->sysroot),

@@ -20,6 +20,8 @@ struct lk_summary_options {
 	const char *since;		/* as the user gave it, or NULL */
 	struct lk_line_options line;	/* how line models are built */
 	size_t examined;		/* records read (failed or not) */
+	size_t probes, superseded;	/* failed links left out: probes (--probes), superseded (--all) */
+	const char *root;		/* github: annotation paths are relative to it (--root, $GITHUB_WORKSPACE, cwd) */
 };
 
 /*
@@ -32,6 +34,14 @@ struct lk_summary_fix {
 	char *description;
 	int verified;
 	int stated;		/* said, not tried by the replay */
+	char *where;		/* where the user makes it (lk_fix_where.sentence), or NULL */
+	char *file;		/* ... the build file the edit is in, or NULL */
+	long line;		/* ... and its line (1-based), or 0 */
+};
+
+struct lk_summary_fixes {
+	struct lk_summary_fix *items;
+	size_t nr, alloc;
 };
 
 struct lk_summary_part {
@@ -40,8 +50,10 @@ struct lk_summary_part {
 	char *symbol, *version;	/* or NULL */
 	char *defined_in;	/* the defining library, or NULL */
 	char *referenced_by;	/* "member m of a.a at 13", or NULL */
+	char *src_file;		/* the first reference's source file (DWARF), or NULL */
+	long src_line;		/* ... and line */
 	struct lk_strvec explanation;
-	struct { struct lk_summary_fix *items; size_t nr, alloc; } fixes;
+	struct lk_summary_fixes fixes;
 };
 
 struct lk_summary_parts {

@@ -258,6 +258,7 @@ struct lk_record {
 	char *linker_program;
 	char *linker_version;
 	char *print_prog_name;
+	char *reproducer;	/* lld's or mold's reproducer (LINKSCOPE_REPRODUCE=1), as recorded, or NULL */
 	int has_expansion;
 	struct lk_strvec linker_argv;	/* the driver's collect2/ld command, if expanded */
 	char *library_path;

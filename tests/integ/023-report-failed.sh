@@ -48,14 +48,15 @@ steps=$(sed -n '/^### A CI job/,/^```$/p' "$ROOT/README.md" | sed -n '/name: Sum
 	sed -n 's/^          \(linkscope\/build\/bin\/linkscope .*\)$/\1/p')
 check_eq "the README's summary step has two commands" 2 "$(grep -c . <<<"$steps")"
 ann=$(bash -c "$steps")
-check_eq "github: one annotation per cause" 2 "$(grep -c '^::error title=linkscope%3A ' <<<"$ann")"
-check_contains "github: the title escaped, the links named" "$ann" "::error title=linkscope%3A undefined-symbol%3A atexit (2 links)::"
+check_eq "github: one annotation per cause" 2 "$(grep -c '^::error \(file=[^,]*,\(line=[0-9]*,\)\?\)\?title=linkscope%3A ' <<<"$ann")"
+check_contains "github: the title escaped, the links named" "$ann" "title=linkscope%3A undefined-symbol%3A atexit (2 links)::"
+check_contains "github: on the build.rs line the fix edits, relative to the workspace" "$ann" "::error file=crate/build.rs,line=29,title="
 check_contains "github: the fix in the message" "$ann" "Fix (verified by replay): append -lc after -Wl,--end-group at"
 check_eq "github: one line each (newlines escaped)" 2 "$(wc -l <<<"$ann")"
 md=$(cat "$GITHUB_STEP_SUMMARY")
 check_contains "markdown summary: heading" "$md" "## linkscope: 3 failed links, 2 causes"
 check_contains "markdown summary: the atexit section" "$md" '### 1. `undefined-symbol: atexit` (2 links)'
-check_contains "markdown summary: a fix table" "$md" "| fix | verified by replay |"
+check_contains "markdown summary: a fix table" "$md" "| fix | where | verified by replay |"
 check_contains "markdown summary: the links table" "$md" "<details><summary>links (2)</summary>"
 
 # --since: a time after every record leaves nothing; an age that covers them all keeps them.

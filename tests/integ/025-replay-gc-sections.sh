@@ -7,8 +7,8 @@ export LINKSCOPE_EXPAND=always
 
 # outcome: "succeeds" or "fails" under GNU ld's rules, from the replay of the last record.
 outcome() { "$LINKSCOPE" explain --replay-only last | sed -n 's/.*the link \(succeeds\|fails\) under GNU ld.*/\1/p' | head -n 1; }
-# collected: the replay's count of collected sections.
-collected() { "$LINKSCOPE" explain --replay-only last | sed -n 's/.*--gc-sections: \([0-9]*\) of .*/\1/p' | head -n 1; }
+# collected: the replay's count of collected sections (a note of the JSON report; the text says it only when it changes the outcome).
+collected() { "$LINKSCOPE" report --format json --replay-only last | sed -n 's/.*--gc-sections: \([0-9]*\) of .*/\1/p' | head -n 1; }
 # same WHAT DRIVER ARGS...: link through the shim; check the outcome and, under
 # --gc-sections, the collected count against ld's.
 same() {
