@@ -117,22 +117,40 @@ for build in "$@"; do
 		"$root/tests/view-check.sh" "$views"
 done
 
-# run_suite I: run suite I into its log; its status and wall time into I.done.
+# cpu_usecs: the CPU time (user and system) of the processes this shell has
+# waited for, from `times`'s second line ("0m1.250s 0m0.310s"), in microseconds.
+cpu_usecs() {
+	local user sys
+	read -r _ && read -r user sys || return
+	echo $(($(min_sec_usecs "$user") + $(min_sec_usecs "$sys")))
+}
+# min_sec_usecs 1m2.345s: that time in microseconds (`times` gives milliseconds).
+min_sec_usecs() {
+	local m=${1%%m*} s=${1#*m}
+	s=${s%s}
+	echo $((10#$m * 60000000 + 10#${s%%[.,]*} * 1000000 + 10#${s#*[.,]} * 1000))
+}
+
+# run_suite I: run suite I into its log; its status, wall time and CPU time
+# into I.done. The CPU time is the suite's own work, whatever the machine's
+# load (a wall time on a shared machine is not); `times` runs in this
+# subshell itself (not in a $(...), a fork that has waited for nothing).
 run_suite() {
 	local i=$1 t0 rc
 	t0=$(usecs "$EPOCHREALTIME")
 	eval "${cmds[i]}" >"$logs/$i.log" 2>&1 </dev/null 3>&-
 	rc=$?
-	echo "$rc $(($(usecs "$EPOCHREALTIME") - t0))" >"$logs/$i.done"
+	times >"$logs/$i.times"
+	echo "$rc $(($(usecs "$EPOCHREALTIME") - t0)) $(cpu_usecs <"$logs/$i.times")" >"$logs/$i.done"
 	echo "$i" >&3
 }
 
-passed=0 failed=0 suite_us=()
-declare -A build_us=()
+passed=0 failed=0 suite_us=() suite_cpu=()
+declare -A build_us=() build_cpu=()
 # report I: print suite I's line (its log's tail if it failed), count its checks.
 report() {
-	local i=$1 rc us p f s
-	read -r rc us <"$logs/$i.done"
+	local i=$1 rc us cpu p f s
+	read -r rc us cpu <"$logs/$i.done"
 	p=$(grep -c -- "${pass_res[i]}" "$logs/$i.log")
 	f=$(grep -c -- "${fail_res[i]}" "$logs/$i.log")
 	# A crash or a non-zero exit with no failed check is still a failure.
@@ -147,7 +165,8 @@ report() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	build_us[${builds[i]}]=$((${build_us[${builds[i]}]:-0} + us))
-	suite_us[i]=$us
+	build_cpu[${builds[i]}]=$((${build_cpu[${builds[i]}]:-0} + cpu))
+	suite_us[i]=$us suite_cpu[i]=$cpu
 }
 
 # Each suite that ends says so on this pipe (one short write: lines never
@@ -182,14 +201,17 @@ while [ "$printed" -lt "$n" ]; do
 	done
 done
 
-echo "time per build (each suite's wall time, added up; $jobs suites at a time):"
+echo "time per build (each suite's wall time and CPU time, added up; $jobs suites at a time):"
 for build in "$@"; do
 	b=$(basename "$build")
-	[ -n "${build_us[$b]:-}" ] && printf '  %-10s %8s s\n' "$b" "$(seconds "${build_us[$b]}")"
+	[ -n "${build_us[$b]:-}" ] &&
+		printf '  %-10s %8s s wall %8s s CPU\n' "$b" "$(seconds "${build_us[$b]}")" "$(seconds "${build_cpu[$b]}")"
 done
-echo "the slowest suites:"
+echo "the slowest suites (wall, CPU):"
 for i in "${!suite_us[@]}"; do echo "${suite_us[i]} $i"; done | sort -rn | head -n 8 |
-	while read -r us i; do printf '  %-52s %8s s\n' "${names[i]}" "$(seconds "$us")"; done
+	while read -r us i; do
+		printf '  %-52s %8s s %8s s\n' "${names[i]}" "$(seconds "$us")" "$(seconds "${suite_cpu[i]}")"
+	done
 echo "wall time: $(seconds $(($(usecs "$EPOCHREALTIME") - t_run))) s"
 if [ "$failed" -eq 0 ]; then rm -rf "$logs"; else echo "the suites' logs: $logs"; fi
 echo "$passed passed, $failed failed"
