@@ -43,8 +43,43 @@ seconds() { printf '%d.%d' $(($1 / 1000000)) $(($1 % 1000000 / 100000)); }
 names=() pass_res=() fail_res=() builds=() cmds=() barriers=() earlies=() lates=()
 n=0
 
-# [barrier=1] [early=1] add BUILD NAME PASS-PATTERN FAIL-PATTERN COMMAND...: queue a suite.
+# The sanitizer build runs the integration suites that tests/san-suites.txt
+# marks `run`, not those marked `skip`: the plain run covers no line of
+# analyzer/, shim/ or common/ that the suites run under ASan leave out
+# (scripts/choose-san-suites.py chose them by coverage and wrote the list).
+# A suite the list does not name runs (a new one, until the list is made
+# again); a name that is no suite is an error, not a suite silently lost.
+declare -A san_skip=()
+san_list=$root/tests/san-suites.txt
+[ -f "$san_list" ] || { echo "run.sh: no $san_list (scripts/choose-san-suites.py writes it)" >&2; exit 2; }
+lineno=0
+while read -r verdict suite; do
+	lineno=$((lineno + 1))
+	case $verdict in '' | '#'*) continue ;; esac
+	script=${suite#integ/}
+	script=$root/tests/integ/${script% elsewhere}.sh
+	if [ "${suite#integ/}" = "$suite" ] || [ ! -f "$script" ] ||
+		{ [ "${suite% elsewhere}" != "$suite" ] && ! grep -q '"$LINKSCOPE"' "$script"; }; then
+		echo "run.sh: $san_list:$lineno: no integration suite '$suite'" >&2
+		exit 2
+	fi
+	case $verdict in
+	run) ;;
+	skip) san_skip[$suite]=1 ;;
+	*) echo "run.sh: $san_list:$lineno: '$verdict' is not run or skip" >&2; exit 2 ;;
+	esac
+done <"$san_list"
+
+# LK_ONLY=REGEX: only the suites whose name, less its build's, matches it
+# (scripts/choose-san-suites.py runs the suites one at a time so).
+only=${LK_ONLY:-}
+
+# [barrier=1] [early=1] add BUILD NAME PASS-PATTERN FAIL-PATTERN COMMAND...: queue a suite,
+# unless LK_ONLY or the sanitizer build's list leaves it out.
 add() {
+	local suite=${2#"$1"/}
+	if [ -n "$only" ] && ! [[ $suite =~ $only ]]; then return; fi
+	if [ "$1" = build-san ] && [ -n "${san_skip[$suite]:-}" ]; then return; fi
 	builds[n]=$1 names[n]=$2 pass_res[n]=$3 fail_res[n]=$4 barriers[n]=${barrier:-0}
 	shift 4
 	cmds[n]=$(printf '%q ' "$@")
