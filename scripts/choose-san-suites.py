@@ -6,8 +6,7 @@ write them to tests/san-suites.txt (issue #30).
 Every suite of the plain pass of tests/run.sh is run alone (LK_ONLY) in a
 coverage build (gcc --coverage -O0), and gcov says which lines of
 analyzer/, shim/ and common/ it ran. The sanitizer build always runs the
-unit tests and the three difftests at its own, smaller sizes; to those the
-integration suites (each one plain and, where it has one, `elsewhere`) are
+unit tests and the three difftests; to those the integration suites (each one plain and, where it has one, `elsewhere`) are
 added greedily, the most lines not yet covered per second of CPU first,
 until every line that the whole plain run covers is covered under ASan
 too. The others are marked `skip`.
@@ -18,8 +17,16 @@ Each of the N jobs has a coverage build of its own, build-cov-1 ... -N: a
 keep two suites' counts apart. A suite's counts are taken, and removed,
 after it ends, before the job's next suite starts.
 
+A process that cannot write its counts (072 runs the shim as user nobody,
+who may not write into the build tree) leaves the suite's coverage
+incomplete; libgcov says so on stderr ("profiling:...:Cannot open"), which
+fails such a suite (072 checks the shim's stderr), and a suite that failed
+so is always run under ASan, as the unit tests are. (GCOV_ERROR_FILE, which
+would take those lines off stderr, was not heeded by the static shim.)
+
 --data FILE: choose from the coverage of an earlier run (each run writes it
-to build-cov-1/coverage.json) instead of running the suites again.
+to build-cov-1/coverage.json) instead of running the suites again;
+--again NAME... with it runs those suites again first.
 About 15 minutes with two jobs on two cores (docs/bench.md).
 """
 import argparse
@@ -35,26 +42,18 @@ import threading
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "san-suites.txt")
 COVERED_DIRS = ("analyzer/", "shim/", "common/")
-# tests/run.sh's difftest sizes in build-san: DIFFTEST_N / 4 and DIFFTEST_LINKERS_N / 2.
-SAN_DIFFTEST_ENV = {"DIFFTEST_N": "25", "DIFFTEST_LINKERS_N": "16"}
 
 
 def suites():
-    """The suites as (name, LK_ONLY regex, extra env, kind): kind is `plain`
-    (in the plain run only), `both` (the plain run and, always, the
-    sanitizer build's), `san` (the sanitizer build's only) or `integ` (a
-    candidate)."""
-    out = [
-        ("unit", "^unit/", {}, "both"),
-        ("difftests", "^difftest", {}, "plain"),
-        ("difftests at the sanitizer's sizes", "^difftest", SAN_DIFFTEST_ENV, "san"),
-    ]
+    """The suites as (name, LK_ONLY regex, kind): kind is `always` (in
+    the plain run and the sanitizer build's) or `integ` (a candidate)."""
+    out = [("unit", "^unit/", "always"), ("difftests", "^difftest", "always")]
     for path in sorted(glob.glob(os.path.join(ROOT, "tests", "integ", "[0-9]*.sh"))):
         name = "integ/" + os.path.basename(path)[:-3]
-        out.append((name, "^%s$" % name, {}, "integ"))
+        out.append((name, "^%s$" % name, "integ"))
         with open(path, encoding="utf-8") as f:
             if '"$LINKSCOPE"' in f.read():
-                out.append((name + " elsewhere", "^%s elsewhere$" % name, {}, "integ"))
+                out.append((name + " elsewhere", "^%s elsewhere$" % name, "integ"))
     return out
 
 
@@ -87,10 +86,10 @@ def covered_lines(dirname):
 def run_one(dirname, suite):
     """Run one suite in build DIRNAME: its covered lines, CPU seconds, and
     whether it passed."""
-    name, only, extra, _ = suite
+    only = suite[1]
     for f in gcda_files(dirname):
         os.unlink(f)
-    env = dict(os.environ, LK_ONLY=only, LK_TEST_JOBS="1", **extra)
+    env = dict(os.environ, LK_ONLY=only, LK_TEST_JOBS="1")
     log = os.path.join(ROOT, dirname, "suite.log")
     with open(log, "w") as out:
         p = subprocess.Popen(["bash", os.path.join(ROOT, "tests", "run.sh"), dirname],
@@ -98,19 +97,23 @@ def run_one(dirname, suite):
         # wait4: the CPU time of the suite's processes alone, not the other job's.
         _, status, usage = os.wait4(p.pid, 0)
     with open(log) as f:
-        last = f.read().splitlines()[-1:] or [""]
+        text = f.read()
+    last = text.splitlines()[-1:] or [""]
     ok = os.waitstatus_to_exitcode(status) == 0 and last[0].endswith(" passed, 0 failed")
-    return covered_lines(dirname), usage.ru_utime + usage.ru_stime, ok
+    # run.sh prints a failed suite's log: counts lost there are the failure.
+    complete = "profiling:" not in text
+    return covered_lines(dirname), usage.ru_utime + usage.ru_stime, ok or not complete, complete
 
 
-def measure(jobs):
+def measure(jobs, todo_suites, data):
+    """Run TODO_SUITES on JOBS coverage builds, their coverage into DATA."""
     dirs = ["build-cov-%d" % (k + 1) for k in range(jobs)]
     for d in dirs:
         build(d)
     todo = queue.Queue()
-    for s in suites():
+    for s in todo_suites:
         todo.put(s)
-    data, lock = {}, threading.Lock()
+    lock = threading.Lock()
 
     def worker(dirname):
         while True:
@@ -118,12 +121,13 @@ def measure(jobs):
                 s = todo.get_nowait()
             except queue.Empty:
                 return
-            lines, cpu, ok = run_one(dirname, s)
+            lines, cpu, ok, complete = run_one(dirname, s)
+            kind = s[2] if complete or s[2] != "integ" else "unmeasured"
             with lock:
-                data[s[0]] = {"kind": s[3], "cpu": round(cpu, 2), "passed": ok,
+                data[s[0]] = {"kind": kind, "cpu": round(cpu, 2), "passed": ok,
                               "lines": sorted(lines)}
-                print("%-48s %6.1f s CPU %5d lines%s" % (s[0], cpu, len(lines),
-                      "" if ok else "  FAILED"), flush=True)
+                print("%-48s %6.1f s CPU %5d lines%s%s" % (s[0], cpu, len(lines),
+                      "" if ok else "  FAILED", "" if complete else "  (counts lost)"), flush=True)
 
     threads = [threading.Thread(target=worker, args=(d,)) for d in dirs]
     for t in threads:
@@ -132,14 +136,14 @@ def measure(jobs):
         t.join()
     with open(os.path.join(ROOT, dirs[0], "coverage.json"), "w") as f:
         json.dump(data, f)
-    return data
 
 
 def choose(data):
     """The greedy cover: the chosen suites, in the order chosen, with the
     lines each added; and the counts of the summary."""
-    plain = set().union(*(set(d["lines"]) for d in data.values() if d["kind"] != "san"))
-    covered = set().union(*(set(d["lines"]) for d in data.values() if d["kind"] in ("both", "san")))
+    plain = set().union(*(set(d["lines"]) for d in data.values()))
+    always = ("always", "unmeasured")
+    covered = set().union(*(set(d["lines"]) for d in data.values() if d["kind"] in always))
     need = plain - covered
     cands = {n: set(d["lines"]) & need for n, d in data.items() if d["kind"] == "integ"}
     chosen = []
@@ -161,8 +165,8 @@ def head_commit():
 
 
 def write(data, chosen, n_plain, n_always):
-    picked = {n for n, _ in chosen}
-    integ = [n for n in data if data[n]["kind"] == "integ"]
+    picked = {n for n, _ in chosen} | {n for n in data if data[n]["kind"] == "unmeasured"}
+    integ = [n for n in data if data[n]["kind"] in ("integ", "unmeasured")]
     cpu_all = sum(data[n]["cpu"] for n in integ)
     cpu_run = sum(data[n]["cpu"] for n in picked)
     with open(OUT, "w") as f:
@@ -170,12 +174,13 @@ def write(data, chosen, n_plain, n_always):
         f.write("# Written by scripts/choose-san-suites.py (its docstring says how) at %s on %s:\n"
                 % (head_commit(), datetime.date.today().isoformat()))
         f.write("# do not edit; run it again after adding suites or code. The plain run covers\n")
-        f.write("# %d lines of analyzer/, shim/ and common/; the unit tests and the difftests at\n"
+        f.write("# %d lines of analyzer/, shim/ and common/; the unit tests, the difftests and\n"
                 % n_plain)
-        f.write("# the sanitizer's sizes %d of them; the %d suites marked run the other %d.\n"
-                % (n_always, len(picked), n_plain - n_always))
-        f.write("# Their CPU time in the coverage build: %.0f s of the %d suites' %.0f s.\n"
-                % (cpu_run, len(integ), cpu_all))
+        f.write("# the suites whose counts were lost (always run) %d of them; the other %d\n"
+                % (n_always, len(chosen)))
+        f.write("# suites marked run the other %d. Their CPU time in the coverage build:\n"
+                % (n_plain - n_always))
+        f.write("# %.0f s of the %d suites' %.0f s.\n" % (cpu_run, len(integ), cpu_all))
         for n in sorted(integ):
             f.write("%s %s\n" % ("run" if n in picked else "skip", n))
 
@@ -184,12 +189,25 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--data", help="coverage.json of an earlier run")
+    ap.add_argument("--again", nargs="*", default=[], help="with --data: suites to run again")
     args = ap.parse_args()
+    all_suites = suites()
+    unknown = set(args.again) - {s[0] for s in all_suites}
+    if unknown:
+        sys.exit("choose-san-suites: no suite %s" % ", ".join(sorted(unknown)))
+    data = {}
     if args.data:
         with open(args.data) as f:
-            data = json.load(f)
+            old = json.load(f)
+        # The suites there are now, as they are run now: one renamed or
+        # removed since is no candidate.
+        data = {s[0]: dict(old[s[0]], kind=s[2] if old[s[0]]["kind"] != "unmeasured" else "unmeasured")
+                for s in all_suites if s[0] in old}
+        todo = [s for s in all_suites if s[0] in args.again or s[0] not in data]
     else:
-        data = measure(args.jobs)
+        todo = all_suites
+    if todo:
+        measure(args.jobs, todo, data)
     failed = sorted(n for n, d in data.items() if not d["passed"])
     if failed:
         sys.exit("choose-san-suites: suites failed in the coverage build, no list written: "
@@ -198,11 +216,12 @@ def main():
     for n, gain in chosen:
         print("run %-48s +%d lines, %.1f s CPU" % (n, gain, data[n]["cpu"]))
     if left:
-        sys.exit("choose-san-suites: %d lines only the plain difftests cover, no list written: %s"
+        sys.exit("choose-san-suites: %d lines no suite covers, no list written: %s"
                  % (len(left), " ".join(sorted(left)[:20])))
     write(data, chosen, n_plain, n_always)
-    print("wrote %s: %d of %d suites run" % (OUT, len(chosen),
-          sum(1 for d in data.values() if d["kind"] == "integ")))
+    print("wrote %s: %d of %d suites run" % (OUT, len(chosen) + sum(
+          1 for d in data.values() if d["kind"] == "unmeasured"),
+          sum(1 for d in data.values() if d["kind"] in ("integ", "unmeasured"))))
 
 
 if __name__ == "__main__":
