@@ -213,7 +213,7 @@ test: all unit-build
 	@tests/run.sh $(BUILD)
 
 # Choose by coverage the integration suites that make check runs under the
-# sanitizers: tests/san-suites.txt (tests/README.md). About 15 minutes.
+# sanitizers: tests/san-suites.txt (tests/README.md). About half an hour.
 san-suites:
 	@scripts/choose-san-suites.py
 

@@ -27,7 +27,7 @@ would take those lines off stderr, was not heeded by the static shim.)
 --data FILE: choose from the coverage of an earlier run (each run writes it
 to build-cov-1/coverage.json) instead of running the suites again;
 --again NAME... with it runs those suites again first.
-About 15 minutes with two jobs on two cores (docs/bench.md).
+26 minutes with two jobs on two cores at a load average of 12 (docs/bench.md).
 """
 import argparse
 import datetime
