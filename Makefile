@@ -58,7 +58,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest realtest
+.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest realtest san-suites
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -212,6 +212,11 @@ check: deps
 test: all unit-build
 	@tests/run.sh $(BUILD)
 
+# Choose by coverage the integration suites that make check runs under the
+# sanitizers: tests/san-suites.txt (tests/README.md). About half an hour.
+san-suites:
+	@scripts/choose-san-suites.py
+
 demo: deps all
 	@scripts/demo.sh $(BUILD)
 
@@ -232,6 +237,6 @@ install: all
 	install -m 644 completion/linkscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/linkscope
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-cov-*
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
