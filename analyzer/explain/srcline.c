@@ -160,6 +160,9 @@ static void input_refs(const struct lk_replay *rp, long input, const struct lk_s
 		if (!refs->decl.file &&
 		    lk_dwarf_declaration(lk_elf_dwarf_input(dw), refs->items[first].symbol, &refs->decl))
 			refs->decl_input = input;
+		/* A C definition here that the object does not emit: an inline one (C++ names are _Z: never). */
+		if (!refs->inline_def.file && strncmp(refs->items[first].symbol, "_Z", 2))
+			lk_dwarf_definition(lk_elf_dwarf_input(dw), refs->items[first].symbol, &refs->inline_def);
 		lk_elf_dwarf_close(dw);
 	}
 	free(places.items);
@@ -232,6 +235,35 @@ static void finding_line(struct lk_finding *f)
 	opened_close(&o);
 }
 
+/*
+ * C99 and later: a function defined `inline` (neither `static` nor
+ * `extern`) in a header is an inline definition: no object emits it, and
+ * a call that is not inlined (at -O0, say) needs the one external
+ * definition some .c file must give. Said as a near miss with its fix.
+ */
+static void inline_definition(struct lk_diag *d)
+{
+	const struct lk_srcpos *at = &d->ref_lines->inline_def;
+	struct lk_finding *f;
+	struct lk_buf b = LK_BUF_INIT;
+
+	if (d->near_misses.nr >= 8)
+		return;
+	LK_GROW(d->near_misses.items, d->near_misses.nr + 1, d->near_misses.alloc);
+	f = &d->near_misses.items[d->near_misses.nr++];
+	memset(f, 0, sizeof(*f));
+	f->kind = lk_xstrdup("inline-definition");
+	lk_buf_addf(&b, "%s is defined at %s:%u in the objects that call it, and none of them emits it: a C `inline` definition (neither static nor extern) gives no external definition, and a call the compiler did not inline (at -O0, say) needs one",
+		    d->symbol, at->file, at->line);
+	f->detail = lk_buf_detach(&b);
+	lk_buf_addf(&b, "declare it `extern inline` (or plainly, without `inline`) in exactly one .c file that includes %s, so that file emits the external definition; or make it `static inline` in the header",
+		    lk_path_base(at->file));
+	f->fix = lk_buf_detach(&b);
+	f->fix_pos.file = lk_xstrdup(at->file);
+	f->fix_pos.line = at->line;
+	lk_strvec_push(&d->explanation, f->detail);
+}
+
 void lk_srcline_fill(struct lk_replay *rp)
 {
 	size_t opens = 0;
@@ -244,6 +276,8 @@ void lk_srcline_fill(struct lk_replay *rp)
 		if (d->kind != LK_DIAG_UNDEFINED)
 			continue;
 		diag_refs(rp, d, &opens);
+		if (d->ref_lines && d->ref_lines->inline_def.file)
+			inline_definition(d);
 		for (size_t k = 0; k < d->near_misses.nr && opens < OPENS_MAX; k++) {
 			struct lk_finding *f = &d->near_misses.items[k];
 
@@ -277,6 +311,7 @@ void lk_srcline_release(struct lk_diag *d)
 	}
 	free(d->ref_lines->items);
 	lk_srcpos_release(&d->ref_lines->decl);
+	lk_srcpos_release(&d->ref_lines->inline_def);
 	free(d->ref_lines);
 	d->ref_lines = NULL;
 }

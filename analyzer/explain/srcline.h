@@ -30,6 +30,12 @@ struct lk_srcrefs {
 	int cut;		/* more references than were kept */
 	struct lk_srcpos decl;	/* where the first referencing object with DWARF declares the symbol, or none */
 	long decl_input;	/* ... that object, or -1 */
+	/*
+	 * A referencing object whose DWARF has a definition of the symbol it
+	 * leaves undefined: a C99 `inline` definition, which gives no external
+	 * one (where that definition is), or none.
+	 */
+	struct lk_srcpos inline_def;
 };
 
 /*

@@ -131,6 +131,22 @@ check "static-member: the definition applied links with the real linker" g++ lim
 g++ -std=c++17 -c lim.cpp
 check "static-member: C++17 applied links with the real linker" g++ lim.o -o lim
 
+# --- a C99 inline function no object emits (issue #34: right diagnosis, no
+# fix): the referencing object's DWARF defines it, its ELF leaves it
+# undefined; the stated fix, an extern inline declaration in one .c, links ---
+printf 'inline int sq(int x) { return x * x; }\n' >sq.h
+printf '#include "sq.h"\nint main(void) { return sq(3) - 9; }\n' >sqm.c
+cc -std=c11 -g -c sqm.c
+case_link inline-definition cc sqm.o -o sq
+check_eq "inline-definition: the kind" "inline-definition" "$(kinds "$json")"
+check_contains "inline-definition: where it is defined, and why no object emits it" "$(detail "$json" inline-definition)" \
+	"sq is defined at $T/sq.h:1 in the objects that call it, and none of them emits it"
+check_eq "inline-definition: the first fix, stated" "True declaration" \
+	"$("$PY" -c 'import json,sys; f=json.loads(sys.argv[1])["diagnostics"][0]["fixes"][0]; print(f["stated"], f["edit"]["kind"])' "$json")"
+printf '#include "sq.h"\nextern inline int sq(int x);\n' >sq.c
+cc -std=c11 -g -c sq.c
+check "inline-definition: the extern inline declaration applied links with the real linker" cc sqm.o sq.o -o sq
+
 # --- a template defined in a .cpp, instantiated there for another type ---
 printf 'template <class T> T add(T a, T b) { return a + b; }\ntemplate double add<double>(double, double);\n' >tpl.cpp
 printf 'template <class T> T add(T a, T b);\nint main() { return add(1, 2); }\n' >usetpl.cpp
