@@ -53,12 +53,9 @@ static void read_tags(const char *text, struct lk_strvec *tags)
 			p = end ? end + 1 : p + strlen(p);
 			word = NULL;
 		} else if (*p == '{') {
-			if (!depth++ && word && !in_deps) {
-				char *t = lk_xstrdup(word);
-
-				t[word_len] = '\0';
-				lk_strvec_push_owned(tags, t);
-			}
+			/* the tag's bytes only: a copy of the rest of the text per tag was quadratic */
+			if (!depth++ && word && !in_deps)
+				lk_strvec_push_owned(tags, lk_xstrndup(word, word_len));
 			word = NULL;
 			p++;
 		} else if (*p == '}') {
