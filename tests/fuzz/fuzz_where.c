@@ -27,10 +27,22 @@ static const char *const files[] = {
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
+static char dir[] = "/tmp/lk-fuzz-where.XXXXXX";
+
+/* The scratch dir gone when the fuzzer exits. */
+static void scratch_remove(void)
+{
+	struct lk_buf p = LK_BUF_INIT;
+
+	lk_buf_addf(&p, "rm -rf '%s'", dir);
+	if (system(p.buf) != 0)
+		fprintf(stderr, "fuzz_where: cannot remove %s\n", dir);
+	lk_buf_release(&p);
+}
+
 /* The scratch dir, made at the first input (libFuzzer runs one process per target). */
 static const char *scratch(void)
 {
-	static char dir[] = "/tmp/lk-fuzz-where.XXXXXX";
 	static int made;
 
 	if (!made) {
@@ -38,6 +50,7 @@ static const char *scratch(void)
 
 		if (!mkdtemp(dir))
 			abort();
+		atexit(scratch_remove);
 		lk_buf_addf(&p, "mkdir -p %s/b/meson-info %s/b/CMakeFiles/app.dir", dir, dir);
 		if (system(p.buf) != 0)
 			abort();
@@ -48,20 +61,20 @@ static const char *scratch(void)
 }
 
 /* `text` (n bytes) into the file `name` of `dir`, each "@D@" made `dir`. */
-static void put(const char *dir, const char *name, const uint8_t *text, size_t n)
+static void put(const char *root, const char *name, const uint8_t *text, size_t n)
 {
 	struct lk_buf path = LK_BUF_INIT, body = LK_BUF_INIT;
 	FILE *f;
 
 	for (size_t i = 0; i < n; i++) {
 		if (i + 3 <= n && !memcmp(text + i, "@D@", 3)) {
-			lk_buf_addstr(&body, dir);
+			lk_buf_addstr(&body, root);
 			i += 2;
 		} else {
 			lk_buf_addch(&body, (char)text[i]);
 		}
 	}
-	lk_buf_addf(&path, "%s/%s", dir, name);
+	lk_buf_addf(&path, "%s/%s", root, name);
 	if (!(f = fopen(path.buf, "w")))
 		abort();
 	fwrite(body.buf, 1, body.len, f);
@@ -87,7 +100,7 @@ static void ask_all(struct wh_ask *a)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const argv[] = { "cc", "main.o", "-o", "app" };
-	const char *dir = scratch();
+	const char *d = scratch();
 	struct lk_record rec;
 	struct lk_line line;
 	struct lk_replay out;
@@ -101,14 +114,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint8_t *end = at < size ? memchr(data + at, 0, size - at) : NULL;
 		size_t n = at < size ? (end ? (size_t)(end - data) : size) - at : 0;
 
-		put(dir, files[k], data + at, n);
+		put(d, files[k], data + at, n);
 		at += n + 1;
 	}
 	memset(&rec, 0, sizeof(rec));
 	memset(&line, 0, sizeof(line));
 	memset(&out, 0, sizeof(out));
 	memset(&fix, 0, sizeof(fix));
-	lk_buf_addf(&cwd, "%s/b", dir);
+	lk_buf_addf(&cwd, "%s/b", d);
 	rec.cwd = cwd.buf;
 	rec.output = (char *)"app";
 	rec.link_args_start = rec.link_args_end = -1;
