@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,8 +47,28 @@
  */
 #define FAILED_MAX_AGE_S (30 * 86400)
 #define FAILED_MAX_BYTES ((off_t)64 << 20)
+/*
+ * CPU seconds one record's analysis may take (LINKSCOPE_ANALYSIS_CPU_LIMIT):
+ * a real one takes well under a second; an input made to be slow does
+ * not stall the report of every other record.
+ */
+#define ANALYSIS_CPU_LIMIT_S 60
 /* A temporary file this old was left by an analysis that died. */
 #define FAILED_TMP_STALE_S 86400
+
+/* LINKSCOPE_ANALYSIS_CPU_LIMIT: seconds, 0 for none; unset or not a number: the default. */
+static unsigned cpu_limit(void)
+{
+	const char *v = getenv("LINKSCOPE_ANALYSIS_CPU_LIMIT");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return ANALYSIS_CPU_LIMIT_S;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	return *end || errno || n > 86400 ? ANALYSIS_CPU_LIMIT_S : (unsigned)n;
+}
 
 void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lopt)
 {
@@ -55,6 +79,7 @@ void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lo
 	char *cache;
 
 	memset(fc, 0, sizeof(*fc));
+	fc->cpu_limit = cpu_limit();
 	if ((off && !strcmp(off, "0")) || !(cache = lk_provider_cache_dir()))
 		return;
 	fc->skip = cache;
@@ -498,20 +523,15 @@ static void entry_write(struct lk_failcache *fc, const char *key, const struct l
 	lk_buf_release(&path);
 }
 
-void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
-			  const struct lk_line_options *lopt, struct lk_summary_parts *parts)
+/* The analysis itself, in this process: `key` NULL when there is no cache to write. */
+static void analyse_here(struct lk_failcache *fc, const struct lk_record *rec, const struct lk_line_options *lopt,
+			 const char *key, struct lk_summary_parts *parts)
 {
 	struct lk_readset rs = { 0 };
 	struct lk_walls before = { { 0 } }, added = { { 0 } };
-	char key[65];
 
-	if (!fc->dir || entry_key(fc, rec, key) < 0) {
+	if (!key) {
 		lk_summary_analyse(rec, lopt, 0, parts);
-		return;
-	}
-	if (entry_load(fc, key, parts, lopt->walls) == 0) {
-		fc->used++;
-		mark_used(fc, key);
 		return;
 	}
 	if (lopt->walls)
@@ -525,4 +545,172 @@ void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
 		added.missing[k] = before.missing[k] ? before.missing[k] : lopt->walls->missing[k];
 	entry_write(fc, key, &rs, parts, added.missing);
 	lk_readset_release(&rs);
+}
+
+/* What a bounded child hands back: the entries it wrote, the walls, the parts (as an entry has them). */
+static void result_write(int fd, size_t made, const struct lk_walls *walls, const struct lk_summary_parts *parts)
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+	const char *p;
+	size_t left;
+
+	lk_jsonw_object(&w);
+	lk_jsonw_key(&w, "made");
+	lk_jsonw_int(&w, (long long)made);
+	lk_jsonw_key(&w, "walls");
+	lk_jsonw_array(&w);
+	for (size_t k = 0; k < LK_WALL_NR; k++)
+		lk_jsonw_int(&w, walls ? walls->missing[k] : 0);
+	lk_jsonw_end(&w);
+	write_parts(&w, parts);
+	lk_jsonw_end(&w);
+	for (p = w.out.buf, left = w.out.len; left;) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	lk_buf_release(&w.out);
+}
+
+/* The child's result read back into `parts` and the walls; 0, or -1 (cut short, malformed). */
+static int result_load(struct lk_failcache *fc, const struct lk_buf *text, const struct lk_line_options *lopt,
+		       struct lk_summary_parts *parts)
+{
+	json_t *root = json_loadb(text->buf, text->len, 0, NULL), *list, *w, *j;
+	size_t i;
+	int rc = -1;
+
+	memset(parts, 0, sizeof(*parts));
+	if (!root || !json_is_array(list = json_object_get(root, "parts")) ||
+	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR)
+		goto out;
+	json_array_foreach(list, i, j)
+		if (load_part(j, parts) < 0)
+			goto out;
+	for (size_t k = 0; lopt->walls && k < LK_WALL_NR; k++)
+		if (!lopt->walls->missing[k])
+			lopt->walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
+	fc->made += (size_t)json_integer_value(json_object_get(root, "made"));
+	rc = 0;
+out:
+	if (rc < 0)
+		lk_summary_parts_release(parts);
+	json_decref(root);
+	return rc;
+}
+
+/* The part of an analysis that did not end: "unknown", why, and the file it was reading. */
+static void unfinished(const struct lk_failcache *fc, int status, const char *reading,
+		       struct lk_summary_parts *parts)
+{
+	struct lk_summary_part *p;
+	struct lk_buf why = LK_BUF_INIT;
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
+	if (sig == SIGXCPU || sig == SIGKILL)
+		lk_buf_addf(&why, "took too long: the analysis passed %u CPU s (LINKSCOPE_ANALYSIS_CPU_LIMIT)",
+			    fc->cpu_limit);
+	else if (sig)
+		lk_buf_addf(&why, "the analysis ended with signal %d", sig);
+	else
+		lk_buf_addf(&why, "the analysis ended with status %d and no result", WEXITSTATUS(status));
+	if (reading[0])
+		lk_buf_addf(&why, " reading '%s'", reading);
+	memset(parts, 0, sizeof(*parts));
+	LK_GROW(parts->items, 1, parts->alloc);
+	p = &parts->items[parts->nr++];
+	memset(p, 0, sizeof(*p));
+	p->key = lk_xstrdup("unknown");
+	p->kind = lk_xstrdup("unknown");
+	lk_strvec_push_owned(&p->explanation, lk_buf_detach(&why));
+}
+
+#define READING_SIZE 4096
+
+/* Everything the child writes to the pipe, to its end (it ends with the child). */
+static void pipe_read(int fd, struct lk_buf *out)
+{
+	char chunk[8192];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		lk_buf_add(out, chunk, (size_t)n);
+	}
+}
+
+/*
+ * The analysis in a child process under RLIMIT_CPU (docs/decisions.md):
+ * the kernel ends it past the limit, whatever it was doing; the parent
+ * reads its result from a pipe, and the file it opened last from a page
+ * they share. -1 when no child could be made (the caller analyses here).
+ */
+static int analyse_bounded(struct lk_failcache *fc, const struct lk_record *rec, const struct lk_line_options *lopt,
+			   const char *key, struct lk_summary_parts *parts)
+{
+	char *reading = mmap(NULL, READING_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct lk_buf text = LK_BUF_INIT;
+	int fds[2], status = 0;
+	pid_t pid;
+
+	if (reading == MAP_FAILED)
+		return -1;
+	reading[0] = '\0';
+	if (pipe(fds) < 0) {
+		munmap(reading, READING_SIZE);
+		return -1;
+	}
+	fflush(NULL);	/* nothing buffered is written twice */
+	if ((pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		munmap(reading, READING_SIZE);
+		return -1;
+	}
+	if (pid == 0) {
+		struct rlimit cpu = { fc->cpu_limit, fc->cpu_limit + 1 };	/* SIGXCPU, then SIGKILL a second later */
+		size_t made = fc->made;
+
+		close(fds[0]);
+		setrlimit(RLIMIT_CPU, &cpu);
+		lk_readset_watch(reading, READING_SIZE);
+		analyse_here(fc, rec, lopt, key, parts);
+		result_write(fds[1], fc->made - made, lopt->walls, parts);
+		_exit(0);
+	}
+	close(fds[1]);
+	pipe_read(fds[0], &text);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || result_load(fc, &text, lopt, parts) < 0) {
+		reading[READING_SIZE - 1] = '\0';
+		unfinished(fc, status, reading, parts);
+	}
+	lk_buf_release(&text);
+	munmap(reading, READING_SIZE);
+	return 0;
+}
+
+void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
+			  const struct lk_line_options *lopt, struct lk_summary_parts *parts)
+{
+	char key[65];
+	int keyed = fc->dir && entry_key(fc, rec, key) == 0;
+
+	if (keyed && entry_load(fc, key, parts, lopt->walls) == 0) {
+		fc->used++;
+		mark_used(fc, key);
+		return;
+	}
+	if (!fc->cpu_limit || analyse_bounded(fc, rec, lopt, keyed ? key : NULL, parts) < 0)
+		analyse_here(fc, rec, lopt, keyed ? key : NULL, parts);
 }

@@ -26,6 +26,7 @@ struct lk_failcache {
 	char *skip;		/* CACHE: its files are not part of a read set */
 	char identity[65];	/* of this analyzer and the options */
 	size_t used, made;	/* entries used, entries (re)written */
+	unsigned cpu_limit;	/* CPU seconds one analysis may take (LINKSCOPE_ANALYSIS_CPU_LIMIT), 0: no bound */
 	struct {		/* the read lines found unchanged in this run (open addressing) */
 		char **slots;
 		size_t nr, nslots;
@@ -42,7 +43,9 @@ void lk_failcache_close(struct lk_failcache *fc);
 /*
  * `rec`'s parts: the entry's when it is fresh, else lk_summary_analyse's
  * (and the entry written). The walls the analysis went without are added
- * to lopt->walls either way.
+ * to lopt->walls either way. The analysis runs in a child process limited
+ * to fc->cpu_limit CPU seconds: past them, the parts are one "unknown"
+ * part, "took too long", naming the file it was reading.
  */
 void lk_failcache_analyse(struct lk_failcache *fc, const struct lk_record *rec,
 			  const struct lk_line_options *lopt, struct lk_summary_parts *parts);
