@@ -137,6 +137,13 @@ check_contains "undefined symbols: the last one named" "$(cat "$T/undef.out")" '
 under "$BOUND" undef "undefined symbols: 60,000 grouped (old: 5.5 CPU s, each group's names found by a scan of all)"
 cd "$T" || exit 1
 
+# --- 5,000 libraries that are nowhere: each one's search dirs not listed again ---
+"$PY" -c 'import sys; sys.stdout.write("".join("-lnosuch%d\n" % i for i in range(5000)))' >libs.rsp
+run_capture libs "$SHIM" t.o @libs.rsp -o libs
+cpu notfound env LINKSCOPE_REPORT_CACHE=0 "$LINKSCOPE" report --format json --replay-only last
+check_contains "missing libraries: the last one said" "$(cat "$T/notfound.out")" "cannot find -lnosuch4999"
+under "$BOUND" notfound "missing libraries: 5,000 (old: 23 CPU s, every search dir listed for each)"
+
 # --- the analysis as a whole: one record past LINKSCOPE_ANALYSIS_CPU_LIMIT does not stall report --failed ---
 # 20,000 objects (one empty object, hard-linked): an analysis of more than a CPU second
 # (NEEDSWORK(#29): it grows faster than the objects), ended at 1 s; the other failed record is analysed as ever.
