@@ -158,6 +158,7 @@ cpu failed env LINKSCOPE_ANALYSIS_CPU_LIMIT=1 LINKSCOPE_REPORT_CACHE=0 timeout 3
 check_contains "CPU limit: the slow record's cause is unknown, took too long" "$(cat "$T/failed.out")" \
 	"took too long: the analysis passed 1 CPU s (LINKSCOPE_ANALYSIS_CPU_LIMIT) reading '/"
 check_contains "CPU limit: the other record's cause is said" "$(cat "$T/failed.out")" "undefined-symbol: missing (1 link)"
+check_eq "CPU limit: report --failed ends by itself, not by the test's timeout" 0 "$(cat "$T/failed.rc")"
 under 5 failed "CPU limit: report --failed ends soon after the limit"
 
 finish
