@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,8 +49,28 @@
  */
 #define FAILED_MAX_AGE_S (30 * 86400)
 #define FAILED_MAX_BYTES ((off_t)64 << 20)
+/*
+ * CPU seconds one record's analysis may take (LINKSCOPE_ANALYSIS_CPU_LIMIT):
+ * a real one takes well under a second; an input made to be slow does
+ * not stall the report of every other record.
+ */
+#define ANALYSIS_CPU_LIMIT_S 60
 /* A temporary file this old was left by an analysis that died. */
 #define FAILED_TMP_STALE_S 86400
+
+/* LINKSCOPE_ANALYSIS_CPU_LIMIT: seconds, 0 for none; unset or not a number: the default. */
+static unsigned cpu_limit(void)
+{
+	const char *v = getenv("LINKSCOPE_ANALYSIS_CPU_LIMIT");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return ANALYSIS_CPU_LIMIT_S;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	return *end || errno || n > 86400 ? ANALYSIS_CPU_LIMIT_S : (unsigned)n;
+}
 
 void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lopt)
 {
@@ -57,6 +81,7 @@ void lk_failcache_open(struct lk_failcache *fc, const struct lk_line_options *lo
 	char *cache;
 
 	memset(fc, 0, sizeof(*fc));
+	fc->cpu_limit = cpu_limit();
 	if ((off && !strcmp(off, "0")) || !(cache = lk_provider_cache_dir()))
 		return;
 	fc->skip = cache;
@@ -626,7 +651,33 @@ struct batch {
 	char (*keys)[65];	/* each record's entry key, "" for none */
 	struct lk_progress *progress;
 	size_t done;		/* records with their parts, fresh entries included */
+	pid_t caller;		/* the process that runs the pool: never bounded */
+	char *reading;		/* MAP_SHARED, READING_SLOT bytes per item: the file each analysis opened last */
 };
+
+#define READING_SLOT 512
+
+/*
+ * In a worker, the analysis of item i may take fc->cpu_limit CPU seconds
+ * more than the worker has used so far: past them the kernel ends it
+ * (SIGXCPU, SIGKILL a second later; docs/decisions.md), whatever it was
+ * doing, and the caller says which file it was reading (its slot of the
+ * shared page). Never in the caller's own process (-j 1 and no fork: not
+ * bounded).
+ */
+static void bound_item(const struct batch *b, size_t i)
+{
+	struct rusage ru;
+	struct rlimit cpu;
+
+	if (!b->fc->cpu_limit || getpid() == b->caller || getrusage(RUSAGE_SELF, &ru) < 0)
+		return;
+	cpu.rlim_cur = (rlim_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1) + b->fc->cpu_limit;
+	cpu.rlim_max = cpu.rlim_cur + 1;
+	setrlimit(RLIMIT_CPU, &cpu);
+	if (b->reading)
+		lk_readset_watch(b->reading + i * READING_SLOT, READING_SLOT);
+}
 
 static void batch_work(void *ctx, size_t i, struct lk_buf *out)
 {
@@ -634,7 +685,10 @@ static void batch_work(void *ctx, size_t i, struct lk_buf *out)
 	size_t r = b->todo[i];
 	struct lk_summary_parts parts;
 	struct lk_walls walls = { { 0 } };
-	int written = entry_make(b->fc, &b->recs[r], b->lopt, b->keys[r], &parts, &walls);
+	int written;
+
+	bound_item(b, i);
+	written = entry_make(b->fc, &b->recs[r], b->lopt, b->keys[r], &parts, &walls);
 
 	answer_write(out, written, &walls, &parts);
 	lk_summary_parts_release(&parts);
@@ -652,8 +706,18 @@ static void batch_done(void *ctx, size_t i, const struct lk_buf *answer, const c
 		b->fc->made += (size_t)written;
 	} else {
 		struct lk_buf msg = LK_BUF_INIT;
+		char xcpu[64];
+		const char *reading = b->reading ? b->reading + i * READING_SLOT : "";
 
-		lk_buf_addf(&msg, "the analysis stopped: %s", why ? why : "its answer was malformed");
+		/* The kernel's SIGXCPU is the bound's (a SIGKILL may be anyone's: said as it is). */
+		snprintf(xcpu, sizeof(xcpu), "its worker process was killed by signal %d", SIGXCPU);
+		if (b->fc->cpu_limit && why && !strcmp(why, xcpu))
+			lk_buf_addf(&msg, "took too long: the analysis passed %u CPU s (LINKSCOPE_ANALYSIS_CPU_LIMIT)",
+				    b->fc->cpu_limit);
+		else
+			lk_buf_addf(&msg, "the analysis stopped: %s", why ? why : "its answer was malformed");
+		if (reading[0])
+			lk_buf_addf(&msg, " reading '%.*s'", READING_SLOT, reading);
 		lk_summary_not_analysed(&b->parts[r], msg.buf);
 		lk_buf_release(&msg);
 	}
@@ -664,11 +728,15 @@ void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *r
 			      const struct lk_line_options *lopt, unsigned jobs,
 			      struct lk_summary_parts *parts, struct lk_progress *progress)
 {
-	struct batch b = { fc, recs, lopt, parts, NULL, NULL, progress, 0 };
+	struct batch b = { fc, recs, lopt, parts, NULL, NULL, progress, 0, getpid(), NULL };
 	struct lk_pool_task task = { 0, jobs, batch_work, batch_done, &b };
+	size_t shared = (nr ? nr : 1) * READING_SLOT;
 
 	b.todo = lk_xcalloc(nr ? nr : 1, sizeof(*b.todo));
 	b.keys = lk_xcalloc(nr ? nr : 1, sizeof(*b.keys));
+	b.reading = mmap(NULL, shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (b.reading == MAP_FAILED)
+		b.reading = NULL;
 	/* The fresh entries here: reading one is cheaper than a worker. */
 	for (size_t r = 0; r < nr; r++) {
 		if (entry_get(fc, &recs[r], lopt, b.keys[r], &parts[r]) == 0)
@@ -677,6 +745,8 @@ void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *r
 			b.todo[task.nr++] = r;
 	}
 	lk_pool_run(&task);
+	if (b.reading)
+		munmap(b.reading, shared);
 	free(b.todo);
 	free(b.keys);
 }

@@ -27,6 +27,7 @@ struct lk_failcache {
 	char *skip;		/* CACHE: its files are not part of a read set */
 	char identity[65];	/* of this analyzer and the options */
 	size_t used, made;	/* entries used, entries (re)written */
+	unsigned cpu_limit;	/* CPU seconds one analysis may take (LINKSCOPE_ANALYSIS_CPU_LIMIT), 0: no bound */
 	struct {		/* the read lines found unchanged in this run (open addressing) */
 		char **slots;
 		size_t nr, nslots;
@@ -49,6 +50,9 @@ void lk_failcache_close(struct lk_failcache *fc);
  * depend on `jobs`. A worker that dies leaves its record "not-analysed",
  * with the reason. The walls the analyses went without are added to
  * lopt->walls. `progress` is told of each record done.
+ * In a worker, each analysis is limited to fc->cpu_limit CPU seconds
+ * (LINKSCOPE_ANALYSIS_CPU_LIMIT): past them its record is "not-analysed",
+ * "took too long", naming the file it was reading.
  */
 void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *recs, size_t nr,
 			      const struct lk_line_options *lopt, unsigned jobs,

@@ -46,6 +46,27 @@ int __real_lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
 int __real_lk_runcmd_start(const struct lk_runcmd *cmd, struct lk_runcmd_job *job);
 
 static struct lk_readset *taking;
+/* lk_readset_watch's page: the file this process opened last, or NULL. */
+static char *watching;
+static size_t watching_size;
+
+void lk_readset_watch(char *page, size_t size)
+{
+	watching = size ? page : NULL;
+	watching_size = size;
+}
+
+/* A file opened: its name on the watched page, cut to fit. */
+static void opened(const char *path, int ok)
+{
+	size_t n;
+
+	if (!watching || !ok || !path)
+		return;
+	n = strnlen(path, watching_size - 1);
+	memcpy(watching, path, n);
+	watching[n] = '\0';
+}
 
 void lk_readset_start(struct lk_readset *rs, const char *skip_dir)
 {
@@ -249,6 +270,7 @@ int __wrap_open(const char *path, int flags, ...)
 	}
 	fd = __real_open(path, flags, mode);
 	note(path, LK_READ_STAT);
+	opened(path, fd >= 0);
 	return fd;
 }
 
@@ -257,6 +279,7 @@ int __wrap___open_2(const char *path, int flags)
 	int fd = __real___open_2(path, flags);
 
 	note(path, LK_READ_STAT);
+	opened(path, fd >= 0);
 	return fd;
 }
 
@@ -274,6 +297,7 @@ int __wrap_openat(int dfd, const char *path, int flags, ...)
 	}
 	fd = __real_openat(dfd, path, flags, mode);
 	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT);
+	opened(path, fd >= 0);
 	return fd;
 }
 
@@ -282,6 +306,7 @@ int __wrap___openat_2(int dfd, const char *path, int flags)
 	int fd = __real___openat_2(dfd, path, flags);
 
 	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT);
+	opened(path, fd >= 0);
 	return fd;
 }
 
@@ -290,6 +315,7 @@ FILE *__wrap_fopen(const char *path, const char *mode)
 	FILE *f = __real_fopen(path, mode);
 
 	note(path, LK_READ_STAT);
+	opened(path, f != NULL);
 	return f;
 }
 

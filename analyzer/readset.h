@@ -60,6 +60,14 @@ void lk_readset_start(struct lk_readset *rs, const char *skip_dir);
 void lk_readset_stop(void);
 void lk_readset_release(struct lk_readset *rs);
 
+/*
+ * From now on, the name of each file this process opens is written to
+ * `page` (`size` bytes, NUL-terminated, cut to fit): a parent that shares
+ * the page (MAP_SHARED) can say which file its child was reading when it
+ * ended (failcache.c). Through the same wrapped calls as the read set.
+ */
+void lk_readset_watch(char *page, size_t size);
+
 /* Fill `r` with what `r->path` is now (by r->how). */
 void lk_read_take(struct lk_read *r);
 /* Is `r->path` now what it was when `r` was taken? */

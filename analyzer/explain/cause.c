@@ -64,6 +64,69 @@ struct group {
 	long provider;		/* index file, or -1 */
 };
 
+/*
+ * The undefined names in order, and an index of them sorted by name (then
+ * place), so that a group finds its symbols' places by binary search:
+ * a scan of all the names per group's symbol was quadratic (issue #29:
+ * 200,000 undefined symbols took 48 CPU s).
+ */
+struct name_at {
+	const char *name;
+	size_t i;
+};
+
+static int name_at_cmp(const void *a, const void *b)
+{
+	const struct name_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The place of `name` among the `n` sorted ones: its first (last: 0) or its last (last: 1); n when none. */
+static size_t name_place(const struct name_at *by, size_t n, const char *name, int last)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(by[mid].name, name);
+
+		if (c < 0 || (last && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (last)
+		return lo && !strcmp(by[lo - 1].name, name) ? by[lo - 1].i : n;
+	return lo < n && !strcmp(by[lo].name, name) ? by[lo].i : n;
+}
+
+/* The groups by key (open addressing, g + 1; 0 empty): one lookup per diagnostic, not a scan of the groups. */
+struct group_slots {
+	size_t *slots;
+	size_t mask;
+};
+
+static size_t key_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of `key`: where its group is, or the empty one where it goes. */
+static size_t *group_slot(const struct group_slots *gs, const struct group *groups, const char *key)
+{
+	size_t at = key_hash(key) & gs->mask;
+
+	while (gs->slots[at] && strcmp(groups[gs->slots[at] - 1].key, key))
+		at = (at + 1) & gs->mask;
+	return &gs->slots[at];
+}
+
 static void merge_into(struct lk_diag *into, struct lk_diag *from)
 {
 	lk_strvec_push(&into->symbols, from->symbol);
@@ -256,6 +319,8 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 	const char **names;
 	long **hits, **aside;
 	size_t n = 0, *group_of;
+	struct name_at *by_name;
+	struct group_slots gs;
 	char *cache;
 
 	for (size_t i = 0; i < out->diags.nr; i++)
@@ -280,12 +345,20 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			lk_strvec_push(&out->notes, ix.notes.items[i]);
 	}
 	choose_providers(&ix, hits, n);
+	by_name = lk_xcalloc(n + 1, sizeof(*by_name));
+	for (size_t i = 0; i < n; i++)
+		by_name[i] = (struct name_at){ names[i], i };
+	qsort(by_name, n, sizeof(*by_name), name_at_cmp);
+	for (gs.mask = 1; gs.mask < 2 * out->diags.nr; gs.mask <<= 1)
+		;
+	gs.slots = lk_xcalloc(gs.mask, sizeof(*gs.slots));
+	gs.mask--;
 	group_of = lk_xcalloc(out->diags.nr + 1, sizeof(size_t));
 	for (size_t i = 0, h = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 		struct lk_buf key = LK_BUF_INIT;
 		long provider = -1;
-		size_t g;
+		size_t g, *slot;
 
 		group_of[i] = (size_t)-1;
 		if (d->kind != LK_DIAG_UNDEFINED)
@@ -300,9 +373,10 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 			else
 				lk_buf_addf(&key, "none %ld", ref_item(out, d));
 		}
-		for (g = 0; g < groups.nr && strcmp(groups.items[g].key, key.buf); g++)
-			;
+		slot = group_slot(&gs, groups.items, key.buf);
+		g = *slot ? *slot - 1 : groups.nr;
 		if (g == groups.nr) {
+			*slot = g + 1;
 			LK_GROW(groups.items, groups.nr + 1, groups.alloc);
 			groups.items[g].key = lk_buf_detach(&key);
 			groups.items[g].first = i;
@@ -333,11 +407,11 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		explain_references(out, line, d);
 		if (groups.items[g].provider >= 0) {
 			/* The alternatives: files defining every symbol of the group, after the chosen one. */
-			size_t first_hit = 0;
+			/* (the last of the name's places, as a scan that kept each match took) */
+			size_t first_hit = name_place(by_name, n, d->symbol, 1);
 
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(names[i], d->symbol))
-					first_hit = i;
+			if (first_hit == n)
+				first_hit = 0;
 			for (long *p = hits[first_hit] + 1; *p >= 0; p++) {
 				char *path = lk_provider_path(&ix, *p);
 
@@ -351,12 +425,12 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		} else {
 			size_t said = 0;
 
-			for (size_t k = 0; k < d->symbols.nr && said < 3; k++)
-				for (size_t i = 0; i < n; i++)
-					if (!strcmp(names[i], d->symbols.items[k])) {
-						said += lk_provider_say_set_aside(&ix, &d->explanation, names[i], aside[i]);
-						break;
-					}
+			for (size_t k = 0; k < d->symbols.nr && said < 3; k++) {
+				size_t i = name_place(by_name, n, d->symbols.items[k], 0);
+
+				if (i < n)
+					said += lk_provider_say_set_aside(&ix, &d->explanation, names[i], aside[i]);
+			}
 			explain_nothing(&ix, d, said > 0);
 		}
 	}
@@ -386,6 +460,8 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 	free(hits);
 	free(aside);
 	free(names);
+	free(by_name);
+	free(gs.slots);
 	free(group_of);
 	lk_provider_index_release(&ix);
 }

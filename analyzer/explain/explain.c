@@ -263,6 +263,8 @@ static void explain_version_tag(struct lk_diag *d)
 
 void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 {
+	size_t searched = 0;	/* -l words whose dirs were listed (notfound.h) */
+
 	for (size_t i = 0; i < out->diags.nr; i++) {
 		struct lk_diag *d = &out->diags.items[i];
 
@@ -281,7 +283,7 @@ void lk_explain_diags(struct lk_replay *out, const struct lk_line *line)
 		else if (d->kind == LK_DIAG_VERSION_TAG)
 			explain_version_tag(d);
 		else
-			lk_notfound_explain(line, d);
+			lk_notfound_explain(line, d, &searched);
 	}
 	explain_old_versions(out);
 	lk_multidef_causes(out, line);

@@ -300,7 +300,8 @@ char *lk_notfound_l_word(const char *path)
 	return lk_buf_detach(&b);
 }
 
-static void explain_lib(const struct lk_line *line, const struct lk_line_item *it, struct lk_diag *d)
+static void explain_lib(const struct lk_line *line, const struct lk_line_item *it, struct lk_diag *d,
+			size_t *searched)
 {
 	struct lk_strvec dirs = LK_STRVEC_INIT;
 	struct lk_buf b = LK_BUF_INIT;
@@ -308,8 +309,8 @@ static void explain_lib(const struct lk_line *line, const struct lk_line_item *i
 	lk_buf_addf(&b, "ld: \"cannot find %s\": %zu files tried in the -L and default dirs", it->word, it->tried.nr);
 	say(d, &b);
 	search_dirs(line, &dirs);
-	if (it->word[2] == ':') {
-		/* -l:FILE names a file: no rule finds another. */
+	if (it->word[2] == ':' || (*searched)++ >= LK_NOTFOUND_SEARCH_MAX) {
+		/* -l:FILE names a file: no rule finds another; past the bound, no dir is listed again */
 	} else if ((it->state & LK_ST_STATIC) && static_only_shared(it, &dirs, d)) {
 		lk_buf_addf(&b, "-Bstatic (-static) is in force there, and the dirs searched have only the shared %s: ld takes only lib%s.a then",
 			    d->not_found_file, it->word + 2);
@@ -335,7 +336,7 @@ static void explain_lib(const struct lk_line *line, const struct lk_line_item *i
 	lk_strvec_release(&dirs);
 }
 
-void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d)
+void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d, size_t *searched)
 {
 	const struct lk_line_item *it;
 	struct lk_buf b = LK_BUF_INIT;
@@ -346,7 +347,7 @@ void lk_notfound_explain(const struct lk_line *line, struct lk_diag *d)
 	if (d->kind == LK_DIAG_INCOMPATIBLE) {
 		explain_incompatible(line, it, d);
 	} else if (it->kind == LK_ITEM_LIB) {
-		explain_lib(line, it, d);
+		explain_lib(line, it, d, searched);
 	} else {
 		lk_buf_addf(&b, "ld: \"cannot find %s\": no such file", it->word);
 		say(d, &b);

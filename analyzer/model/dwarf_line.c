@@ -123,12 +123,24 @@ static const char *cur_str(struct cur *c)
 	return s;
 }
 
-/* The string at `offset` of a string section, or NULL. */
+/*
+ * The string at `offset` of a string section, or NULL. The section is
+ * cut after its last NUL (strings_cut) before a walk, so any offset
+ * within it starts a terminated string: no scan for the NUL per use,
+ * which a section with no NUL made a scan of all of it per attribute.
+ */
 static const char *str_at(const struct lk_dwarf_bytes *b, uint64_t offset)
 {
-	if (!b->p || offset >= b->size || !memchr(b->p + offset, '\0', b->size - offset))
+	if (!b->p || offset >= b->size)
 		return NULL;
 	return (const char *)b->p + offset;
+}
+
+/* A string section cut after its last NUL (to nothing without one). */
+static void strings_cut(struct lk_dwarf_bytes *b)
+{
+	while (b->size && b->p[b->size - 1])
+		b->size--;
 }
 
 /* ---- attribute values ---- */
@@ -138,6 +150,7 @@ struct unit {
 	const struct lk_dwarf_input *in;
 	uint64_t str_offsets_base;	/* DW_AT_str_offsets_base of the unit's DIE (clang's strx names), or 0 */
 	uint64_t start;		/* the unit's offset in .debug_info (its DIEs' references are from there) */
+	size_t *specs_left;	/* the walk's budget of attribute specs read (each_unit), or NULL: none */
 };
 
 /*
@@ -204,22 +217,45 @@ struct abbrev {
 	uint64_t code;
 	size_t specs;
 };
+
+/*
+ * A unit's abbreviation table, indexed once when read (issue #29): sorted
+ * by code, each code's first definition first, so that a DIE's code is
+ * found by a binary search, not a scan of the table per DIE (a table of
+ * 65,536 codes and a million one-byte DIEs cost 30 CPU s with the scan).
+ */
 struct abbrevs {
 	struct abbrev *items;
 	size_t nr, alloc;
+	uint64_t offset;	/* where the table is in .debug_abbrev */
 };
 
-/* The abbreviation table at `offset` (at most ABBREVS_MAX entries). */
-static void read_abbrevs(const struct lk_dwarf_input *in, uint64_t offset, struct abbrevs *out)
+/* By code, then by place in the table: the first definition of a code wins, as in a scan from the start. */
+static int abbrev_cmp(const void *a, const void *b)
+{
+	const struct abbrev *x = a, *y = b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return x->specs < y->specs ? -1 : x->specs > y->specs;
+}
+
+/* The abbreviation table at `offset` (at most ABBREVS_MAX entries), indexed; the bytes it took from `*budget`. */
+static void read_abbrevs(const struct lk_dwarf_input *in, uint64_t offset, struct abbrevs *out, size_t *budget)
 {
 	struct cur a;
 
+	out->offset = offset;
 	cur_init(&a, &in->abbrev, offset > SIZE_MAX ? SIZE_MAX : (size_t)offset, in->big_endian);
+	if (a.bad)
+		return;
+	if (cur_left(&a) > *budget)
+		a.end = a.p + *budget;	/* what the walk's budget leaves: the table is read up to there */
 	while (!a.bad && out->nr < ABBREVS_MAX) {
 		uint64_t code = cur_leb(&a, 0);
 
 		if (!code || a.bad)
-			return;
+			break;
 		cur_leb(&a, 0);	/* the tag */
 		cur_uint(&a, 1);	/* has children */
 		LK_GROW(out->items, out->nr + 1, out->alloc);
@@ -234,21 +270,27 @@ static void read_abbrevs(const struct lk_dwarf_input *in, uint64_t offset, struc
 				break;
 		}
 	}
+	*budget -= (size_t)((a.bad ? a.end : a.p) - (a.base + offset));
+	if (out->nr > 1)
+		qsort(out->items, out->nr, sizeof(*out->items), abbrev_cmp);
 }
 
-/* The specs of abbreviation `code`: gcc and clang number them from 1 in order, so look there first. */
+/* The specs of abbreviation `code`: its first definition, by binary search of the sorted table. */
 static int find_abbrev(const struct lk_dwarf_input *in, const struct abbrevs *t, uint64_t code, struct cur *a)
 {
-	const struct abbrev *hit = NULL;
+	size_t lo = 0, hi = t->nr;
 
-	if (code && code <= t->nr && t->items[code - 1].code == code)
-		hit = &t->items[code - 1];
-	for (size_t i = 0; !hit && i < t->nr; i++)
-		if (t->items[i].code == code)
-			hit = &t->items[i];
-	if (!hit)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->items[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->nr || t->items[lo].code != code)
 		return 0;
-	cur_init(a, &in->abbrev, hit->specs, in->big_endian);
+	cur_init(a, &in->abbrev, t->items[lo].specs, in->big_endian);
 	return !a->bad;
 }
 
@@ -263,7 +305,8 @@ static int read_die(struct cur *c, const struct unit *u, const struct abbrevs *t
 	memset(die, 0, sizeof(*die));
 	if (!find_abbrev(u->in, t, code, &a))
 		return 0;
-	while (!a.bad && !c->bad) {
+	/* each spec from the walk's budget: past it, the DIE is not read */
+	while (!a.bad && !c->bad && (!u->specs_left || (*u->specs_left && (*u->specs_left)--))) {
 		uint64_t name = cur_leb(&a, 0), form = cur_leb(&a, 0);
 		int64_t implicit = form == F_IMPLICIT_CONST ? (int64_t)cur_leb(&a, 1) : 0;
 		const char *s;
@@ -363,9 +406,19 @@ struct row {
 	unsigned line;
 	int end;
 };
-struct rows {
-	struct row *items;
-	size_t nr, alloc;
+
+/*
+ * The sequence being run, row by row: only its last row is kept (the
+ * rows of a 64 MiB program of one-byte opcodes would take 2 GiB), and
+ * each place the row before the next one holds, answered when the
+ * sequence ends.
+ */
+struct seq {
+	struct row last;
+	int has_last;
+	const struct lk_dwarf_place *places;
+	size_t n;
+	struct { uint64_t file; unsigned line; int set; } *held;	/* n of them */
 };
 
 static int absolute(const char *s)
@@ -500,39 +553,43 @@ struct header {
 	unsigned char std_lengths[256];
 };
 
-/* bfd's add_line_info: a row at the address of the previous one (and as much an end) replaces it. */
-static void add_row(struct rows *rows, size_t seq_start, const struct row *r)
+/*
+ * bfd's add_line_info: a row at the address of the previous one (and as
+ * much an end) replaces it. Else the previous row is final: each place
+ * from its address up to this row's (lookup_address_in_line_info_table's
+ * row at the greatest address not above it) is held by it, the first
+ * row that holds it in the sequence.
+ */
+static void add_row(struct seq *s, const struct row *r)
 {
-	if (rows->nr > seq_start) {
-		struct row *last = &rows->items[rows->nr - 1];
+	const struct row *prev = &s->last;
 
-		if (last->address == r->address && last->section == r->section && last->end == r->end) {
-			*last = *r;
-			return;
-		}
+	if (s->has_last && prev->address == r->address && prev->section == r->section && prev->end == r->end) {
+		s->last = *r;
+		return;
 	}
-	LK_GROW(rows->items, rows->nr + 1, rows->alloc);
-	rows->items[rows->nr++] = *r;
+	for (size_t q = 0; s->has_last && !prev->end && prev->section == r->section && q < s->n; q++)
+		if (!s->held[q].set && s->places[q].section == prev->section && s->places[q].offset >= prev->address &&
+		    s->places[q].offset < r->address) {
+			s->held[q].file = prev->file;
+			s->held[q].line = prev->line;
+			s->held[q].set = 1;
+		}
+	s->last = *r;
+	s->has_last = 1;
 }
 
-/* A sequence ended: the places it holds get the row at the greatest address not above them. */
-static void answer(const struct rows *rows, size_t start, const struct table *t,
-		   const struct lk_dwarf_place *places, size_t n, struct lk_srcpos *out)
+/* A sequence ended: the places it holds not answered yet get its row's file and line. */
+static void answer(struct seq *s, const struct table *t, struct lk_srcpos *out)
 {
-	for (size_t q = 0; q < n; q++) {
-		if (out[q].file)
-			continue;
-		for (size_t i = start; i + 1 < rows->nr; i++) {
-			const struct row *r = &rows->items[i], *next = &rows->items[i + 1];
-
-			if (r->end || r->section != places[q].section || places[q].offset < r->address ||
-			    places[q].offset >= next->address || next->section != r->section)
-				continue;
-			out[q].file = file_name(t, r->file);
-			out[q].line = out[q].file ? r->line : 0;
-			break;
+	for (size_t q = 0; q < s->n; q++) {
+		if (s->held[q].set && !out[q].file) {
+			out[q].file = file_name(t, s->held[q].file);
+			out[q].line = out[q].file ? s->held[q].line : 0;
 		}
+		s->held[q].set = 0;
 	}
+	s->has_last = 0;
 }
 
 /* The line program from the cursor to `end`: its sequences answer the places. */
@@ -547,10 +604,9 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 	 * says it, which is what the user compares with.
 	 */
 	const struct row start = { 0, 0, t->version >= 5 ? 0 : 1, 1, 0 };
-	struct rows rows = { 0 };
+	struct seq seq = { start, 0, places, n, lk_xcalloc(n ? n : 1, sizeof(*seq.held)) };
 	struct row st = start;
 	uint64_t op_index = 0;
-	size_t seq_start = 0;
 
 	while (cur_left(c) && !c->bad) {
 		unsigned op = (unsigned)cur_uint(c, 1);
@@ -562,7 +618,7 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 			st.address += h->min_inst * ((op_index + adv) / h->max_ops);
 			op_index = (op_index + adv) % h->max_ops;
 			st.line += (unsigned)(h->line_base + (int)(adj % h->line_range));
-			add_row(&rows, seq_start, &st);
+			add_row(&seq, &st);
 			continue;
 		}
 		switch (op) {
@@ -577,9 +633,8 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 			ext = (unsigned)cur_uint(c, 1);
 			if (ext == LNE_END_SEQUENCE) {
 				st.end = 1;
-				add_row(&rows, seq_start, &st);
-				answer(&rows, seq_start, t, places, n, out);
-				rows.nr = seq_start = 0;
+				add_row(&seq, &st);
+				answer(&seq, t, out);
 				st = start;
 				op_index = 0;
 			} else if (ext == LNE_SET_ADDRESS) {
@@ -599,7 +654,7 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 			break;
 		}
 		case LNS_COPY:
-			add_row(&rows, seq_start, &st);
+			add_row(&seq, &st);
 			break;
 		case LNS_ADVANCE_PC: {
 			uint64_t adv = cur_leb(c, 0);
@@ -638,19 +693,23 @@ static void run_program(struct cur *c, const struct unit *u, const struct header
 		}
 	}
 out:
-	free(rows.items);
+	free(seq.held);
 }
 
-/* The header of the line table at `offset` of .debug_line, of a unit whose directory is `comp_dir`; `prog` at its program. */
+/*
+ * The header of the line table at `offset` of .debug_line, of a unit
+ * whose directory is `comp_dir`; `prog` at its program. The table's
+ * length is taken from `*budget` (when not NULL): 0 when it is more.
+ */
 static int open_table(const struct lk_dwarf_input *in, uint64_t offset, const char *comp_dir, struct table *t,
-		      struct header *h, struct unit *u, struct cur *prog)
+		      struct header *h, struct unit *u, struct cur *prog, size_t *budget)
 {
 	struct cur c;
 	uint64_t len, header_len;
 
 	memset(t, 0, sizeof(*t));
 	memset(h, 0, sizeof(*h));
-	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in, 0, 0 };
+	*u = (struct unit){ 0, 4, in->addr_size, in->big_endian, in, 0, 0, NULL };
 	if (offset >= in->line.size)
 		return 0;
 	cur_init(&c, &in->line, (size_t)offset, in->big_endian);
@@ -659,8 +718,10 @@ static int open_table(const struct lk_dwarf_input *in, uint64_t offset, const ch
 		u->offset_size = 8;
 		len = cur_uint(&c, 8);
 	}
-	if (c.bad || len > cur_left(&c) || len < 2)
+	if (c.bad || len > cur_left(&c) || len < 2 || (budget && len > *budget))
 		return 0;
+	if (budget)
+		*budget -= len;
 	c.end = c.p + len;	/* the unit's end: nothing of it reads past */
 	u->version = (int)cur_uint(&c, 2);
 	t->version = u->version;
@@ -704,26 +765,68 @@ static void table_release(struct table *t)
 typedef int (*unit_fn)(void *ctx, const struct unit *u, const struct abbrevs *t, const struct die *top,
 		       struct cur *rest);
 
-static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
-{
-	struct cur c;
-	size_t units = 0;
+/*
+ * The abbreviation tables read in one walk, each once: units that share a
+ * table (at one offset) share its index. Together they read at most
+ * ABBREV_READS times .debug_abbrev's bytes (`budget`): tables of distinct
+ * units do not overlap in an object a compiler wrote, and a hostile one
+ * whose units start tables at every offset of one long table would read
+ * it once per unit.
+ */
+#define ABBREV_READS 2
+/*
+ * Attribute specs read per byte of .debug_info in one walk: an attribute
+ * of DW_FORM_flag_present or DW_FORM_implicit_const takes no byte of the
+ * DIE, so without a bound one abbreviation of a million such attributes
+ * used by a million one-byte DIEs is 10^12 steps. gcc's and clang's DIEs
+ * have fewer attributes than bytes.
+ */
+#define SPECS_PER_BYTE 8
+struct tables {
+	struct abbrevs *items;
+	size_t nr, alloc;
+	size_t budget;
+};
 
+static const struct abbrevs *unit_abbrevs(const struct lk_dwarf_input *in, struct tables *ts, uint64_t offset)
+{
+	for (size_t i = 0; i < ts->nr; i++)
+		if (ts->items[i].offset == offset)
+			return &ts->items[i];
+	LK_GROW(ts->items, ts->nr + 1, ts->alloc);
+	memset(&ts->items[ts->nr], 0, sizeof(ts->items[ts->nr]));
+	read_abbrevs(in, offset, &ts->items[ts->nr], &ts->budget);
+	return &ts->items[ts->nr++];
+}
+
+static void each_unit(const struct lk_dwarf_input *whole, unit_fn fn, void *ctx)
+{
+	struct lk_dwarf_input cut = *whole;
+	const struct lk_dwarf_input *in = &cut;
+	struct tables ts = { NULL, 0, 0, 0 };
+	struct cur c;
+	size_t units = 0, specs_left;
+	int stop = 0;
+
+	strings_cut(&cut.str);
+	strings_cut(&cut.line_str);
+	ts.budget = cut.abbrev.size <= SIZE_MAX / ABBREV_READS ? cut.abbrev.size * ABBREV_READS : SIZE_MAX;
+	specs_left = cut.info.size <= (SIZE_MAX - 4096) / SPECS_PER_BYTE ? cut.info.size * SPECS_PER_BYTE + 4096 : SIZE_MAX;
 	cur_init(&c, &in->info, 0, in->big_endian);
-	while (cur_left(&c) && units++ < UNITS_MAX) {
-		struct unit u = { 0, 4, in->addr_size, in->big_endian, in, 0, (uint64_t)(c.p - c.base) };
-		struct abbrevs t = { 0 };
+	while (!stop && cur_left(&c) && units++ < UNITS_MAX) {
+		struct unit u = { 0, 4, in->addr_size, in->big_endian, in, 0, (uint64_t)(c.p - c.base), &specs_left };
+		const struct abbrevs *t;
 		struct die top;
 		struct cur die;
 		uint64_t len = cur_uint(&c, 4), abbrev_offset, code;
-		int unit_type = 1, stop = 0;	/* DW_UT_compile */
+		int unit_type = 1;	/* DW_UT_compile */
 
 		if (len == 0xffffffffu) {
 			u.offset_size = 8;
 			len = cur_uint(&c, 8);
 		}
 		if (c.bad || len > cur_left(&c) || len < 2)
-			return;
+			break;
 		die = c;
 		die.end = c.p + len;
 		c.p += len;
@@ -744,22 +847,29 @@ static void each_unit(const struct lk_dwarf_input *in, unit_fn fn, void *ctx)
 		}
 		if (die.bad || (u.addr_size != 4 && u.addr_size != 8))
 			continue;
-		read_abbrevs(in, abbrev_offset, &t);
+		t = unit_abbrevs(in, &ts, abbrev_offset);
 		code = cur_leb(&die, 0);
-		if (!die.bad && code && read_die(&die, &u, &t, code, &top)) {
+		if (!die.bad && code && read_die(&die, &u, t, code, &top)) {
 			u.str_offsets_base = top.str_offsets_base;
-			stop = fn(ctx, &u, &t, &top, &die);
+			stop = fn(ctx, &u, t, &top, &die);
 		}
-		free(t.items);
-		if (stop)
-			return;
 	}
+	for (size_t i = 0; i < ts.nr; i++)
+		free(ts.items[i].items);
+	free(ts.items);
 }
 
+/*
+ * `line_left`: the bytes of .debug_line the walk may still run, once its
+ * size: the units of an object a compiler wrote each have a table of
+ * their own, and a hostile object's units all naming one long table would
+ * run it once per unit.
+ */
 struct lines_ctx {
 	const struct lk_dwarf_place *places;
 	size_t n;
 	struct lk_srcpos *out;
+	size_t line_left;
 };
 
 static int unit_lines(void *ctx, const struct unit *u, const struct abbrevs *abbrevs, const struct die *top,
@@ -773,7 +883,7 @@ static int unit_lines(void *ctx, const struct unit *u, const struct abbrevs *abb
 
 	(void)abbrevs, (void)rest;
 	memset(&t, 0, sizeof(t));
-	if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog))
+	if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog, &x->line_left))
 		run_program(&prog, &lu, &h, &t, x->places, x->n, x->out);
 	table_release(&t);
 	for (size_t i = 0; i < x->n; i++)
@@ -785,7 +895,7 @@ static int unit_lines(void *ctx, const struct unit *u, const struct abbrevs *abb
 void lk_dwarf_lines(const struct lk_dwarf_input *in, const struct lk_dwarf_place *places, size_t n,
 		    struct lk_srcpos *out)
 {
-	struct lines_ctx x = { places, n, out };
+	struct lines_ctx x = { places, n, out, in->line.size };
 
 	memset(out, 0, n * sizeof(*out));
 	if (n)
@@ -833,7 +943,7 @@ static int unit_declaration(void *ctx, const struct unit *u, const struct abbrev
 		if (d.declaration == x->definition || !d.decl_line || !named)
 			continue;
 		memset(&t, 0, sizeof(t));
-		if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog)) {
+		if (top->has_stmt_list && open_table(u->in, top->stmt_list, top->comp_dir, &t, &h, &lu, &prog, NULL)) {
 			x->out->file = file_name(&t, d.decl_file);
 			x->out->line = x->out->file ? (unsigned)d.decl_line : 0;
 		}

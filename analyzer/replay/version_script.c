@@ -53,12 +53,9 @@ static void read_tags(const char *text, struct lk_strvec *tags)
 			p = end ? end + 1 : p + strlen(p);
 			word = NULL;
 		} else if (*p == '{') {
-			if (!depth++ && word && !in_deps) {
-				char *t = lk_xstrdup(word);
-
-				t[word_len] = '\0';
-				lk_strvec_push_owned(tags, t);
-			}
+			/* the tag's bytes only: a copy of the rest of the text per tag was quadratic */
+			if (!depth++ && word && !in_deps)
+				lk_strvec_push_owned(tags, lk_xstrndup(word, word_len));
 			word = NULL;
 			p++;
 		} else if (*p == '}') {
@@ -105,14 +102,53 @@ static void duplicate_tag(struct rp *r, const char *tag, const char *path)
 	d->ref_input = d->def_input = -1;
 }
 
+/* A tag and where it is: its place among the line's tags, its script's. */
+struct tag_at {
+	const char *tag;
+	size_t k;
+};
+
+static int tag_cmp(const void *a, const void *b)
+{
+	const struct tag_at *x = a, *y = b;
+	int c = strcmp(x->tag, y->tag);
+
+	return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * Each tag named before (by this script or an earlier one), in the
+ * order ld meets them: the tags sorted once, each after the first of its
+ * name flagged. Comparing each tag with every earlier one was quadratic:
+ * a 16 MiB script holds millions of tags (issue #29).
+ */
+static void duplicates(struct rp *r, const struct lk_strvec *tags, char *const *paths)
+{
+	struct tag_at *by = lk_xcalloc(tags->nr ? tags->nr : 1, sizeof(*by));
+	unsigned char *dup = lk_xcalloc(tags->nr ? tags->nr : 1, 1);
+
+	for (size_t k = 0; k < tags->nr; k++)
+		by[k] = (struct tag_at){ tags->items[k], k };
+	qsort(by, tags->nr, sizeof(*by), tag_cmp);
+	for (size_t i = 1; i < tags->nr; i++)
+		if (!strcmp(by[i - 1].tag, by[i].tag))
+			dup[by[i].k] = 1;
+	for (size_t k = 0; k < tags->nr; k++)
+		if (dup[k])
+			duplicate_tag(r, tags->items[k], paths[k]);
+	free(dup);
+	free(by);
+}
+
 void rp_version_scripts(struct rp *r)
 {
 	struct lk_strvec tags = LK_STRVEC_INIT;
+	struct { char **items; size_t nr, alloc; } paths = { 0 };	/* each tag's script (shared) */
+	struct lk_strvec owned = LK_STRVEC_INIT;
 
 	for (size_t i = 0; i < r->line->items.nr; i++) {
 		const struct lk_line_item *it = &r->line->items.items[i];
 		struct lk_buf text = LK_BUF_INIT;
-		size_t before = tags.nr;
 		char *path;
 
 		if (it->kind != LK_ITEM_OPTION || it->ld_option != LK_LD_VERSION_SCRIPT || !it->ld_value)
@@ -122,15 +158,15 @@ void rp_version_scripts(struct rp *r)
 			rp_note(r, "version script '%s' cannot be read: its tags are not checked", path);
 		} else {
 			read_tags(text.buf ? text.buf : "", &tags);
-			for (size_t k = before; k < tags.nr; k++)
-				for (size_t j = 0; j < k; j++)
-					if (!strcmp(tags.items[j], tags.items[k])) {
-						duplicate_tag(r, tags.items[k], path);
-						break;
-					}
+			LK_GROW(paths.items, tags.nr, paths.alloc);
+			while (paths.nr < tags.nr)
+				paths.items[paths.nr++] = path;
 		}
 		lk_buf_release(&text);
-		free(path);
+		lk_strvec_push_owned(&owned, path);
 	}
+	duplicates(r, &tags, paths.items);
+	free(paths.items);
+	lk_strvec_release(&owned);
 	lk_strvec_release(&tags);
 }

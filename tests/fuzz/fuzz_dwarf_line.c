@@ -2,9 +2,12 @@
  * libFuzzer target: the DWARF line reader (analyzer/model/dwarf_line.c),
  * over .debug_info, .debug_abbrev, .debug_line, .debug_line_str,
  * .debug_str and .debug_str_offsets as an object gives them. Input: a flags byte (bit 0 big
- * endian, bit 1 32-bit addresses), then each section as a 2-byte little
- * endian length and its bytes (cut to what is left), then the places
- * looked up, 9 bytes each (a section byte and an 8-byte offset).
+ * endian, bit 1 32-bit addresses, bit 2 3-byte section lengths), then each
+ * section as a 2-byte (or 3-byte) little endian length and its bytes (cut
+ * to what is left), then the places looked up, 9 bytes each (a section
+ * byte and an 8-byte offset). The 3-byte lengths are for the large
+ * inputs of issue #29 (sections of up to 16 MiB, make fuzz's -max_len):
+ * a reader superlinear in them is a libFuzzer timeout.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,12 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* One relocation of .debug_line, so set_address meets a section too. */
 	static const struct lk_dwarf_addr_reloc reloc = { 0x2b, 1 };
 	size_t at = 1, n = 0;
+	unsigned width;
 
 	if (size < 1)
 		return 0;
 	memset(&in, 0, sizeof(in));
 	in.big_endian = data[0] & 1;
 	in.addr_size = data[0] & 2 ? 4 : 8;
+	width = data[0] & 4 ? 3 : 2;
 	in.addr_relocs = &reloc;
 	in.naddr_relocs = 1;
 	sections[0] = &in.info, sections[1] = &in.abbrev, sections[2] = &in.line;
@@ -36,9 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < 6; k++) {
 		size_t len = 0;
 
-		if (at + 2 <= size) {
-			len = (size_t)data[at] | (size_t)data[at + 1] << 8;
-			at += 2;
+		if (at + width <= size) {
+			for (unsigned b = 0; b < width; b++)
+				len |= (size_t)data[at + b] << (8 * b);
+			at += width;
 		}
 		if (len > size - at)
 			len = size - at;

@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linkscope/buf.h"
+#include "linkscope/vec.h"
 #include "dwarf_line.h"
 #include "elf.h"
 #include "testdir.h"
@@ -277,6 +279,101 @@ static void test_dwarf_line_linked_clang_and_corrupt(void **state)
 	linked_lines(6);
 }
 
+/* A buffer of bytes being built (the test's own sections). */
+struct bytes {
+	unsigned char *p;
+	size_t n, alloc;
+};
+
+static void put(struct bytes *b, const void *v, size_t n)
+{
+	LK_GROW(b->p, b->n + n, b->alloc);
+	memcpy(b->p + b->n, v, n);
+	b->n += n;
+}
+
+static void put_uleb(struct bytes *b, uint64_t v)
+{
+	do {
+		unsigned char c = (unsigned char)(v & 0x7f);
+
+		v >>= 7;
+		c |= v ? 0x80 : 0;
+		put(b, &c, 1);
+	} while (v);
+}
+
+static void put_u32(struct bytes *b, uint32_t v)
+{
+	unsigned char le[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+				(unsigned char)(v >> 24) };
+
+	put(b, le, 4);
+}
+
+/*
+ * The abbreviation table indexed once (issue #29): codes out of order and
+ * a code defined twice (the first definition is the one, as a scan from
+ * the start found it), and then 65,536 abbreviations numbered down with a
+ * million one-byte DIEs of the last one, under a CPU second (a scan of
+ * the table per DIE took 22).
+ */
+static void test_dwarf_line_abbrevs_indexed(void **state)
+{
+	static const unsigned char line_hdr[] = { 1, 1, 1, 0xfb, 14, 13, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1,
+						  0, 'a', '.', 'h', 0, 0, 0, 0, 0 };
+	struct bytes abbrev = { 0 }, info = { 0 }, line = { 0 }, body = { 0 };
+	struct lk_dwarf_input in;
+	struct lk_srcpos pos;
+	clock_t start;
+
+	(void)state;
+	/* code 5: a declaration; code 9: the unit; code 5 again, another tag: never used */
+	put(&abbrev, "\x05\x2e\x00" "\x03\x08" "\x3c\x19" "\x3a\x0b" "\x3b\x0b" "\x00\x00", 13);
+	put(&abbrev, "\x09\x11\x01" "\x10\x17" "\x1b\x08" "\x00\x00", 9);
+	put(&abbrev, "\x05\x34\x00" "\x03\x08" "\x00\x00", 7);
+	put(&abbrev, "", 1);
+	put(&body, "\x04\x00" "\x00\x00\x00\x00" "\x08", 7);	/* version 4, abbreviations at 0, 8-byte addresses */
+	put(&body, "\x09" "\x00\x00\x00\x00" "/src", 10);	/* the unit: its line table at 0, comp_dir "/src" */
+	put(&body, "\x05" "foo" "\x00\x01\x07" "\x00", 8);	/* foo, declared in file 1 at line 7; the end of the children */
+	put_u32(&info, (uint32_t)body.n);
+	put(&info, body.p, body.n);
+	put_u32(&line, (uint32_t)(2 + 4 + sizeof(line_hdr)));
+	put(&line, "\x04\x00", 2);
+	put_u32(&line, sizeof(line_hdr));
+	put(&line, line_hdr, sizeof(line_hdr));
+	memset(&in, 0, sizeof(in));
+	in.addr_size = 8;
+	in.info = (struct lk_dwarf_bytes){ info.p, info.n };
+	in.abbrev = (struct lk_dwarf_bytes){ abbrev.p, abbrev.n };
+	in.line = (struct lk_dwarf_bytes){ line.p, line.n };
+	assert_int_equal(lk_dwarf_declaration(&in, "foo", &pos), 1);
+	assert_string_equal(pos.file, "/src/a.h");
+	assert_int_equal(pos.line, 7);
+	lk_srcpos_release(&pos);
+
+	abbrev.n = info.n = body.n = 0;
+	for (uint64_t code = 65536; code >= 1; code--) {
+		put_uleb(&abbrev, code);
+		put(&abbrev, "\x34\x00\x00\x00", 4);
+	}
+	put(&abbrev, "", 1);
+	put(&body, "\x04\x00" "\x00\x00\x00\x00" "\x08", 7);
+	for (size_t i = 0; i < 1000001; i++)
+		put(&body, "\x01", 1);
+	put_u32(&info, (uint32_t)body.n);
+	put(&info, body.p, body.n);
+	in.info = (struct lk_dwarf_bytes){ info.p, info.n };
+	in.abbrev = (struct lk_dwarf_bytes){ abbrev.p, abbrev.n };
+	start = clock();
+	assert_int_equal(lk_dwarf_declaration(&in, "foo", &pos), 0);
+	assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 1.0);
+	free(abbrev.p);
+	free(info.p);
+	free(line.p);
+	free(body.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf_line_linked_dwarf5_and_corrupt),
 		cmocka_unit_test(test_dwarf_line_linked_clang_and_corrupt),
 		cmocka_unit_test(test_dwarf_line_empty_and_garbage),
+		cmocka_unit_test(test_dwarf_line_abbrevs_indexed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -27,6 +27,7 @@ struct world {
 	struct lk_replay out;
 	struct lk_fix fix;
 	struct wh_ask ask;
+	struct wh_memo memo;
 	char dir[64];
 };
 
@@ -54,6 +55,7 @@ static void world_init(struct world *w, const char *fill, const char *sub, const
 	w->ask.out = &w->out;
 	w->ask.f = &w->fix;
 	w->ask.words = &w->fix.args;
+	w->ask.memo = &w->memo;
 }
 
 static void world_release(struct world *w)
@@ -65,6 +67,8 @@ static void world_release(struct world *w)
 	free(w->rec.output);
 	lk_strvec_release(&w->fix.args);
 	lk_strvec_release(&w->fix.build_script);
+	wh_cargo_memo_free(w->memo.cargo);
+	wh_cmake_memo_free(w->memo.cmake);
 	test_dir_remove(w->dir);
 }
 

@@ -684,9 +684,22 @@ static struct lk_fix_where *replaced(const struct wh_ask *a, const struct crates
 	return w;
 }
 
+/* The crates of the line, collected at the record's first fix. */
+struct wh_cargo_memo {
+	struct crates cs;
+};
+
+void wh_cargo_memo_free(struct wh_cargo_memo *m)
+{
+	if (!m)
+		return;
+	crates_release(&m->cs);
+	free(m);
+}
+
 struct lk_fix_where *wh_cargo(const struct wh_ask *a)
 {
-	struct crates cs;
+	const struct crates *cs;
 	struct lk_fix_where *w = NULL;
 	int append = a->f->position >= (long)a->rec->args.nr;
 	int after_args = a->rec->link_args_start >= 0 && a->rec->link_args_end > a->rec->link_args_start &&
@@ -694,13 +707,16 @@ struct lk_fix_where *wh_cargo(const struct wh_ask *a)
 
 	if (a->f->driver)
 		return NULL;	/* a rustc line's driver is rustc's choice: -C linker */
-	crates_collect(a->rec, &cs);
+	if (!a->memo->cargo) {
+		a->memo->cargo = lk_xcalloc(1, sizeof(*a->memo->cargo));
+		crates_collect(a->rec, &a->memo->cargo->cs);
+	}
+	cs = &a->memo->cargo->cs;
 	if (a->old && a->words->nr == 1)
-		w = replaced(a, &cs);
+		w = replaced(a, cs);
 	else if (append && after_args && !a->f->build_script.nr)
-		w = after_link_args(a, &cs);
+		w = after_link_args(a, cs);
 	else if (append)
-		w = missing_library(a, &cs);
-	crates_release(&cs);
+		w = missing_library(a, cs);
 	return w;
 }

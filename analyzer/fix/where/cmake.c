@@ -214,19 +214,50 @@ static char *item_of(const struct lk_record *rec, const char *w)
 	return item;
 }
 
+/* The record's target, its CMakeLists.txt and line: found at its first fix (up to 256 link.txt read), kept. */
+struct wh_cmake_memo {
+	char *target, *file;
+	long line;
+};
+
+void wh_cmake_memo_free(struct wh_cmake_memo *m)
+{
+	if (!m)
+		return;
+	free(m->target);
+	free(m->file);
+	free(m);
+}
+
+static const struct wh_cmake_memo *cmake_memo(const struct wh_ask *a)
+{
+	struct wh_cmake_memo *m = a->memo->cmake;
+	char *sub = NULL;
+
+	if (m)
+		return m;
+	m = a->memo->cmake = lk_xcalloc(1, sizeof(*m));
+	if (!(m->target = makefile_target(a->rec)) && (m->target = ninja_target(a->rec)))
+		sub = ninja_subdir(a->rec, m->target);
+	if (!m->target)
+		return m;
+	m->file = lists_file(a->rec, sub ? sub : "");
+	m->line = m->file ? target_line(m->file, m->target) : 0;
+	free(sub);
+	return m;
+}
+
 struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 {
-	char *target = makefile_target(a->rec), *file, *old = NULL, *sub = NULL;
+	const struct wh_cmake_memo *m = cmake_memo(a);
+	const char *target = m->target, *file = m->file;
+	char *old = NULL;
 	struct lk_buf text = LK_BUF_INIT, s = LK_BUF_INIT;
 	struct lk_fix_where *w;
 	const char *how;
 
-	if (!target && (target = ninja_target(a->rec)))
-		sub = ninja_subdir(a->rec, target);
 	if (!target)
 		return NULL;
-	file = lists_file(a->rec, sub ? sub : "");
-	free(sub);
 	if (a->f->driver && strstr(a->f->driver, "++")) {
 		lk_buf_addf(&text, "set_target_properties(%s PROPERTIES LINKER_LANGUAGE CXX)", target);
 		how = "CMake then links it with the C++ driver";
@@ -246,7 +277,7 @@ struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 		old = item_of(a->rec, a->old);
 		w->replaces = lk_xstrdup(old);
 	}
-	w->line = file ? target_line(file, target) : 0;
+	w->line = m->line;
 	lk_buf_addf(&s, "in %s", file ? file : "the CMakeLists.txt that defines it");
 	if (w->line)
 		lk_buf_addf(&s, ", after line %ld, which defines the target %s", w->line, target);
@@ -259,7 +290,5 @@ struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 	w->sentence = lk_buf_detach(&s);
 	lk_buf_release(&text);
 	free(old);
-	free(file);
-	free(target);
 	return w;
 }

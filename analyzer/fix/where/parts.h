@@ -12,6 +12,28 @@
 /* A directory listed for build outputs or targets stops after this many entries. */
 #define WH_DIR_MAX 4096
 
+/*
+ * Fixes given a where in one analysis: the rest get none. Each is a few
+ * searches of build files of up to WH_FILE_MAX, so an analysis of a
+ * record with thousands of fixes does not search them thousands of times
+ * (issue #29).
+ */
+#define WH_FIXES_MAX 64
+
+/*
+ * What a build system found out about the record, whatever the fix: read
+ * at its first fix, kept for the others (where.c frees it). Each system's
+ * own, declared in its file.
+ */
+struct wh_cargo_memo;
+struct wh_cmake_memo;
+struct wh_memo {
+	struct wh_cargo_memo *cargo;
+	struct wh_cmake_memo *cmake;
+};
+void wh_cargo_memo_free(struct wh_cargo_memo *m);
+void wh_cmake_memo_free(struct wh_cmake_memo *m);
+
 /* One fix, as the build systems are asked about it. */
 struct wh_ask {
 	const struct lk_record *rec;
@@ -21,6 +43,7 @@ struct wh_ask {
 	const struct lk_fix *f;
 	const char *old;		/* the driver word the fix replaces, or NULL */
 	const struct lk_strvec *words;	/* the words it adds to the line */
+	struct wh_memo *memo;		/* the record's facts, the analysis's */
 };
 
 /* Each returns a where for the fix or NULL (not that build system, or nothing to say). */

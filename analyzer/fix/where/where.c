@@ -115,13 +115,14 @@ void lk_where_free(struct lk_fix_where *w)
 
 /* One fix: what it does to the line, then each build system in turn. */
 static void where_of(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp,
-		     const struct lk_diag *d, struct lk_fix *f)
+		     const struct lk_diag *d, struct lk_fix *f, struct wh_memo *memo, size_t *asked)
 {
-	struct wh_ask a = { rec, line, rp, d, f, NULL, &f->args };
+	struct wh_ask a = { rec, line, rp, d, f, NULL, &f->args, memo };
 
 	/* A stated fix is a rebuild or another tool, not words of the line. */
-	if (f->where || f->stated || !rec->cwd || (!f->args.nr && !f->build_script.nr))
+	if (f->where || f->stated || !rec->cwd || (!f->args.nr && !f->build_script.nr) || *asked >= WH_FIXES_MAX)
 		return;
+	++*asked;
 	if (f->replaces && f->position >= 0 && (size_t)f->position < rec->args.nr)
 		a.old = rec->args.items[f->position].text;
 	if (rec->caller_is_rustc || (rec->prov_method && !strncmp(rec->prov_method, "rustc", 5))) {
@@ -138,9 +139,15 @@ static void where_of(const struct lk_record *rec, const struct lk_line *line, co
 void lk_where_fixes(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *rp,
 		    struct lk_fixes *fx)
 {
+	struct wh_memo memo = { NULL, NULL };
+	size_t asked = 0;
+
+	/* the whole fix first: the one the report leads with */
+	if (fx->whole)
+		where_of(rec, line, rp, NULL, fx->whole, &memo, &asked);
 	for (size_t i = 0; i < fx->nr && i < rp->diags.nr; i++)
 		for (size_t k = 0; k < fx->of[i].nr; k++)
-			where_of(rec, line, rp, &rp->diags.items[i], &fx->of[i].items[k]);
-	if (fx->whole)
-		where_of(rec, line, rp, NULL, fx->whole);
+			where_of(rec, line, rp, &rp->diags.items[i], &fx->of[i].items[k], &memo, &asked);
+	wh_cargo_memo_free(memo.cargo);
+	wh_cmake_memo_free(memo.cmake);
 }
