@@ -118,6 +118,11 @@ def probe_value(v):
     return "0x1234abcd" if v == "0x*" else v
 
 
+def private(text):
+    """The captures name no home directory (rust-lld's path)."""
+    return text.replace(os.path.expanduser("~"), "~")
+
+
 def run(cmd, cwd):
     try:
         p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=20,
@@ -138,7 +143,7 @@ def capture():
         text = subprocess.run(cmd + ["--help"], capture_output=True, text=True).stdout
         version = subprocess.run(cmd + ["--version"], capture_output=True, text=True).stdout
         with open(os.path.join(DATA, lid + ".help"), "w") as f:
-            f.write("# " + version.splitlines()[0] + "\n" + text)
+            f.write(private("# " + version.splitlines()[0] + "\n" + text))
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "t.c"), "w") as f:
             f.write("void _start(void) {}\nint foo(void) { return 0; }\n")
@@ -177,9 +182,8 @@ def capture():
                     bad = rc != 0 and bool(BAD_VALUE.search(first))
                     rows.append(f"--{name}={v}\t{'refused' if bad else 'ok'}\t{first if bad else ''}")
             with open(os.path.join(DATA, lid + ".probe"), "w") as f:
-                f.write("# " + " ".join(cmd[:1] + cmd[2:]).replace(os.path.expanduser("~"), "~") +
-                        ": each spelling and value, run with one object\n")
-                f.write("\n".join(rows) + "\n")
+                f.write(private("# " + " ".join(cmd[:1] + cmd[2:]) + ": each spelling and value, run with one object\n"))
+                f.write(private("\n".join(rows) + "\n"))
         with concurrent.futures.ThreadPoolExecutor(len(cmds)) as pool:
             list(pool.map(probe, cmds.items()))
 
