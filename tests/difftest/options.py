@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TABLE = os.path.join(ROOT, "analyzer", "model", "ldopt_table.c")
 LINKERS = ("bfd", "lld", "mold")
 TABLES = {"bfd": "bfd", "lld14": "lld", "mold": "mold"}
-ROW = re.compile(r'\t\{ "([^"]+)", ([A-Z_ |]+), LK_LDOPT_VALUE_(\w+), (\w+) \},')
+ROW = re.compile(r'\t\{ "([^"]+)", ([A-Z_ |0]+), LK_LDOPT_VALUE_(\w+), (\w+), (NULL|".*") \},')
 VALUES = re.compile(r'static const char \*const (\w+)\[\] = \{ (.*), NULL \};')
 REFUSED = re.compile(r"unrecognized option|unknown argument|unknown command line option|"
                      r"unable to disambiguate|unknown --[\w-]+( value| style)?:|"
@@ -57,7 +57,7 @@ def read_tables():
             current = m.group(1)
             continue
         m = ROW.match(line)
-        if m and current in TABLES and m.group(1) not in SKIP:
+        if m and current in TABLES and m.group(1) not in SKIP and m.group(2) != "0":
             rows.append((TABLES[current], m.group(1), m.group(2), m.group(3),
                          lists.get(m.group(4), [])))
     return rows
