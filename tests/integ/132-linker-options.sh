@@ -73,4 +73,13 @@ check_contains "mold's own words" "$("$LINKSCOPE" explain "$T/__dynamic_list_dat
 	"mold fails: \"unknown command line option: --dynamic-list-data\""
 check_eq "-init's value is no input: the outcome is known" "success" \
 	"$("$LINKSCOPE" report --format json "$T/_init_foo-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["outcome"])')"
+# check (point 5): an unknown outcome is unknown for every linker (it said
+# three failures of a link that succeeded), exit 0; its own linker first.
+LINKSCOPE_EXPAND=failure "$SHIM" -- cc main.o -o p-unknown >/dev/null 2>&1
+"$LINKSCOPE" check --format json "$(last_record)" >check.json
+echo $? >check.rc
+check_eq "check: an unknown outcome says unknown, for every linker, and exits 0" "unknown unknown unknown unknown 0 0" \
+	"$("$PY" -c 'import json; j=json.load(open("check.json")); print(j["result"], *j["outcome"].values(), j["exit_status"], open("check.rc").read().strip())')"
+check_eq "check: the line's own linker is judged first" "lld mold" \
+	"$("$LINKSCOPE" check --format json "$T/_no_relax-lld.json" | "$PY" -c 'import json,sys; print(next(iter(json.load(sys.stdin)["outcome"])))') $("$LINKSCOPE" check "$T/_no_relax-mold.json" | "$PY" -c 'import sys; print(sys.stdin.readline().split(" under ")[1].split("\x27")[0])')"
 finish
