@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/vec.h"
 #include "ldopt.h"
 #include "rp.h"
 
@@ -33,12 +34,27 @@ static int is_group_end(const char *w)
 	return !strcmp(w, "--end-group") || !strcmp(w, "-)");
 }
 
+/*
+ * GNU ld's table is x86's (ld/lexsup.c with the x86 ELF emulations' own
+ * options): a GNU ld for another machine takes others (aarch64's
+ * --fix-cortex-a53-843419), so its line is not judged by it. lld and mold
+ * take the same options for every target.
+ */
+static int judged_by_table(const struct lk_line *line, enum lk_linker linker)
+{
+	static const char *const x86[] = { "elf_x86_64", "elf32_x86_64", "elf_i386", "elf_iamcu", NULL };
+
+	return linker != LK_LINKER_BFD || !line->emulation || lk_str_in_list(line->emulation, x86);
+}
+
 const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip,
 					     struct lk_buf *msg, struct lk_buf *suggest)
 {
 	enum lk_ldopt_linker table = table_of(linker, lld_new);
 	int depth = 0;
 
+	if (!judged_by_table(line, linker))
+		return NULL;
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
