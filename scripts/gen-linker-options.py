@@ -49,7 +49,8 @@ LINKERS = [
 
 # What each linker says of an option it does not know (its own words).
 UNKNOWN = re.compile(r"unrecognized option|unknown argument|unknown command line option|"
-                     r"unable to disambiguate|unknown option|invalid option|is not supported")
+                     r"unable to disambiguate|unknown option|invalid option|is not supported|"
+                     r"doesn't allow an argument")
 GENERIC = re.compile(r"unrecognized option|unknown argument|unknown command line option|"
                      r"unable to disambiguate")
 # A value it refuses: GNU ld "invalid hash style", lld "unknown --build-id style",
@@ -173,6 +174,16 @@ def capture():
                     # mold reads "-Ttext-segment=x" as "-T" and a script "text-segment=x".
                     refused = refused or len(name) > 1 and f"cannot open {args[0][2:]}" in first
                     rows.append(f"{word}\t{'refused' if refused else 'ok'}\t{first if refused else ''}")
+                if len(name) == 1 and form == "req":
+                    # "-lfoo", "-L/dir": lld and mold take some letters joined ("-be8": not -b).
+                    rc, err = run(cmd + ["-" + name + "x", "-o", "out", "t.o"], work)
+                    first = err.strip().splitlines()[0] if err.strip() else ""
+                    rows.append(f"joined:-{name}\t{'refused' if UNKNOWN.search(first) else 'ok'}\t")
+                elif form == "none":
+                    # A value its --help does not show (mold's --Tdata=ADDR, --dynamic-list=FILE).
+                    rc, err = run(cmd + ["--" + name + "=x", "-o", "out", "t.o"], work)
+                    first = err.strip().splitlines()[0] if err.strip() else ""
+                    rows.append(f"valued:--{name}\t{'refused' if UNKNOWN.search(first) else 'ok'}\t")
                 values = set()
                 for h in helps.values():
                     values |= set(h.get(name, {}).get("values") or [])
@@ -288,8 +299,8 @@ def generate():
             two = two or not one
             own = helps[lid].get(name)
             form = (own or union[name])["value"]
-            if values and form == "none":
-                form = "req"
+            if values and form == "none" or form == "none" and probe.get("valued:--" + name):
+                form = "opt"
             strict = values and probe.get(f"--{name}=linkscope-bogus") is False
             vname = "NULL"
             if strict:
@@ -299,7 +310,8 @@ def generate():
             # lld's refusal of the other spelling says "did you mean" (of -no-relax, not of -require-defined).
             hint = probe.get("hint:-" + name) or probe.get("hint:--" + name)
             dashes = " | ".join(d for d, ok in (("LK_LDOPT_ONE_DASH", one), ("LK_LDOPT_TWO_DASHES", two),
-                                                ("LK_LDOPT_HINTED", hint)) if ok)
+                                                ("LK_LDOPT_HINTED", hint),
+                                                ("LK_LDOPT_JOINED", probe.get("joined:-" + name))) if ok)
             rows.append(f"\t{{ {c_str(name)}, {dashes}, LK_LDOPT_VALUE_{form.upper()}, {vname}, NULL }},")
         out.append(f"static const struct lk_ldopt {lid}_options[] = {{")
         out += rows

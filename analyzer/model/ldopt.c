@@ -76,7 +76,7 @@ const struct lk_ldopt *lk_ldopt_find(enum lk_ldopt_linker linker, const char *wo
 		*value = eq + 1;
 		return o;
 	}
-	if (!two && (o = lookup(t, rest, 1, dash)) && o->value == LK_LDOPT_VALUE_REQ) {
+	if (!two && (o = lookup(t, rest, 1, dash)) && o->value == LK_LDOPT_VALUE_REQ && (o->dashes & LK_LDOPT_JOINED)) {
 		*value = rest + 1;
 		return o;
 	}

@@ -18,6 +18,7 @@ enum lk_ldopt_dashes {
 	LK_LDOPT_ONE_DASH = 1 << 0,
 	LK_LDOPT_TWO_DASHES = 1 << 1,
 	LK_LDOPT_HINTED = 1 << 2,	/* lld's refusal of the other spelling says "did you mean" this one */
+	LK_LDOPT_JOINED = 1 << 3,	/* one letter, its value joined too: "-lfoo" (lld refuses "-be8") */
 };
 
 enum lk_ldopt_value {

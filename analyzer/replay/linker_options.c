@@ -47,6 +47,12 @@ static int judged_by_table(const struct lk_line *line, enum lk_linker linker)
 	return linker != LK_LINKER_BFD || !line->emulation || lk_str_in_list(line->emulation, x86);
 }
 
+/* gcc's collect2 takes -fuse-ld= and -flto* itself and never gives them to the linker (lld refuses them). */
+static int collect2_own(const char *w)
+{
+	return lk_str_starts_with(w, "-fuse-ld=") || lk_str_starts_with(w, "-flto");
+}
+
 const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip,
 					     struct lk_buf *msg, struct lk_buf *suggest)
 {
@@ -67,7 +73,8 @@ const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk
 		}
 		if (is_group_end(it->word) && depth)
 			depth--;
-		if (it->kind != LK_ITEM_OPTION || is_group_start(it->word) || is_group_end(it->word))
+		if (it->kind != LK_ITEM_OPTION || is_group_start(it->word) || is_group_end(it->word) ||
+		    collect2_own(it->word))
 			continue;
 		if (lk_ldopt_refused(table, it->word, it->value, msg, suggest))
 			return it;

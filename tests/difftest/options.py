@@ -34,7 +34,7 @@ ROW = re.compile(r'\t\{ "([^"]+)", ([A-Z_ |0]+), LK_LDOPT_VALUE_(\w+), (\w+), (N
 VALUES = re.compile(r'static const char \*const (\w+)\[\] = \{ (.*), NULL \};')
 REFUSED = re.compile(r"unrecognized option|unknown argument|unknown command line option|"
                      r"unable to disambiguate|unknown --[\w-]+( value| style)?:|"
-                     r"invalid --[\w-]+ (argument|value)|invalid hash style")
+                     r"invalid --[\w-]+ (argument|value)|invalid hash style|is not supported")
 # Options that end the link or change what it is (not a link then): skipped.
 SKIP = {"help", "version", "v", "V", "target-help", "print-output-format", "print-sysroot",
         "r", "i", "relocatable", "Ur", "run", "chroot", "C", "directory", "R", "just-symbols",
