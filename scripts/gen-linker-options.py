@@ -169,10 +169,14 @@ def capture():
                     word = dashes + name
                     args = [word] if form != "req" else [word, "x"] if len(name) == 1 else [word + "=x"]
                     rc, err = run(cmd + args + ["-o", "out", "t.o"], work)
-                    first = err.strip().splitlines()[0] if err.strip() else ""
-                    refused = bool(UNKNOWN.search(first)) and name.split("=")[0] in first
+                    # Any line: GNU ld warns first ("grouped short command line options are
+                    # deprecated"); mold says "-be8" as "-b e8".
+                    lines = err.strip().splitlines()
+                    hit = [ln for ln in lines if UNKNOWN.search(ln) and name in ln.replace(" ", "")]
                     # mold reads "-Ttext-segment=x" as "-T" and a script "text-segment=x".
-                    refused = refused or len(name) > 1 and f"cannot open {args[0][2:]}" in first
+                    hit += [ln for ln in lines if len(name) > 1 and f"cannot open {args[0][2:]}" in ln]
+                    refused = bool(hit)
+                    first = hit[0] if hit else ""
                     rows.append(f"{word}\t{'refused' if refused else 'ok'}\t{first if refused else ''}")
                 if len(name) == 1 and form == "req":
                     # "-lfoo", "-L/dir": lld and mold take some letters joined ("-be8": not -b).
