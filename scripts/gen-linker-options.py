@@ -183,8 +183,9 @@ def capture():
                     rc, err = run(cmd + ["-" + name + "x", "-o", "out", "t.o"], work)
                     first = err.strip().splitlines()[0] if err.strip() else ""
                     rows.append(f"joined:-{name}\t{'refused' if UNKNOWN.search(first) else 'ok'}\t")
-                elif form == "none":
-                    # A value its --help does not show (mold's --Tdata=ADDR, --dynamic-list=FILE).
+                elif len(name) > 1:
+                    # A value its --help does not show (mold's --Tdata=ADDR, --dynamic-list=FILE),
+                    # or none where another's --help shows one (lld's --sort-common).
                     rc, err = run(cmd + ["--" + name + "=x", "-o", "out", "t.o"], work)
                     first = err.strip().splitlines()[0] if err.strip() else ""
                     rows.append(f"valued:--{name}\t{'refused' if UNKNOWN.search(first) else 'ok'}\t")
@@ -193,8 +194,9 @@ def capture():
                     values |= set(h.get(name, {}).get("values") or [])
                 for v in sorted(values) + ["linkscope-bogus"]:
                     rc, err = run(cmd + [f"--{name}={probe_value(v)}", "-o", "out", "t.o"], work)
-                    first = err.strip().splitlines()[0] if err.strip() else ""
-                    bad = rc != 0 and bool(BAD_VALUE.search(first))
+                    lines = err.strip().splitlines()
+                    first = next((ln for ln in lines if BAD_VALUE.search(ln) or UNKNOWN.search(ln)), "")
+                    bad = rc != 0 and bool(first)
                     rows.append(f"--{name}={v}\t{'refused' if bad else 'ok'}\t{first if bad else ''}")
             with open(os.path.join(DATA, lid + ".probe"), "w") as f:
                 f.write(private("# " + " ".join(cmd[:1] + cmd[2:]) + ": each spelling and value, run with one object\n"))
@@ -303,7 +305,9 @@ def generate():
             two = two or not one
             own = helps[lid].get(name)
             form = (own or union[name])["value"]
-            if values and form == "none" or form == "none" and probe.get("valued:--" + name):
+            if form != "req" and "valued:--" + name in probe:
+                form = "opt" if probe["valued:--" + name] or values else "none"
+            elif values and form == "none":
                 form = "opt"
             strict = values and probe.get(f"--{name}=linkscope-bogus") is False
             vname = "NULL"

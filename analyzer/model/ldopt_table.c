@@ -31,7 +31,7 @@ static const struct lk_ldopt bfd_options[] = {
 	{ "G", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "I", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "L", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "M", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_OPT, NULL, NULL },
+	{ "M", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "Map", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "N", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "O", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -76,7 +76,7 @@ static const struct lk_ldopt bfd_options[] = {
 	{ "check-sections", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "chroot", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "cmse-implib", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
-	{ "color-diagnostics", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_OPT, NULL, NULL },
+	{ "color-diagnostics", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "compress-debug-sections", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, bfd_compress_debug_sections_values, NULL },
 	{ "compress-sections", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "copy-dt-needed-entries", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -243,7 +243,6 @@ static const struct lk_ldopt bfd_options[] = {
 	{ "orphan-handling", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "out-implib", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "output", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "pack-dyn-relocs", LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "package-metadata", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_OPT, NULL, NULL },
 	{ "pic-executable", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "pie", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -298,7 +297,7 @@ static const struct lk_ldopt bfd_options[] = {
 	{ "t", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "target-help", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "task-link", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "time-trace", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_OPT, NULL, NULL },
+	{ "time-trace", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "time-trace-file", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "time-trace-granularity", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "trace", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -583,7 +582,7 @@ static const struct lk_ldopt lld14_options[] = {
 	{ "shared", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "shuffle-sections", LK_LDOPT_TWO_DASHES | LK_LDOPT_HINTED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "soname", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "sort-common", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_OPT, NULL, NULL },
+	{ "sort-common", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "sort-section", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "split-stack-adjust-size", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "start-group", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -912,7 +911,7 @@ static const struct lk_ldopt lldnew_options[] = {
 	{ "shared", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "shuffle-sections", LK_LDOPT_TWO_DASHES | LK_LDOPT_HINTED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "soname", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "sort-common", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_OPT, NULL, NULL },
+	{ "sort-common", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "sort-section", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "split-stack-adjust-size", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "start-group", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
@@ -984,6 +983,7 @@ static const char *const mold_compress_debug_sections_values[] = { "none", "zlib
 static const char *const mold_format_values[] = { "binary", NULL };
 static const char *const mold_hash_style_values[] = { "both", "gnu", "sysv", NULL };
 static const char *const mold_icf_values[] = { "all", "none", "safe", NULL };
+static const char *const mold_oformat_values[] = { "binary", NULL };
 static const char *const mold_pack_dyn_relocs_values[] = { "none", "relr", NULL };
 static const char *const mold_unresolved_symbols_values[] = { "ignore-all", "ignore-in-object-files", "ignore-in-shared-libs", "report-all", NULL };
 static const struct lk_ldopt mold_options[] = {
@@ -1153,7 +1153,7 @@ static const struct lk_ldopt mold_options[] = {
 	{ "noinhibit-exec", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "nostdlib", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "o", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
-	{ "oformat", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, NULL, NULL },
+	{ "oformat", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_REQ, mold_oformat_values, NULL },
 	{ "omagic", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "opt-remarks-filename", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "opt-remarks-format", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_REQ, NULL, NULL },
