@@ -33,7 +33,7 @@ TABLES = {"bfd": "bfd", "lld14": "lld", "mold": "mold"}
 ROW = re.compile(r'\t\{ "([^"]+)", ([A-Z_ |0]+), LK_LDOPT_VALUE_(\w+), (\w+), (NULL|".*") \},')
 VALUES = re.compile(r'static const char \*const (\w+)\[\] = \{ (.*), NULL \};')
 REFUSED = re.compile(r"unrecognized option|unknown argument|unknown command line option|"
-                     r"unable to disambiguate|unknown --[\w-]+( value| style)?:|"
+                     r"unable to disambiguate|unknown --[\w-]+( value| style| argument)?:|"
                      r"invalid --[\w-]+ (argument|value)|invalid hash style|is not supported")
 # Options that end the link or change what it is (not a link then): skipped.
 SKIP = {"help", "version", "v", "V", "target-help", "print-output-format", "print-sysroot",
@@ -116,7 +116,9 @@ def main():
                 ["cc"] + how + ["main.o", wl, "-o", f"out-{l}"]
             r = subprocess.run(cmd, cwd=d, env=env, capture_output=True, text=True, errors="replace",
                                timeout=120)
-            real[l] = (r.returncode == 0, bool(REFUSED.search(r.stderr)))
+            # mold reads "-Tldata-segment" as "-T" and a script "ldata-segment" it cannot open.
+            misread = len(name) > 1 and f"cannot open {('-' + name)[2:]}" in r.stderr
+            real[l] = (r.returncode == 0, bool(REFUSED.search(r.stderr)) or misread)
         recs = sorted(x for x in os.listdir(env["LINKSCOPE_DIR"]) if x.endswith(".json")
                       and not x.endswith(".report.json"))
         r = subprocess.run([os.path.join(build, "bin", "linkscope"), "report", "--format", "json", "--replay-only",
