@@ -58,7 +58,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest realtest san-suites
+.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest difftest-options realtest san-suites
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -196,6 +196,11 @@ JOBS ?= 1
 LINKERS ?= bfd
 difftest: all $(TOOL_BIN)
 	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS) --linkers $(LINKERS)
+
+# Option shapes at length (issue #33 point 6): every option of the generated
+# linker tables linked by the real GNU ld, lld and mold (make check: a sample).
+difftest-options: all
+	@/usr/bin/python3 tests/difftest/options.py $(BUILD)
 
 # Real projects from Debian source packages and a Rust workspace, built
 # plainly and through the shim, every record replayed (tests/real/). Needs

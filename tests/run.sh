@@ -143,6 +143,14 @@ for build in "$@"; do
 	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 2 \
 		--jobs 2 --linkers bfd,lld,mold
+	# Option shapes (issue #33): options of the generated linker tables, each
+	# linked by the real GNU ld, lld and mold; a fixed seed, so that a run
+	# is the same whatever the day (make difftest-options: the whole table;
+	# DIFFTEST_OPTIONS_SEED=N another sample).
+	on=${DIFFTEST_OPTIONS_N:-60}
+	case $b in build-san) on=$((on / 3)) ;; esac
+	early=1 add "$b" "$b/difftest options ($on options)" '^ok ' '^not ok ' \
+		/usr/bin/python3 "$root/tests/difftest/options.py" "$dir" "$on" "${DIFFTEST_OPTIONS_SEED:-1}"
 	# The same cases with secret-looking words, each record analysed with and
 	# without redaction: the same analysis (issue #15).
 	early=1 add "$b" "$b/difftest --redaction ($dn cases, seed 1)" '^ok ' '^DISAGREE' \

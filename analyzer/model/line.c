@@ -31,6 +31,7 @@
 #include "trust.h"
 #include "linkscope/vec.h"
 #include "atfile.h"
+#include "ldopt.h"
 
 const char *lk_state_name(unsigned flag)
 {
@@ -377,18 +378,20 @@ static void linker_argv(const struct lk_record *rec, const struct lk_line_option
 
 /* ---- linker argv -> items with state ---- */
 
-/* ld options whose value is the next word when given alone. */
-static const char *const ld_value_opts[] = {
-	"-o", "-e", "-u", "-z", "-m", "-y", "-a", "-A", "-b", "-c", "-F", "-f", "-G", "-h",
-	"-P", "-R", "-Y", "-dynamic-linker", "-plugin", "-plugin-opt", "-soname",
-	"-Map", "-assert", "--output", "--entry", "--undefined", "--defsym",
-	"--dynamic-linker", "--plugin", "--plugin-opt", "--soname", "--require-defined",
-	"--export-dynamic-symbol", "--unresolved-symbols",
-	"--version-script", "--dynamic-list", "--exclude-libs", "--wrap",
-	"--just-symbols", "--trace-symbol", "--retain-symbols-file",
-	"--section-start", "--sort-section", "--image-base", "-Ttext", "-Tdata",
-	"-Tbss", "--audit", "--depaudit", "--filter", "--auxiliary", NULL,
-};
+/*
+ * ld reads the next word as this option's value: by GNU ld's option table,
+ * or for an option GNU ld does not know, by lld's or mold's (ldopt.c).
+ * "-Wl,-init,foo" gives "-init" "foo": foo is no input.
+ */
+static int takes_next(const char *w)
+{
+	const char *v;
+
+	for (int k = 0; k < LK_LDOPT_TABLES; k++)
+		if (lk_ldopt_find((enum lk_ldopt_linker)k, w, &v))
+			return lk_ldopt_takes_next((enum lk_ldopt_linker)k, w);
+	return 0;
+}
 
 struct builder {
 	struct lk_line *line;
@@ -716,7 +719,7 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
 		return (size_t)used;
 	}
-	if (lk_str_in_list(w, ld_value_opts) && next) {
+	if (next && takes_next(w)) {
 		line_option(b, add_item(b, LK_ITEM_OPTION, w, next, pos));
 		return 1;
 	}

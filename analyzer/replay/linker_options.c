@@ -1,88 +1,83 @@
 /*
- * The GNU ld options lld and mold refuse (lld/ELF/Options.td, mold's
- * cmdline.cc): with one of them the link fails before any input is read
- * ("unknown argument", "unknown command line option"). Each row was
- * checked against the installed linkers: ld.lld 14.0.6, rust-lld of rustc
- * 1.95 (LLD 22.1.2) and mold 1.10.1; GNU ld 2.40 takes them all. A newer
- * lld learnt some (--print-memory-usage, --package-metadata), so the row
- * says which lld refuses it.
+ * The options each linker refuses, by its own option table (model/ldopt.c,
+ * generated from GNU ld 2.40, lld 14, rust-lld and mold 1.10 themselves):
+ * with one of them the link fails before any input is read, in the
+ * linker's words ("unrecognized option '--gdb-index'", "unknown argument
+ * '-no-relax', did you mean '--no-relax'", "unknown command line option:
+ * -no-relax"), a value outside the set a linker takes too (lld 14's
+ * --compress-debug-sections=zstd). lld also refuses a --start-group
+ * inside another (mold and GNU ld take it).
  */
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/vec.h"
+#include "ldopt.h"
 #include "rp.h"
 
-enum refused_by {
-	BY_LLD14 = 1 << 0,	/* ld.lld 14 */
-	BY_LLD_NEW = 1 << 1,	/* rust-lld (LLVM 22) */
-	BY_MOLD = 1 << 2,	/* mold 1.10 */
-};
-#define BY_LLD (BY_LLD14 | BY_LLD_NEW)
-
-static const struct {
-	const char *name;	/* without dashes, up to '=' */
-	unsigned by;
-} refused[] = {
-	{ "copy-dt-needed-entries", BY_LLD | BY_MOLD },
-	{ "add-needed", BY_LLD | BY_MOLD },
-	{ "no-warn-execstack", BY_LLD },
-	{ "no-warn-rwx-segments", BY_LLD | BY_MOLD },
-	{ "warn-rwx-segments", BY_LLD | BY_MOLD },
-	{ "dynamic-list-data", BY_LLD | BY_MOLD },
-	{ "dynamic-list-cpp-new", BY_LLD | BY_MOLD },
-	{ "Ttext-segment", BY_LLD | BY_MOLD },
-	{ "traditional-format", BY_LLD | BY_MOLD },
-	{ "print-memory-usage", BY_LLD14 | BY_MOLD },
-	{ "package-metadata", BY_LLD14 },
-	{ "depaudit", BY_LLD | BY_MOLD },
-	{ "accept-unknown-input-arch", BY_LLD | BY_MOLD },
-	{ "ctf-variables", BY_LLD | BY_MOLD },
-};
-
-static unsigned mask_of(enum lk_linker linker, int lld_new)
+static enum lk_ldopt_linker table_of(enum lk_linker linker, int lld_new)
 {
 	if (linker == LK_LINKER_MOLD)
-		return BY_MOLD;
-	return lld_new ? BY_LLD_NEW : BY_LLD14;
+		return LK_LDOPT_MOLD;
+	if (linker == LK_LINKER_LLD)
+		return lld_new ? LK_LDOPT_LLD_NEW : LK_LDOPT_LLD14;
+	return LK_LDOPT_BFD;
 }
 
-/* "--name=v", "-name v", "--name": 1 when the word spells `name`. */
-static int spells(const char *word, const char *name)
+static int is_group_start(const char *w)
 {
-	size_t n = strlen(name);
+	return !strcmp(w, "--start-group") || !strcmp(w, "-(");
+}
 
-	if (word[0] != '-')
-		return 0;
-	word += word[1] == '-' ? 2 : 1;
-	return !strncmp(word, name, n) && (word[n] == '\0' || word[n] == '=');
+static int is_group_end(const char *w)
+{
+	return !strcmp(w, "--end-group") || !strcmp(w, "-)");
 }
 
 /*
- * The first item of `line` that `linker` refuses (lld_new: a newer lld
- * than 14, rust-lld), or NULL; a --start-group inside another is refused
- * by lld (mold takes it).
+ * GNU ld's table is x86's (ld/lexsup.c with the x86 ELF emulations' own
+ * options): a GNU ld for another machine takes others (aarch64's
+ * --fix-cortex-a53-843419), so its line is not judged by it. lld and mold
+ * take the same options for every target.
  */
-const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip)
+static int judged_by_table(const struct lk_line *line, enum lk_linker linker)
 {
-	unsigned mask = mask_of(linker, lld_new);
+	static const char *const x86[] = { "elf_x86_64", "elf32_x86_64", "elf_i386", "elf_iamcu", NULL };
+
+	return linker != LK_LINKER_BFD || !line->emulation || lk_str_in_list(line->emulation, x86);
+}
+
+/* gcc's collect2 takes -fuse-ld= and -flto* itself and never gives them to the linker (lld refuses them). */
+static int collect2_own(const char *w)
+{
+	return lk_str_starts_with(w, "-fuse-ld=") || lk_str_starts_with(w, "-flto");
+}
+
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip,
+					     struct lk_buf *msg, struct lk_buf *suggest)
+{
+	enum lk_ldopt_linker table = table_of(linker, lld_new);
 	int depth = 0;
 
+	if (!judged_by_table(line, linker))
+		return NULL;
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 
-		if (it->parent >= 0 || (skip >= 0 && it->position == skip))
+		if (it->parent >= 0 || (skip >= 0 && it->position == skip) || !it->word)
 			continue;
 		/* By the word: the line model reads a nested one as an option (ld ignores it). */
-		if (it->word && (!strcmp(it->word, "--start-group") || !strcmp(it->word, "-(")) &&
-		    depth++ && linker == LK_LINKER_LLD)
+		if (is_group_start(it->word) && depth++ && linker == LK_LINKER_LLD) {
+			lk_buf_addstr(msg, "a --start-group inside another");
 			return it;
-		if (it->word && (!strcmp(it->word, "--end-group") || !strcmp(it->word, "-)")) && depth)
+		}
+		if (is_group_end(it->word) && depth)
 			depth--;
-		if (it->kind != LK_ITEM_OPTION || !it->word)
+		if (it->kind != LK_ITEM_OPTION || is_group_start(it->word) || is_group_end(it->word) ||
+		    collect2_own(it->word))
 			continue;
-		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
-			if ((refused[k].by & mask) && spells(it->word, refused[k].name))
-				return it;
+		if (lk_ldopt_refused(table, it->word, it->value, msg, suggest))
+			return it;
 	}
 	return NULL;
 }

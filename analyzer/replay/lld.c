@@ -349,21 +349,28 @@ static void check_shared_objects(struct shlib_check *c)
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v)
 {
-	const struct lk_line_item *it = rp_refused_option(line, linker, lld_new, skip);
-	struct lk_buf b = LK_BUF_INIT;
+	struct lk_buf b = LK_BUF_INIT, msg = LK_BUF_INIT, suggest = LK_BUF_INIT;
+	const struct lk_line_item *it = rp_refused_option(line, linker, lld_new, skip, &msg, &suggest);
 	int group;
 
-	if (!it)
+	if (!it) {
+		lk_buf_release(&msg);
+		lk_buf_release(&suggest);
 		return 0;
+	}
 	group = !strcmp(it->word, "--start-group") || !strcmp(it->word, "-(");
 	v->success = 0;
 	if (group)
 		lk_buf_addf(&b, "%s fails: it refuses a --start-group inside another (at %ld) before reading any input", who, it->position);
 	else
-		lk_buf_addf(&b, "%s fails: it does not know %s (at %ld) and stops before reading any input", who, it->word, it->position);
+		lk_buf_addf(&b, "%s fails: \"%s\" (%s at %ld): it stops before reading any input", who, msg.buf, it->word, it->position);
 	lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 	lk_buf_addf(&b, "for %s: drop %s (at %ld)", who, group ? "the inner --start-group and its --end-group" : it->word, it->position);
+	if (!group && suggest.len)
+		lk_buf_addf(&b, ", or did you mean %s?", suggest.buf);
 	rp_linker_fix(v, lk_buf_detach(&b), NULL, group ? -1 : it->position);
+	lk_buf_release(&msg);
+	lk_buf_release(&suggest);
 	return 1;
 }
 

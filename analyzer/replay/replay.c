@@ -393,6 +393,9 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 	} else if (rp_beside_finish(beside, out) < 0) {
 		lazy_verdicts_here(rec, line, out, !(flags & LK_REPLAY_ONE_PROCESS));
 	}
+	/* An option GNU ld does not know stops it before any input: its replay read them all the same. */
+	if (rp_refused(line, LK_LINKER_BFD, 0, -1, "GNU ld", &out->linkers[LK_LINKER_BFD]))
+		out->success = 0;
 	rp_try_linker_fixes(rec, line, out);
 }
 

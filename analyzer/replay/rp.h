@@ -170,8 +170,14 @@ void rp_fetch_lazy(struct rp *r);
 /* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
 void rp_version_scripts(struct rp *r);
 
-/* linker_options.c: the first top-level item `linker` refuses (lld_new: rust-lld, not lld 14), or NULL; not at position `skip` (-1: none). */
-const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip);
+/*
+ * linker_options.c: the first top-level item `linker` refuses (lld_new:
+ * rust-lld, not lld 14), or NULL; not at position `skip` (-1: none). `msg`
+ * gets the linker's words, `suggest` the spelling it may have meant (or
+ * nothing); the caller releases both.
+ */
+const struct lk_line_item *rp_refused_option(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip,
+					     struct lk_buf *msg, struct lk_buf *suggest);
 
 /*
  * lazy_answer.c: GNU ld's replay watching for where the lld-rules replay

@@ -74,17 +74,51 @@ int lk_check_parse_linkers(const char *list, unsigned *required, struct lk_err *
 	return rc;
 }
 
+/* The linkers a check says, its line's own first (the one that decides), then the others in enum order. */
+static void linker_order(const char *flavor, enum lk_linker order[LK_LINKER_COUNT])
+{
+	enum lk_linker own = lk_linker_of_flavor(flavor);
+	int k = 0;
+
+	order[k++] = own;
+	for (int l = 0; l < LK_LINKER_COUNT; l++)
+		if ((enum lk_linker)l != own)
+			order[k++] = (enum lk_linker)l;
+}
+
+static const char *rules_name(enum lk_linker l)
+{
+	return l == LK_LINKER_BFD ? "GNU ld" : lk_linker_name(l);
+}
+
 /* "links under lld's rules (its linker), fails under GNU ld's, links under mold's". */
 static void outcomes_text(const struct lk_check_side *side, struct lk_buf *b)
 {
-	enum lk_linker own = lk_linker_of_flavor(side->flavor);
+	enum lk_linker order[LK_LINKER_COUNT];
 
-	lk_buf_addf(b, "%s under %s's rules (its linker: %s)", outcome(side->facts->linkers[own]),
-		    own == LK_LINKER_BFD ? "GNU ld" : lk_linker_name(own), side->flavor);
-	for (int l = 0; l < LK_LINKER_COUNT; l++)
-		if ((enum lk_linker)l != own)
-			lk_buf_addf(b, ", %s under %s's", outcome(side->facts->linkers[l]),
-				    l == LK_LINKER_BFD ? "GNU ld" : lk_linker_name((enum lk_linker)l));
+	linker_order(side->flavor, order);
+	lk_buf_addf(b, "%s under %s's rules (its linker: %s)", outcome(side->facts->linkers[order[0]]),
+		    rules_name(order[0]), side->flavor);
+	for (int k = 1; k < LK_LINKER_COUNT; k++)
+		lk_buf_addf(b, ", %s under %s's", outcome(side->facts->linkers[order[k]]), rules_name(order[k]));
+}
+
+/*
+ * {"lld": "success", "gnu_ld": "failure", "mold": ...}: the line's own
+ * linker first; every one "unknown" when the outcome is (then the replay
+ * predicted nothing, and a "failure" would be a false alarm).
+ */
+static json_t *outcome_json(const struct lk_check_side *side)
+{
+	enum lk_linker order[LK_LINKER_COUNT];
+	json_t *o = json_object();
+
+	linker_order(side->flavor, order);
+	for (int k = 0; k < LK_LINKER_COUNT; k++)
+		json_object_set_new(o, order[k] == LK_LINKER_BFD ? "gnu_ld" : lk_linker_name(order[k]),
+				    json_string(side->facts->unknown ? "unknown" :
+						side->facts->linkers[order[k]] ? "success" : "failure"));
+	return o;
 }
 
 
@@ -124,6 +158,7 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 {
 	struct lk_facts *f = cur->facts;
 	struct lk_buf b = LK_BUF_INIT;
+	enum lk_linker order[LK_LINKER_COUNT];
 
 	memset(v, 0, sizeof(*v));
 	v->required = opt->required | 1u << lk_linker_of_flavor(cur->flavor);
@@ -151,16 +186,14 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 	}
 	if (!base || base->facts->unknown)
 		return;
-	if (base->facts->success != f->success) {
-		lk_buf_addf(&b, "the outcome under GNU ld's rules changed: the baseline %s, this line %s",
-			    outcome(base->facts->success), outcome(f->success));
-		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
-	}
-	for (int l = LK_LINKER_LLD; l < LK_LINKER_COUNT; l++) {
+	linker_order(cur->flavor, order);
+	for (int k = 0; k < LK_LINKER_COUNT; k++) {
+		enum lk_linker l = order[k];
+
 		if (base->facts->linkers[l] == f->linkers[l])
 			continue;
 		lk_buf_addf(&b, "the outcome under %s's rules changed: the baseline %s, this line %s",
-			    lk_linker_name((enum lk_linker)l), outcome(base->facts->linkers[l]), outcome(f->linkers[l]));
+			    rules_name(l), outcome(base->facts->linkers[l]), outcome(f->linkers[l]));
 		lk_strvec_push_owned(&v->drift, lk_buf_detach(&b));
 	}
 	for (size_t i = 0; i < f->nr; i++) {
@@ -242,7 +275,10 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 	const struct lk_facts *f = cur->facts;
 	struct lk_buf b = LK_BUF_INIT;
 
-	outcomes_text(cur, &b);
+	if (f->unknown)
+		lk_buf_addf(&b, "the outcome is unknown (its linker: %s): %s", cur->flavor, f->unknown);
+	else
+		outcomes_text(cur, &b);
 	fprintf(out, "## linkscope check: %s\n\n`%s`: %s.\n", result_word(cur->facts, v), cur->path, b.buf);
 	lk_buf_reset(&b);
 	if (f->nr)
@@ -297,14 +333,10 @@ static int print_json(FILE *out, const struct lk_check_side *cur, const struct l
 	}
 	for (size_t i = 0; i < v->drift.nr; i++)
 		json_array_append_new(drift, lk_json_str(v->drift.items[i]));
-	root = json_pack("{s:s, s:o, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
+	root = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:o}", "schema", "linkscope-check/1",
 			 "record", lk_json_str(cur->path), "baseline", lk_json_str(base ? base->path : NULL),
-			 "linker", lk_json_str(cur->flavor),
-			 "outcome", "gnu_ld", f->success ? "success" : "failure", "lld", f->lld_success ? "success" : "failure",
-			 "mold", f->linkers[LK_LINKER_MOLD] ? "success" : "failure",
-			 "baseline_outcome", base ? json_pack("{s:s, s:s, s:s}", "gnu_ld", base->facts->success ? "success" : "failure",
-							     "lld", base->facts->lld_success ? "success" : "failure",
-							     "mold", base->facts->linkers[LK_LINKER_MOLD] ? "success" : "failure") : json_null(),
+			 "linker", lk_json_str(cur->flavor), "outcome", outcome_json(cur),
+			 "baseline_outcome", base ? outcome_json(base) : json_null(),
 			 "required_linkers", required_json(v->required),
 			 "facts", facts, "drift", drift, "result", result_word(cur->facts, v), "exit_status", status,
 			 "unknown", lk_json_str(f->unknown));

@@ -48,7 +48,7 @@ option "0 1 1 0" --start-group,--start-group,--end-group,--end-group
 option "0 0 0 0" --no-copy-dt-needed-entries
 
 out=$("$LINKSCOPE" explain "$T/__print_memory_usage-bfd.json")
-check_contains "a GNU ld line: lld 14 refuses --print-memory-usage" "$out" "lld fails: it does not know --print-memory-usage (at 2) and stops before reading any input"
+check_contains "a GNU ld line: lld 14 refuses --print-memory-usage" "$out" "lld fails: \"unknown argument '--print-memory-usage'\" (--print-memory-usage at 2): it stops before reading any input"
 check_contains "and the fix, for lld, verified by lld's replay" "$out" "fix (verified by lld's replay) for lld: drop --print-memory-usage (at 2)"
 check_contains "the rust-lld line links: it knows the option" "$("$LINKSCOPE" explain "$T/__print_memory_usage-rust-lld.json")" "the link succeeds under rust-lld's rules"
 check_contains "the nested group: lld refuses it, mold takes it" "$("$LINKSCOPE" explain "$T/__start_group___start_group___end_group___end_group-mold.json")" \

@@ -46,9 +46,9 @@ static void test_line_options_parsed_once(void **state)
 		"ld", "--copy-dt-needed-entries", "-z", "muldefs", "--version-script=v.map",
 		"-add-needed", "--allow-multiple-definition", "-z", "now", "--as-needed",
 		"--version-script", "w.map", "-zdefs", "-no-undefined", "-z=undefs",
-		"--entry=go", "-e", "start", "-entry", "--unresolved-symbols=ignore-all",
+		"--entry=go", "-e", "start", "--unresolved-symbols=ignore-all",
 		"-u", "sym", "--require-defined=req", "-export-dynamic", "-E", "-Bshareable",
-		"--pic-executable",
+		"--pic-executable", "-entry",
 	};
 	static const struct { enum lk_ld_option id; const char *value; } want[] = {
 		{ LK_LD_COPY_DT_NEEDED, NULL }, { LK_LD_MULDEFS, "muldefs" },
@@ -57,10 +57,11 @@ static void test_line_options_parsed_once(void **state)
 		{ LK_LD_VERSION_SCRIPT, "w.map" }, { LK_LD_NO_UNDEFINED, "defs" },
 		{ LK_LD_NO_UNDEFINED, NULL }, { LK_LD_UNDEFS, "undefs" }, { LK_LD_ENTRY, "go" },
 		{ LK_LD_ENTRY, "start" },
-		{ LK_LD_OTHER, NULL },	/* -entry without its value: not an entry */
 		{ LK_LD_UNRESOLVED_SYMBOLS, "ignore-all" }, { LK_LD_UNDEFINED, "sym" },
 		{ LK_LD_REQUIRE_DEFINED, "req" }, { LK_LD_EXPORT_DYNAMIC, NULL },
 		{ LK_LD_EXPORT_DYNAMIC, NULL }, { LK_LD_SHARED, NULL }, { LK_LD_PIE, NULL },
+		/* -entry without its value, last: not an entry (before another word, that word is its value, as in ld) */
+		{ LK_LD_OTHER, NULL },
 	};
 	struct lk_record rec;
 	struct lk_line line;
