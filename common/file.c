@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,8 +80,10 @@ const char *lk_file_not_regular(const char *path)
 	return "not a file";
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int lk_fd_write_all(int fd, const void *data, size_t n)
 {
+	const char *p = data;
+
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
@@ -92,6 +95,40 @@ static int write_all(int fd, const char *p, size_t n)
 			return -1;
 		p += w;
 		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int lk_fd_send_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int lk_fd_read_all(int fd, void *data, size_t n)
+{
+	char *p = data;
+
+	while (n) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
 	}
 	return 0;
 }
@@ -109,7 +146,7 @@ int lk_file_create_new(const char *tmp, struct lk_err *err)
 int lk_file_finish_new(int fd, const char *tmp, const char *path, const void *data, size_t len,
 		       struct lk_err *err)
 {
-	if (write_all(fd, data, len) < 0) {
+	if (lk_fd_write_all(fd, data, len) < 0) {
 		lk_err_errno(err, "cannot write '%s'", tmp);
 		close(fd);
 		unlink(tmp);

@@ -21,6 +21,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "linkscope/err.h"
 #include "linkscope/pool.h"
 #include "linkscope/vec.h"
@@ -35,51 +36,17 @@ struct worker {
 	int busy;		/* `item` given and not answered */
 };
 
-static int send_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-
-	while (n) {
-		ssize_t r = read(fd, c, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* A worker's life: the items it is sent, each answered, until its socket ends. */
 static _Noreturn void serve(const struct lk_pool_task *t, int fd)
 {
 	struct lk_buf out = LK_BUF_INIT;
 	uint64_t i, len;
 
-	while (read_all(fd, &i, sizeof(i)) == 0 && i < t->nr) {
+	while (lk_fd_read_all(fd, &i, sizeof(i)) == 0 && i < t->nr) {
 		lk_buf_reset(&out);
 		t->work(t->ctx, (size_t)i, &out);
 		len = out.len;
-		if (send_all(fd, &len, sizeof(len)) < 0 || send_all(fd, out.buf, out.len) < 0)
+		if (lk_fd_send_all(fd, &len, sizeof(len)) < 0 || lk_fd_send_all(fd, out.buf, out.len) < 0)
 			break;
 	}
 	lk_buf_release(&out);
@@ -148,9 +115,9 @@ static void collect(const struct lk_pool_task *t, struct worker *w)
 	uint64_t len;
 
 	w->busy = 0;
-	if (read_all(w->fd, &len, sizeof(len)) == 0 && len <= ANSWER_MAX) {
+	if (lk_fd_read_all(w->fd, &len, sizeof(len)) == 0 && len <= ANSWER_MAX) {
 		lk_buf_grow(&answer, (size_t)len);
-		if (read_all(w->fd, answer.buf, (size_t)len) == 0) {
+		if (lk_fd_read_all(w->fd, answer.buf, (size_t)len) == 0) {
 			answer.len = (size_t)len;
 			answer.buf[len] = '\0';
 			t->done(t->ctx, item, &answer, NULL);
@@ -179,7 +146,7 @@ static size_t hand_out(const struct lk_pool_task *t, struct worker *ws, size_t n
 			fresh = 1;
 		}
 		if (!ws[k].busy && *next < t->nr && ws[k].pid) {
-			if (send_all(ws[k].fd, &i, sizeof(i)) == 0) {
+			if (lk_fd_send_all(ws[k].fd, &i, sizeof(i)) == 0) {
 				ws[k].item = (*next)++;
 				ws[k].busy = 1;
 			} else {

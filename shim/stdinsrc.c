@@ -31,6 +31,7 @@
 #include "stdinsrc.h"
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
+#include "linkscope/file.h"
 #include "linkscope/vec.h"
 
 static int stdin_compiled(const struct lk_argv_info *info)
@@ -38,21 +39,6 @@ static int stdin_compiled(const struct lk_argv_info *info)
 	for (size_t i = 0; i < info->inputs.nr; i++)
 		if (info->inputs.items[i].kind == LK_IN_STDIN && lk_argv_compiles(&info->inputs.items[i]))
 			return 1;
-	return 0;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
 	return 0;
 }
 
@@ -85,12 +71,12 @@ static _Noreturn void pump(const struct lk_stdin_source *s, int out)
 	char buf[65536];
 	ssize_t n;
 
-	if (write_all(out, s->bytes.buf, s->bytes.len) < 0)
+	if (lk_fd_write_all(out, s->bytes.buf, s->bytes.len) < 0)
 		_exit(1);
 	while (!s->eof && (n = read(0, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || write_all(out, buf, (size_t)n) < 0)
+		if (n < 0 || lk_fd_write_all(out, buf, (size_t)n) < 0)
 			_exit(1);
 	}
 	_exit(0);
@@ -183,7 +169,7 @@ void lk_stdin_keep(struct lk_stdin_source *s, struct lk_record_draft *rec, const
 	/* lk_keep_file copies from a file: a private one of ours in the record dir, gone after. */
 	lk_buf_addf(&tmp, "%s/.stdin-%ld.tmp", dir, (long)getpid());
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write_all(fd, s->bytes.buf, s->bytes.len) < 0) {
+	if (fd < 0 || lk_fd_write_all(fd, s->bytes.buf, s->bytes.len) < 0) {
 		lk_err_errno(&err, "cannot keep a copy of the source read from stdin: '%s'", tmp.buf);
 		lk_strvec_push(warnings, err.msg);
 	} else if (lk_keep_file(rec, dir, tmp.buf, "stdin-source", limits, &used, &err) < 0) {

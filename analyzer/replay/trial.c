@@ -27,44 +27,11 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
 #include "linkscope/vec.h"
 #include "trial.h"
 
 #define MESSAGE_MAX (64u << 20)
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-
-	while (n) {
-		ssize_t r = read(fd, c, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 int lk_trial_send_words(int fd, const char *first, const struct lk_strvec *words)
 {
@@ -77,7 +44,7 @@ int lk_trial_send_words(int fd, const char *first, const struct lk_strvec *words
 	for (size_t i = 0; i < words->nr; i++)
 		lk_buf_add(&b, words->items[i], strlen(words->items[i]) + 1);
 	len = (uint32_t)b.len;
-	rc = write_all(fd, &len, sizeof(len)) < 0 || write_all(fd, b.buf ? b.buf : "", b.len) < 0 ? -1 : 0;
+	rc = lk_fd_send_all(fd, &len, sizeof(len)) < 0 || lk_fd_send_all(fd, b.buf ? b.buf : "", b.len) < 0 ? -1 : 0;
 	lk_buf_release(&b);
 	return rc;
 }
@@ -87,10 +54,10 @@ int lk_trial_recv_words(int fd, struct lk_strvec *words)
 	uint32_t len;
 	char *buf;
 
-	if (read_all(fd, &len, sizeof(len)) < 0 || len > MESSAGE_MAX)
+	if (lk_fd_read_all(fd, &len, sizeof(len)) < 0 || len > MESSAGE_MAX)
 		return -1;
 	buf = lk_xmalloc((size_t)len + 1);
-	if (read_all(fd, buf, len) < 0) {
+	if (lk_fd_read_all(fd, buf, len) < 0) {
 		free(buf);
 		return -1;
 	}

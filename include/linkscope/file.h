@@ -29,6 +29,15 @@ int lk_file_open_regular(const char *path, struct stat *st);
 /* The first `size` bytes of the regular file `path` into `buf`: how many were read, or -1. */
 ssize_t lk_file_read_head(const char *path, void *buf, size_t size);
 
+/*
+ * All `n` bytes to `fd` (write(2); send(2) without SIGPIPE for a socket a
+ * peer may have closed), or from it (read(2): -1 also at its end before
+ * `n`), across EINTR and short transfers: 0, or -1 with errno set.
+ */
+int lk_fd_write_all(int fd, const void *data, size_t n);
+int lk_fd_send_all(int fd, const void *data, size_t n);
+int lk_fd_read_all(int fd, void *data, size_t n);
+
 /* strerror(e), and "not a regular file" for LK_ENOTREG. */
 const char *lk_file_strerror(int e);
 
