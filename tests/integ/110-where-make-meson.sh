@@ -107,4 +107,23 @@ case $("$LINKSCOPE" report --format json last) in
 *'"where": {'*) not_ok "a Makefile that does not name the output: no where" ;;
 *) ok "a Makefile that does not name the output: no where" ;;
 esac
+# --- a rule of its own whose recipe never says $(LDLIBS) (issue #34): the
+# variable its recipe names after the objects, or the recipe line itself ---
+cd "$T" && mkdir own && cd own || exit 1
+printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >prog.c
+printf 'MYLIBS = -lm\nprog: prog.o\n\t$(CC) $(LDFLAGS) -o $@ $^ $(MYLIBS)\n' >Makefile
+make CC="$SHIM" >"$T/own.out" 2>&1
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "own rule: MYLIBS, the variable its recipe names after the objects" "MYLIBS MYLIBS += -lz 1" \
+	"$(field "$json" "' '.join(map(str, [$where[k] for k in ('variable', 'text', 'line')]))")"
+printf 'MYLIBS = -lm\nMYLIBS += -lz\nprog: prog.o\n\t$(CC) $(LDFLAGS) -o $@ $^ $(MYLIBS)\n' >Makefile
+check "own rule: the fix applied, make links" make CC=cc
+rm -f prog prog.o
+printf 'prog: prog.o\n\t$(CC) -o $@ $^\n' >Makefile
+make CC="$SHIM" >"$T/own2.out" 2>&1
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "own rule naming no variable: the recipe line, -lz at its end" "2 True" \
+	"$(field "$json" "' '.join(map(str, [$where['line'], $where['text'].endswith('-lz')]))")"
+printf 'prog: prog.o\n\t$(CC) -o $@ $^ -lz\n' >Makefile
+check "own rule naming no variable: the fix applied, make links" make CC=cc
 finish

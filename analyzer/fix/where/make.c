@@ -7,7 +7,10 @@
  * reference for it yet (under --as-needed, or a static library, it is
  * then no use); the fix is to move it to LDLIBS, after them. A word the
  * Makefile lacks goes in `prog_LDADD` (automake, in Makefile.am), else
- * LDLIBS, or LIBS when the Makefile's rules use that.
+ * LDLIBS, or LIBS when the Makefile's rules use that; when the output has
+ * a rule of its own, the variable its recipe names after the objects (a
+ * rule that never says $(LDLIBS) gets nothing from it), or that recipe
+ * line itself when it names none.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +161,75 @@ static int builds(const char *text, const char *output)
 	return 0;
 }
 
+/* Does [p, e) contain `s`? */
+static int contains(const char *p, const char *e, const char *s)
+{
+	return memmem(p, (size_t)(e - p), s, strlen(s)) != NULL;
+}
+
+/* Flag-like variables, never where libraries go. */
+static int flags_var(const char *name, size_t n)
+{
+	static const char *const flags[] = { "CC", "CXX", "LD", "LINK", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+		"LDFLAGS", "TARGET_ARCH", "OUTPUT_OPTION", NULL };
+
+	for (const char *const *f = flags; *f; f++)
+		if (strlen(*f) == n && !strncmp(name, *f, n))
+			return 1;
+	return n > 6 && !strncmp(name + n - 6, "FLAGS", 5);
+}
+
+/*
+ * The recipe line that links `output` in a rule of its own ("app: main.o"
+ * then a tab-indented line that names -o and $@ or the output), into
+ * `line` (1-based) and `recipe` (borrowed: the line, without its end);
+ * and the last variable it names after its objects ($^, $+, or a word
+ * ending in .o), into `var`/`n` (n 0 when none). 0 when there is no such rule.
+ */
+static int link_recipe(const char *text, const char *output, long *line, const char **recipe, size_t *len,
+		       const char **var, size_t *n)
+{
+	const char *base = lk_path_base(output);
+	size_t bl = strlen(base);
+	long nr = 1;
+	int in_rule = 0;
+
+	for (const char *p = text; *p; nr++) {
+		const char *e = strchr(p, '\n'), *objs = NULL;
+
+		if (!e)
+			e = p + strlen(p);
+		if (*p != '\t') {
+			in_rule = !strncmp(p, base, bl) && strchr(" \t:", p[bl]) && strchr(p, ':') && strchr(p, ':') < e &&
+				  strchr(p, ':')[1] != '=';
+		} else if (in_rule && (contains(p, e, "$@") || contains(p, e, base)) && contains(p, e, "-o")) {
+			for (const char *q = p; q < e; q++) {
+				if ((q[0] == '$' && (q[1] == '^' || q[1] == '+')) ||
+				    (q + 2 <= e && q[0] == '.' && q[1] == 'o' && (q + 2 == e || strchr(" \t", q[2]))))
+					objs = q;
+			}
+			*var = NULL;
+			*n = 0;
+			for (const char *q = objs ? objs : e; q + 3 < e; q++) {
+				const char *s = q + 2, *t;
+
+				if (q[0] != '$' || (q[1] != '(' && q[1] != '{'))
+					continue;
+				for (t = s; t < e && name_char(*t); t++)
+					;
+				if (t < e && (*t == ')' || *t == '}') && t > s && !flags_var(s, (size_t)(t - s)))
+					*var = s, *n = (size_t)(t - s);
+			}
+			*line = nr;
+			*recipe = p;
+			*len = (size_t)(e - p);
+			return 1;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
 /* The words joined by blanks, owned. */
 static char *words_text(const struct lk_strvec *words)
 {
@@ -210,6 +282,9 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 	const struct mvar *v, *srcdir;
 	struct lk_strvec said = LK_STRVEC_INIT;	/* the fix's words as the Makefile has them */
 	struct mvars vars;
+	const char *recipe, *rvar;
+	size_t recipe_len, rvar_len;
+	long recipe_line;
 
 	/* CMake's own Makefiles are no user's: a line of theirs not in a link.txt is not said */
 	if (!text || !a->rec->output || !builds(text, a->rec->output) || a->f->driver || !a->words->nr ||
@@ -256,6 +331,21 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 				free(am);
 			free(dir);
 		}
+		if (!file && !named(&vars, var.buf) &&
+		    link_recipe(text, a->rec->output, &recipe_line, &recipe, &recipe_len, &rvar, &rvar_len)) {
+			/* The output's own rule: what its recipe reads after the objects, or the recipe itself. */
+			if (!rvar_len) {
+				lk_buf_addf(&t, "%.*s %s", (int)recipe_len, recipe, words);
+				w = wh_new("make", path, "variable", NULL, t.buf);
+				w->line = recipe_line;
+				w->replaces = lk_xstrndup(recipe, recipe_len);
+				lk_buf_addf(&s, "in %s, line %ld: the rule that links %s names no variable after its objects; add %s at the end of its recipe",
+					    path, recipe_line, lk_path_base(a->rec->output), words);
+				goto said;
+			}
+			lk_buf_reset(&var);
+			lk_buf_add(&var, rvar, rvar_len);
+		}
 		lk_buf_addf(&t, "%s += %s", var.buf, words);
 		w = wh_new("make", file ? file : path, "variable", var.buf, t.buf);
 		if (in && ldflags_var(in->name)) {
@@ -275,6 +365,7 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 				    w->file, t.buf, var.buf);
 		}
 	}
+said:
 	if (w)
 		w->sentence = lk_buf_detach(&s);
 	mvars_release(&vars);
