@@ -26,9 +26,15 @@ while [ $i -lt 500 ]; do
 			same=different
 			[ "$(stat -c %i "$f")" = "$(stat -c %i "$BLOBS/$SUM" 2>/dev/null)" ] && same=same
 			tmps=$(find "$BLOBS" -name '.tmp-*' | wc -l)
-			index=closed
-			for fd in /proc/$PPID/fd/*; do
-				case $(readlink "$fd") in */records.index) index=open ;; esac
+			# The shim opens the index while the link runs, once the held
+			# copy is checked: wait for it (up to 2 s), as the link would.
+			index=closed j=0
+			while [ $index = closed ] && [ $j -lt 200 ]; do
+				for fd in /proc/$PPID/fd/*; do
+					case $(readlink "$fd") in */records.index) index=open ;; esac
+				done
+				[ $index = open ] || sleep 0.01
+				j=$((j + 1))
 			done
 			echo "$same $tmps $index" >"$PROBE"
 			[ -n "$REMOVE" ] && rm -f "$BLOBS/$SUM"
