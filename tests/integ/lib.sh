@@ -47,8 +47,8 @@ export XDG_CACHE_HOME=$T/cache
 # LK_ELSEWHERE=1 (tests/run.sh's second pass): every analysis runs from
 # another directory, in another environment than the build's (search-path
 # variables of its own, no caller's settings; only where the records and
-# the analyzer's cache live, the sanitizer's options and the CI workspace
-# that annotations are relative to, carry over), with
+# the analyzer's cache live, the sanitizer's options, the CI workspace
+# annotations are relative to and the analysis's CPU bound carry over), with
 # its file arguments made absolute. The verdicts must not change: they
 # depend on the record only.
 if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
@@ -61,7 +61,7 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR LINKSCOPE_DIR_SHARED NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS GITHUB_WORKSPACE; do
+for v in LINKSCOPE_DIR LINKSCOPE_DIR_SHARED NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS GITHUB_WORKSPACE LINKSCOPE_ANALYSIS_CPU_LIMIT; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1
