@@ -377,15 +377,38 @@ static int str_is(json_t *j, const char *s)
 	return json_is_string(j) && !strcmp(json_string_value(j), s);
 }
 
+/*
+ * An entry's (or a worker's answer's) "parts" into `parts` and "walls" into
+ * the walls of `walls` not yet missing (NULL: none). 0, or -1 with `parts`
+ * released (not an array, a part malformed).
+ */
+static int load_parts_walls(json_t *root, struct lk_summary_parts *parts, struct lk_walls *walls)
+{
+	json_t *list = json_object_get(root, "parts"), *w = json_object_get(root, "walls"), *j;
+	size_t i;
+
+	if (!json_is_array(list) || !json_is_array(w) || json_array_size(w) != LK_WALL_NR)
+		return -1;
+	json_array_foreach(list, i, j) {
+		if (load_part(j, parts) < 0) {
+			lk_summary_parts_release(parts);
+			return -1;
+		}
+	}
+	for (size_t k = 0; walls && k < LK_WALL_NR; k++)
+		if (!walls->missing[k])
+			walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
+	return 0;
+}
+
 /* The entry of `key` when it is whole and fresh: its parts and walls. 0, or -1 (no use). */
 static int entry_load(struct lk_failcache *fc, const char *key, struct lk_summary_parts *parts,
 		      struct lk_walls *walls)
 {
 	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
-	json_t *root = NULL, *list, *w, *j;
+	json_t *root = NULL;
 	char *nl;
 	int rc = -1;
-	size_t i;
 
 	memset(parts, 0, sizeof(*parts));
 	lk_buf_addf(&path, "%s/%s.json", fc->dir, key);
@@ -393,21 +416,11 @@ static int entry_load(struct lk_failcache *fc, const char *key, struct lk_summar
 	    !(nl = memmem(text.buf, text.len, "\n}\n", 3)) ||
 	    !(root = json_loadb(text.buf, (size_t)(nl + 2 - text.buf), 0, NULL)) ||
 	    !str_is(json_object_get(root, "schema"), ENTRY_SCHEMA) || !str_is(json_object_get(root, "key"), key) ||
-	    !json_is_array(list = json_object_get(root, "parts")) ||
-	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR ||
 	    !env_unchanged(json_object_get(root, "env"), json_object_get(root, "environ")) ||
 	    !reads_unchanged(fc, nl + 3, text.buf + text.len))
 		goto out;
-	json_array_foreach(list, i, j)
-		if (load_part(j, parts) < 0)
-			goto out;
-	for (size_t k = 0; walls && k < LK_WALL_NR; k++)
-		if (!walls->missing[k])
-			walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
-	rc = 0;
+	rc = load_parts_walls(root, parts, walls);
 out:
-	if (rc < 0)
-		lk_summary_parts_release(parts);
 	json_decref(root);
 	lk_buf_release(&text);
 	lk_buf_release(&path);
@@ -619,24 +632,12 @@ static void answer_write(struct lk_buf *out, int written, const struct lk_walls 
 static int answer_read(const struct lk_buf *in, int *written, struct lk_walls *walls,
 		       struct lk_summary_parts *parts)
 {
-	json_t *root = json_loadb(in->buf, in->len, 0, NULL), *list, *w, *j;
+	json_t *root = json_loadb(in->buf, in->len, 0, NULL);
 	int rc = -1;
-	size_t i;
 
 	memset(parts, 0, sizeof(*parts));
-	if (!root || !json_is_array(list = json_object_get(root, "parts")) ||
-	    !json_is_array(w = json_object_get(root, "walls")) || json_array_size(w) != LK_WALL_NR)
-		goto out;
-	json_array_foreach(list, i, j)
-		if (load_part(j, parts) < 0)
-			goto out;
-	for (size_t k = 0; k < LK_WALL_NR; k++)
-		walls->missing[k] = (int)json_integer_value(json_array_get(w, k));
-	*written = json_is_true(json_object_get(root, "written"));
-	rc = 0;
-out:
-	if (rc < 0)
-		lk_summary_parts_release(parts);
+	if (root && (rc = load_parts_walls(root, parts, walls)) == 0)
+		*written = json_is_true(json_object_get(root, "written"));
 	json_decref(root);
 	return rc;
 }

@@ -7,7 +7,7 @@
 # each line's replay must say what its own linker did.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
-gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+. "$ROOT/tests/integ/options-lib.sh"
 
 cat >main.c <<'C'
 int main(void) { return 0; }
@@ -20,19 +20,6 @@ echo 'not an object' >foo
 echo 'not an object' >0xfe
 echo '{ global: main; local: *; };' >v.map
 
-# linked NAME LINKER OPTION: the real linker's status through the shim, the record kept as $T/NAME-LINKER.json.
-linked() {
-	local name=$1 ld=$2 opt=$3 how
-	case $ld in
-	rust-lld) how=(-B"$gccld" -fuse-ld=lld) ;;
-	bfd) how=() ;;
-	*) how=(-fuse-ld="$ld") ;;
-	esac
-	"$SHIM" -- cc "${how[@]}" main.o "-Wl,$opt" -o "p-$name-$ld" >/dev/null 2>&1
-	echo $?
-	cp "$(last_record)" "$T/$name-$ld.json"
-}
-own() { "$LINKSCOPE" report --format json "$1" | "$PY" -c 'import json,sys; r=json.load(sys.stdin); f=r["linker"]["flavor"]; print(r["predicted"]["linkers"]["bfd" if f == "default" else f], r["linker"]["agrees_with_replay"])'; }
 
 # option WANT OPTION: WANT is the real status of bfd, lld 14, rust-lld, mold.
 option() {
