@@ -43,7 +43,7 @@ COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
 # The analyzer's stages, bottom up (analyzer/README.md): each folder sees
 # its own headers and those of the stages below it, never one above.
-ANALYZER_STAGES := model replay explain fix report
+ANALYZER_STAGES := model replay explain fix report whatif
 ANALYZER_LIB_SRC := $(foreach s,$(ANALYZER_STAGES),$(wildcard analyzer/$(s)/*.c))
 ANALYZER_LIB_SRC += $(wildcard analyzer/replay/arch/*.c)
 ANALYZER_LIB_SRC += $(wildcard analyzer/fix/where/*.c)
@@ -77,7 +77,8 @@ $(BUILD)/obj/analyzer/explain/%.o: INCLUDES := -iquote analyzer/model -iquote an
 	-iquote analyzer/explain
 $(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyzer/replay \
 	-iquote analyzer/explain -iquote analyzer/fix
-$(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(foreach s,$(filter-out whatif,$(ANALYZER_STAGES)),-iquote analyzer/$(s))
+$(BUILD)/obj/analyzer/whatif/%.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 
