@@ -331,9 +331,26 @@ static void print_head(FILE *out, const struct run *r, int md)
 	print_list(out, "cannot tell, because:", &v->cannot_tell, md);
 }
 
+/* The baseline's inputs, folded past a few: a Rust line has a codegen unit per module (JSON lists them all). */
+static void print_from_baseline(FILE *out, const struct lk_strvec *v, int md)
+{
+	struct lk_strvec head = LK_STRVEC_INIT;
+	struct lk_buf more = LK_BUF_INIT;
+
+	for (size_t i = 0; i < v->nr && i < 3; i++)
+		lk_strvec_push(&head, v->items[i]);
+	if (v->nr > 3) {
+		lk_buf_addf(&more, "and %zu more (--format json lists them)", v->nr - 3);
+		lk_strvec_push(&head, more.buf);
+	}
+	print_list(out, "read from the baseline (not made again by this job):", &head, md);
+	lk_strvec_release(&head);
+	lk_buf_release(&more);
+}
+
 static void print_tail(FILE *out, const struct run *r, int md)
 {
-	print_list(out, "read from the baseline (not made again by this job):", &r->v->from_baseline, md);
+	print_from_baseline(out, &r->v->from_baseline, md);
 	print_list(out, "said:", &r->wl->said, md);
 	print_list(out, "what this prediction cannot see:", &r->wl->cannot_see, md);
 }
