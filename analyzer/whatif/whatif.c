@@ -120,7 +120,7 @@ static void set_output(struct lk_record *next)
  * and the driver's additions made again from the baseline's expansion.
  */
 static void make_record(const struct lk_record *base, const struct lk_whatif_line *wl, struct lk_record *next,
-			struct lk_strvec *unknown)
+			int run_driver, struct lk_strvec *unknown)
 {
 	struct lk_strvec linker = LK_STRVEC_INIT;
 	struct lk_buf why = LK_BUF_INIT, path = LK_BUF_INIT;
@@ -141,8 +141,10 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 		free(next->seen.items[i].path);
 	next->seen.nr = 0;
 	if (lk_driver_expand_again(base, &next->args, &linker, &why) < 0) {
+		/* --run-driver: the line model runs this machine's driver -### instead (trust.c's limits) */
 		lk_buf_addf(&path, "the driver's additions to the new line are not known: %s", why.buf);
-		lk_strvec_push(unknown, path.buf);
+		if (!run_driver)
+			lk_strvec_push(unknown, path.buf);
 		lk_strvec_release(&linker);
 		linker = (struct lk_strvec)LK_STRVEC_INIT;
 		next->has_expansion = 0;
@@ -500,7 +502,7 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 		lk_whatif_line_release(&wl);
 		return LK_WHATIF_USAGE;
 	}
-	make_record(base, &wl, next, &unknown);
+	make_record(base, &wl, next, opt->line.run_driver, &unknown);
 	if (lk_line_build(next, &opt->line, &line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_whatif_line_release(&wl);
