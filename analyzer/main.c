@@ -169,6 +169,29 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 	lk_strvec_release(&own);
 }
 
+/* `again`'s kept copies: those lk_private_check_kept left `checked` (a second load of it), not hashed twice. */
+static void keep_checked_copies(struct lk_record *again, const struct lk_record *checked)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < again->kept.nr; i++) {
+		struct lk_record_kept *k = &again->kept.items[i];
+		int ok = 0;
+
+		for (size_t j = 0; j < checked->kept.nr && !ok; j++)
+			ok = k->blob && checked->kept.items[j].blob && !strcmp(k->blob, checked->kept.items[j].blob) &&
+			     !strcmp(k->path, checked->kept.items[j].path);
+		if (ok) {
+			again->kept.items[kept++] = *k;
+		} else {
+			free(k->path);
+			free(k->blob);
+			free(k->reason);
+		}
+	}
+	again->kept.nr = kept;
+}
+
 /*
  * Load RECORD (`which`: as lk_recdir_resolve() takes it) into `rec`, and
  * into `again` too when it is not NULL (whatif makes the second its
@@ -203,12 +226,8 @@ static int load_record(const struct lk_options *opt, const char *which, struct l
 		rec->path = lk_xstrdup("-");
 	}
 	check_kept(opt, rec, NULL);
-	if (again) {
-		struct lk_strvec said = LK_STRVEC_INIT;	/* said once, for `rec` */
-
-		lk_private_check_kept(again, opt->dir_shared, &said);
-		lk_strvec_release(&said);
-	}
+	if (again)
+		keep_checked_copies(again, rec);
 	return 0;
 }
 

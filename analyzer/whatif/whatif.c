@@ -293,6 +293,7 @@ static const char *baseline_outcome(const struct lk_record *base)
 struct run {
 	const struct lk_record *base;
 	struct lk_line *base_line;
+	const struct lk_replay *base_rp;	/* the baseline's replay, or NULL */
 	const struct lk_record *next;
 	struct lk_line *line;
 	const struct lk_replay *rp;
@@ -363,7 +364,7 @@ static void print_text(FILE *out, const struct run *r)
 
 	print_head(out, r, 0);
 	fprintf(out, "\nwhat changed against the baseline, by meaning:\n");
-	lk_diff_print(out, r->base, r->base_line, r->next, r->line, r->opt->color);
+	lk_diff_print_replayed(out, r->base, r->base_line, r->base_rp, r->next, r->line, r->rp, r->opt->color);
 	if (r->v->status != LK_WHATIF_CANNOT_TELL) {
 		fputc('\n', out);
 		lk_report_text(out, r->next, r->line, r->rp, r->fx, &ropt);
@@ -409,7 +410,7 @@ static int print_report_json(FILE *out, const struct run *r)
 
 static int print_diff_json(FILE *out, const struct run *r)
 {
-	return lk_diff_json(out, r->base, r->base_line, r->next, r->line);
+	return lk_diff_json_replayed(out, r->base, r->base_line, r->base_rp, r->next, r->line, r->rp);
 }
 
 static json_t *strings(const struct lk_strvec *v)
@@ -490,10 +491,10 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	struct lk_err err = LK_ERR_INIT;
 	struct verdict v;
 	struct lk_line line;
-	struct lk_replay rp;
+	struct lk_replay rp, brp;
 	struct lk_fixes fx = { NULL, 0, NULL };
 	struct lk_strvec unknown = LK_STRVEC_INIT;
-	struct run r = { base, base_line, next, &line, &rp, &fx, &wl, opt, &v };
+	struct run r = { base, base_line, NULL, next, &line, &rp, &fx, &wl, opt, &v };
 	int status;
 
 	memset(&v, 0, sizeof(v));
@@ -526,6 +527,9 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	lk_srcline_fill(&rp);
 	lk_fix_all(next, &line, &rp, &fx);
 	decide(next, &line, &rp, opt->linkers, &v);
+	/* The baseline replayed once, for the comparison (report/diff.c would replay it for each of its parts). */
+	if (lk_replay_run(base, base_line, 0, &brp, &err) == 0)
+		r.base_rp = &brp;
 	baseline_inputs(next, &line, &v.from_baseline);
 	if (!strcmp(opt->format, "json"))
 		print_json(stdout, &r);
@@ -536,6 +540,8 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	else
 		print_text(stdout, &r);
 	status = v.status;
+	if (r.base_rp)
+		lk_replay_release(&brp);
 	lk_fixes_release(&fx);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);
