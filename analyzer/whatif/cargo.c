@@ -465,6 +465,75 @@ static void build_line(const struct lk_record *base, const struct crate *c, cons
 		out->link_args_start = out->link_args_end = -1;
 }
 
+/* ---- the package in this tree ---- */
+
+/* Does `dir`/Cargo.toml declare package `pkg`? (name = "pkg" in its [package] table) */
+static int declares(const char *dir, const char *pkg)
+{
+	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT, want = LK_BUF_INIT;
+	int yes = 0;
+
+	lk_buf_addf(&path, "%s/Cargo.toml", dir);
+	lk_buf_addf(&want, "name = \"%s\"", pkg);
+	if (lk_buf_read_file(&text, path.buf, (size_t)1 << 20) == 0) {
+		const char *p = strstr(text.buf, "[package]");
+
+		yes = p && strstr(p, want.buf) && (!strstr(p + 9, "\n[") || strstr(p, want.buf) < strstr(p + 9, "\n["));
+	}
+	lk_buf_release(&path);
+	lk_buf_release(&text);
+	lk_buf_release(&want);
+	return yes;
+}
+
+/* `dir` or a dir below it (two levels: a workspace's members) that declares `pkg`, malloc'd, or NULL. */
+static char *find_package(const char *dir, const char *pkg, int depth)
+{
+	struct lk_buf sub = LK_BUF_INIT;
+	char *found = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	if (declares(dir, pkg))
+		return lk_xstrdup(dir);
+	if (depth <= 0 || !(d = opendir(dir)))
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "target") || e->d_type != DT_DIR)
+			continue;
+		lk_buf_reset(&sub);
+		lk_buf_addf(&sub, "%s/%s", dir, e->d_name);
+		found = find_package(sub.buf, pkg, depth - 1);
+	}
+	closedir(d);
+	lk_buf_release(&sub);
+	return found;
+}
+
+/*
+ * The baseline linked elsewhere (another runner, another checkout): the
+ * package's dir and the workspace's in this tree, found from the target
+ * dir's parent, so that the fixes name this tree's build.rs.
+ */
+static void this_tree(const struct lk_record *base, const struct crate *c, const char *target_dir,
+		      struct lk_whatif_line *out)
+{
+	const char *was = lk_record_env(base, "CARGO_MANIFEST_DIR");
+	char *abs = realpath(target_dir, NULL), *slash;
+	struct stat st;
+
+	if (!abs)
+		return;
+	if ((slash = strrchr(abs, '/')) && slash != abs)
+		*slash = '\0';
+	if (!was || stat(was, &st) < 0) {
+		out->manifest_dir = find_package(abs, c->pkg, 2);
+		if (!base->cwd || stat(base->cwd, &st) < 0)
+			out->cwd = lk_xstrdup(abs);
+	}
+	free(abs);
+}
+
 /* ---- what the prediction cannot see ---- */
 
 /*
@@ -592,6 +661,7 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 		goto out;
 	}
 	build_line(base, &c, &old, &new, out);
+	this_tree(base, &c, target_dir, out);
 	if (!same_list(&old.libs, &new.libs) && c.pkg_has_lib)
 		lk_strvec_push(&out->cannot_see, "the package's rustc-link-lib lines changed: they reach this crate through the package's own rlib, which `cargo check` does not build");
 	lk_strvec_push(&out->said, "the Rust code's objects and rlibs are the baseline's: `cargo check` compiles no object, so a change in Rust code since the baseline (a new extern \"C\" reference) is not seen");

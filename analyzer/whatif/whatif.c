@@ -40,6 +40,7 @@ void lk_whatif_line_release(struct lk_whatif_line *l)
 {
 	lk_strvec_release(&l->argv);
 	free(l->cwd);
+	free(l->manifest_dir);
 	free(l->read);
 	lk_strvec_release(&l->said);
 	lk_strvec_release(&l->cannot_see);
@@ -132,6 +133,12 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 		free(next->cwd);
 		next->cwd = lk_xstrdup(wl->cwd);
 	}
+	/* The fixes' "where" reads the package's build.rs in this tree, not in the baseline's. */
+	for (size_t i = 0; wl->manifest_dir && i < next->env.nr; i++)
+		if (!strcmp(next->env.items[i].name, "CARGO_MANIFEST_DIR")) {
+			free(next->env.items[i].value);
+			next->env.items[i].value = lk_xstrdup(wl->manifest_dir);
+		}
 	next->has_exit = 0;
 	next->exit_status = 0;
 	next->signal = 0;
