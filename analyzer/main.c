@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <malloc.h>
 #include <string.h>
@@ -627,7 +628,21 @@ static int cmd_whatif(const struct lk_options *opt)
 		wopt.source = "make";
 	if (!wopt.root)
 		wopt.root = getenv("GITHUB_WORKSPACE");
-	if (load_record(opt, opt->record, &base, &next))
+	struct stat st;
+	char *picked = NULL;
+
+	/* BASELINE as a record directory: the newest good link of the target there. */
+	if (strcmp(opt->record, "-") && stat(opt->record, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!(picked = lk_whatif_pick_baseline(opt->record, opt->target, &err))) {
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			return LK_WHATIF_USAGE;
+		}
+	}
+	rc = load_record(opt, picked ? picked : opt->record, &base, &next);
+	free(picked);
+	if (rc)
 		return LK_WHATIF_USAGE;
 	if (build_line(opt, &base, &line)) {
 		lk_record_release(&next);

@@ -117,6 +117,16 @@ check_eq "edits that really fail, and really link (lld, bfd)" "9 4" \
 check_eq "predictions equal to the real outcome" "$(grep -vc rust-extern outcomes)" \
 	"$(awk '$2 != "rust-extern" && $3 == $4' outcomes | wc -l)"
 
+# BASELINE as the record directory: the newest good link of its one target (build scripts' links are none).
+restore
+"$CARGO" check --offline -q --manifest-path crate/Cargo.toml >/dev/null 2>&1
+"$LINKSCOPE" whatif "$LINKSCOPE_DIR" --cargo "$CARGO_TARGET_DIR" >dir.out 2>&1
+check_eq "the record dir as BASELINE: the tree as it was links" 0 "$?"
+check_contains "... from the newest good link of cargo_group (GNU ld's)" "$(cat dir.out)" "own linker is bfd"
+"$LINKSCOPE" whatif "$LINKSCOPE_DIR" --target no-such-crate --cargo "$CARGO_TARGET_DIR" 2>err.out >/dev/null
+check_eq "--target naming no target of the dir: usage" 2 "$?"
+check_contains "... said" "$(cat err.out)" "no good link of target no-such-crate"
+
 # Usage: no source, two sources, a dir without build outputs.
 "$LINKSCOPE" whatif "$base" >/dev/null 2>&1
 check_eq "no source of the change: usage" 2 "$?"
