@@ -12,7 +12,7 @@ export CARGO_TARGET_DIR=$T/target
 cp -r "$ROOT/testdata/cargo-group" crate
 cp crate/build.rs build.rs.orig
 cp crate/csrc/answer.c answer.c.orig
-cp crate/src/main.rs main.rs.orig
+cp -p crate/src/main.rs main.rs.orig
 
 # The edits, each a few lines of shell on crate/ (restored before each).
 edit() {
@@ -38,7 +38,7 @@ edit() {
 restore() {
 	cp build.rs.orig crate/build.rs
 	cp answer.c.orig crate/csrc/answer.c
-	cp main.rs.orig crate/src/main.rs
+	cp -p main.rs.orig crate/src/main.rs	# its time too: whatif names Rust sources newer than the baseline
 	rm -f crate/csrc/extra.c
 }
 
@@ -101,6 +101,9 @@ check_contains "missing-lib: the library rustc-link-lib names" "$(cat whatif-lld
 try_edit lld rust-extern "$LLD_FLAGS" "$base" 0
 check_contains "rust-extern: the report says the Rust objects are the baseline's" \
 	"$(cat whatif-lld-rust-extern.out)" "the Rust code's objects and rlibs are the baseline's"
+check_contains "rust-extern: and names the Rust source changed since it" \
+	"$(cat whatif-lld-rust-extern.out)" "Rust sources of the crate changed since the baseline (src/main.rs)"
+check_eq "the C edits name no Rust source" "" "$(grep -l 'Rust sources of the crate changed' whatif-lld-drop-archive.out whatif-lld-new-dep.out)"
 
 # GNU ld: the edits whose outcome depends on the order.
 base=$(baseline "$BFD_FLAGS")
