@@ -120,7 +120,7 @@ int lk_whatif_from_argv_file(const struct lk_record *base, const char *file, str
 	if (!rc) {
 		struct lk_buf said = LK_BUF_INIT;
 
-		ws_fill(out, (const char *const *)argv.items, argv.nr, cwd, cwd ? cwd : base->cwd, "argv-file", file);
+		ws_fill(out, base, (const char *const *)argv.items, argv.nr, cwd, cwd ? cwd : base->cwd, "argv-file", file);
 		lk_buf_addf(&said, "the link is the %zu arguments of '%s', run in '%s'", argv.nr, file,
 			    cwd ? cwd : "the baseline's directory");
 		lk_strvec_push_owned(&out->said, lk_buf_detach(&said));

@@ -766,7 +766,7 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 		struct lk_buf read = LK_BUF_INIT, said = LK_BUF_INIT;
 
 		lk_buf_addf(&read, "%s:%zu", n->file, n->lineno);
-		ws_fill(out, (const char *const *)n->words.items, n->words.nr, n->cwd, n->cwd, "cmake", read.buf);
+		ws_fill(out, base, (const char *const *)n->words.items, n->words.nr, n->cwd, n->cwd, "cmake", read.buf);
 		lk_buf_addf(&said, "the link is target '%s''s, line %zu of '%s', run in '%s'", n->target, n->lineno,
 			    n->file, n->cwd ? n->cwd : dir);
 		lk_strvec_push_owned(&out->said, lk_buf_detach(&said));

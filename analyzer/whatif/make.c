@@ -263,7 +263,7 @@ int lk_whatif_from_make(const struct lk_record *base, const char *file, const ch
 		struct lk_buf said = LK_BUF_INIT, read = LK_BUF_INIT;
 
 		lk_buf_addf(&read, "%s:%zu", file, s.pick.lineno);
-		ws_fill(out, (const char *const *)s.pick.words.items, s.pick.words.nr, s.pick.cwd,
+		ws_fill(out, base, (const char *const *)s.pick.words.items, s.pick.words.nr, s.pick.cwd,
 			s.pick.cwd ? s.pick.cwd : base->cwd, "make", read.buf);
 		lk_buf_addf(&said, "the link is line %zu of '%s', run in '%s'", s.pick.lineno, file,
 			    s.pick.cwd ? s.pick.cwd : "the baseline's directory");

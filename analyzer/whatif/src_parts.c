@@ -151,9 +151,13 @@ size_t ws_launcher_words(const char *const *words, size_t nr)
 		const char *b = lk_path_base(words[i]);
 
 		if (!strcmp(b, "linkscope-cc")) {
-			i++;
-			if (i + 1 < nr && !strcmp(words[i], "--"))
+			/* as the shim reads itself: "-- DRIVER", or a first word naming a driver; else it is the driver (linker mode) */
+			if (!strcmp(words[i + 1], "--") && i + 2 < nr)
+				i += 2;
+			else if (words[i + 1][0] != '-' && lk_argv_is_driver_name(lk_path_base(words[i + 1])))
 				i++;
+			else
+				break;
 		} else if (lk_str_in_list(b, launchers)) {
 			i++;
 		} else {
@@ -184,7 +188,7 @@ int ws_may_link(const char *word, const struct lk_record *base)
 {
 	const char *b = lk_path_base(word);
 
-	if (lk_argv_is_driver_name(b) || is_ld_name(b))
+	if (lk_argv_is_driver_name(b) || is_ld_name(b) || !strcmp(b, "linkscope-cc"))
 		return 1;
 	if (base && base->args.nr && !strcmp(b, lk_path_base(base->args.items[0].text)))
 		return 1;
@@ -262,13 +266,21 @@ static void push_expanded(struct lk_whatif_line *out, const char *word, const ch
 	free(path);
 }
 
-void ws_fill(struct lk_whatif_line *out, const char *const *words, size_t nr, const char *cwd, const char *rsp_dir,
-	     const char *source, const char *read)
+void ws_fill(struct lk_whatif_line *out, const struct lk_record *base, const char *const *words, size_t nr,
+	     const char *cwd, const char *rsp_dir, const char *source, const char *read)
 {
 	for (size_t i = 0; i < nr; i++) {
-		if (i == 0)
+		if (i == 0 && !strcmp(lk_path_base(words[0]), "linkscope-cc")) {
+			/* the shim as the driver (CC=linkscope-cc): it runs LINKSCOPE_LINKER or cc, as the baseline's did */
+			const char *d = base && base->driver_given ? base->driver_given : "cc";
+			struct lk_buf s = LK_BUF_INIT;
+
+			lk_strvec_push(&out->argv, d);
+			lk_buf_addf(&s, "the line runs linkscope-cc as its driver: the prediction runs the baseline's driver '%s'", d);
+			lk_strvec_push_owned(&out->said, lk_buf_detach(&s));
+		} else if (i == 0) {
 			lk_strvec_push(&out->argv, words[i]);
-		else
+		} else
 			push_expanded(out, words[i], rsp_dir, 0);
 	}
 	out->cwd = cwd ? lk_xstrdup(cwd) : NULL;

@@ -73,12 +73,13 @@ int ws_output_match(const char *output, const char *cwd, const char *want, const
 const char *ws_link_output(const char *const *words, size_t nr);
 
 /*
- * Fill `out` with `words` (the driver first; launchers already left out),
+ * Fill `out` with `words` (the driver first; launchers already left out;
+ * linkscope-cc as the driver becomes the baseline's driver_given, said),
  * its @files expanded against `rsp_dir` (where it runs) as GCC would (an @file that cannot be
  * read stays, and is said), `cwd` (copied; may be NULL), `source` and
  * `read` (copied).
  */
-void ws_fill(struct lk_whatif_line *out, const char *const *words, size_t nr, const char *cwd, const char *rsp_dir,
-	     const char *source, const char *read);
+void ws_fill(struct lk_whatif_line *out, const struct lk_record *base, const char *const *words, size_t nr,
+	     const char *cwd, const char *rsp_dir, const char *source, const char *read);
 
 #endif
