@@ -32,7 +32,8 @@ enum opt_id {
 	OPT_DIR, OPT_FORMAT, OPT_JSON, OPT_FULL, OPT_RUN_DRIVER, OPT_NO_DRIVER, OPT_REPLAY_ONLY,
 	OPT_VERIFY, OPT_WRITE_REPORTS, OPT_FAILED, OPT_SINCE, OPT_JOBS, OPT_MAX_SIZE, OPT_MAX_AGE,
 	OPT_DRY_RUN, OPT_CACHE_DIR, OPT_BASELINE, OPT_ACCEPT, OPT_ACCEPT_FILE, OPT_LINKERS, OPT_HELP,
-	OPT_PROBES, OPT_ALL, OPT_ROOT, OPT_NR
+	OPT_PROBES, OPT_ALL, OPT_ROOT, OPT_CARGO, OPT_CMAKE, OPT_LINE, OPT_ARGV_FILE, OPT_TARGET, OPT_PROFILE,
+	OPT_NR
 };
 
 #define O(id) (1u << (id))
@@ -51,6 +52,12 @@ static const struct option {
 	{ OPT_PROBES, "--probes", NULL, NULL, 0, "keep the build system's probes (conftest, try_compile, ...)" },
 	{ OPT_ALL, "--all", NULL, NULL, 0, "keep failures a later link of the same output superseded" },
 	{ OPT_ROOT, "--root", NULL, "DIR", 0, "annotation paths relative to DIR (default: GITHUB_WORKSPACE, else .)" },
+	{ OPT_CARGO, "--cargo", NULL, "TARGET_DIR", 0, "the build scripts' outputs `cargo check` left in TARGET_DIR" },
+	{ OPT_CMAKE, "--cmake", NULL, "BUILD_DIR", 0, "the target's link command in a configured CMake BUILD_DIR" },
+	{ OPT_LINE, "--line", NULL, "FILE", 0, "the target's link line in FILE (`make -n` output)" },
+	{ OPT_ARGV_FILE, "--argv-file", NULL, "FILE", 0, "the next link's argv, one argument per line" },
+	{ OPT_TARGET, "--target", NULL, "NAME", 0, "the target (crate, CMake target, output) when the baseline's is ambiguous" },
+	{ OPT_PROFILE, "--profile", NULL, "NAME", 0, "cargo's profile dir (debug, release) when not the baseline's" },
 	{ OPT_BASELINE, "--baseline", NULL, "RECORD", 0, "also say what drifted since RECORD" },
 	{ OPT_ACCEPT, "--accept", NULL, "KIND:SYMBOL", 1, "accept a known fact (KIND:* every one of a kind)" },
 	{ OPT_ACCEPT_FILE, "--accept-file", NULL, "FILE", 0, "the KIND:SYMBOL lines of FILE, # comments" },
@@ -105,6 +112,10 @@ static const struct command {
 	{ LK_CMD_CHECK, "check", REPLAY_OPTS | O(OPT_FORMAT) | O(OPT_JSON) | O(OPT_BASELINE) | O(OPT_ACCEPT) |
 	  O(OPT_ACCEPT_FILE) | O(OPT_LINKERS), "text|json|markdown", "RECORD...", 1, -1,
 	  "exit 1 when a link succeeds by accident, fails, or drifted from the baseline" },
+	{ LK_CMD_WHATIF, "whatif", REPLAY_OPTS | O(OPT_FORMAT) | O(OPT_JSON) | O(OPT_CARGO) | O(OPT_CMAKE) |
+	  O(OPT_LINE) | O(OPT_ARGV_FILE) | O(OPT_TARGET) | O(OPT_PROFILE) | O(OPT_LINKERS) | O(OPT_ROOT),
+	  "text|json|markdown|github", "BASELINE", 1, 1,
+	  "the next link, predicted from BASELINE (a record of a good link) and a job that does not link: exit 0 links, 1 fails, 3 cannot tell" },
 	{ LK_CMD_HELP, "help", O(OPT_HELP), "text", "[COMMAND]", 0, 1, "this help, or a command's" },
 };
 
@@ -371,6 +382,14 @@ static int set_option(const struct option *o, const char *value, struct lk_optio
 		if (lk_check_parse_linkers(value, &opt->linkers, &err) < 0)
 			break;
 		return 0;
+	case OPT_CARGO: case OPT_CMAKE: case OPT_LINE: case OPT_ARGV_FILE:
+		if (opt->change_source)
+			return usage_error("one source of the change: '%s' and '%s' were both given", opt->change_source, o->name);
+		opt->change_source = o->name;
+		opt->change_path = value;
+		return 0;
+	case OPT_TARGET: opt->target = value; return 0;
+	case OPT_PROFILE: opt->profile = value; return 0;
 	case OPT_CACHE_DIR:	/* index parses its own (indexcmd.c) */
 	case OPT_HELP:		/* lk_cli_parse() looks for it first */
 	case OPT_NR:
@@ -399,13 +418,15 @@ static int finish(const struct command *c, const char **ops, size_t nops, struct
 		opt->format = "text";
 	if (!gives_format(c, opt->format))
 		return usage_error("'%s' gives --format %s, not '%s'", c->name, c->formats, opt->format);
-	if (!strcmp(opt->format, "github") && !opt->failed)
-		return usage_error("--format github goes with 'report --failed'");
+	if (!strcmp(opt->format, "github") && !opt->failed && c->cmd != LK_CMD_WHATIF)
+		return usage_error("--format github goes with 'report --failed' and 'whatif'");
+	if (c->cmd == LK_CMD_WHATIF && !opt->change_source)
+		return usage_error("'whatif' needs the change: --cargo TARGET_DIR, --cmake BUILD_DIR, --line FILE or --argv-file FILE");
 	if (opt->since && !opt->failed)
 		return usage_error("--since goes with 'report --failed'");
 	if (opt->jobs && !opt->failed)
 		return usage_error("--jobs goes with 'report --failed'");
-	if ((opt->probes || opt->all || opt->root) && !opt->failed)
+	if ((opt->probes || opt->all || (opt->root && c->cmd != LK_CMD_WHATIF)) && !opt->failed)
 		return usage_error("--probes, --all and --root go with 'report --failed'");
 	for (size_t i = 0; i < nops; i++)
 		stdin_uses += !strcmp(ops[i], "-");

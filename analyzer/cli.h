@@ -19,7 +19,7 @@ struct lk_walls;
 
 enum lk_cmd {
 	LK_CMD_LIST, LK_CMD_SHOW, LK_CMD_EXPLAIN, LK_CMD_REPORT, LK_CMD_WHY, LK_CMD_DIFF,
-	LK_CMD_PRUNE, LK_CMD_INDEX, LK_CMD_CHECK, LK_CMD_HELP,
+	LK_CMD_PRUNE, LK_CMD_INDEX, LK_CMD_CHECK, LK_CMD_WHATIF, LK_CMD_HELP,
 	LK_CMD_NR
 };
 
@@ -42,6 +42,9 @@ struct lk_options {
 	const char *max_size, *max_age;	/* prune */
 	int dry_run;		/* prune */
 	const char *baseline;	/* check */
+	const char *change_source;	/* whatif: "--cargo", "--cmake", "--line", "--argv-file" */
+	const char *change_path;	/* ... its value */
+	const char *target, *profile;	/* whatif --target, --profile */
 	struct lk_strvec accept;	/* check: KIND:SYMBOL (owned) */
 	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
 	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */

@@ -46,6 +46,7 @@
 #include "cli.h"
 #include "color.h"
 #include "symtab.h"
+#include "whatif.h"
 
 static int cmd_list(const struct lk_options *opt);
 static int cmd_show(const struct lk_options *opt);
@@ -54,12 +55,13 @@ static int cmd_report(const struct lk_options *opt);
 static int cmd_diff(const struct lk_options *opt);
 static int cmd_prune(const struct lk_options *opt);
 static int cmd_check(const struct lk_options *opt);
+static int cmd_whatif(const struct lk_options *opt);
 
 /* What runs each command cli.c parsed (index parses its own options; help is cli.c's). */
 static int (*const runs[LK_CMD_NR])(const struct lk_options *opt) = {
 	[LK_CMD_LIST] = cmd_list, [LK_CMD_SHOW] = cmd_show, [LK_CMD_EXPLAIN] = cmd_replay,
 	[LK_CMD_REPORT] = cmd_report, [LK_CMD_WHY] = cmd_replay, [LK_CMD_DIFF] = cmd_diff,
-	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check,
+	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check, [LK_CMD_WHATIF] = cmd_whatif,
 };
 
 /* The default of --jobs: one analysis per CPU online. */
@@ -167,11 +169,14 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 	lk_strvec_release(&own);
 }
 
-/* Load RECORD (`which`: as lk_recdir_resolve() takes it) and build its line model; 0, or 1 after saying why. */
-static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
-			struct lk_line *line)
+/*
+ * Load RECORD (`which`: as lk_recdir_resolve() takes it) into `rec`, and
+ * into `again` too when it is not NULL (whatif makes the second its
+ * prediction's); 0, or 1 after saying why.
+ */
+static int load_record(const struct lk_options *opt, const char *which, struct lk_record *rec,
+		       struct lk_record *again)
 {
-	struct lk_line_options lopt = { opt->run_driver, opt->walls };
 	struct lk_err err = LK_ERR_INIT;
 	char *path;
 	int is_temp, loaded;
@@ -181,6 +186,10 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		return 1;
 	}
 	loaded = lk_record_load(path, rec, &err);
+	if (loaded == 0 && again && lk_record_load(path, again, &err) < 0) {
+		lk_record_release(rec);
+		loaded = -1;
+	}
 	if (is_temp)
 		unlink(path);	/* read: the record is in memory now */
 	free(path);
@@ -194,6 +203,21 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		rec->path = lk_xstrdup("-");
 	}
 	check_kept(opt, rec, NULL);
+	if (again) {
+		struct lk_strvec said = LK_STRVEC_INIT;	/* said once, for `rec` */
+
+		lk_private_check_kept(again, opt->dir_shared, &said);
+		lk_strvec_release(&said);
+	}
+	return 0;
+}
+
+/* Build the line model of a loaded record; 0, or 1 after saying why (the record released). */
+static int build_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
+{
+	struct lk_line_options lopt = { opt->run_driver, opt->walls };
+	struct lk_err err = LK_ERR_INIT;
+
 	if (lk_line_build(rec, &lopt, line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_record_release(rec);
@@ -202,6 +226,15 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 	lk_resolve_line(rec, line);
 	lk_warn_line(rec, line);
 	return 0;
+}
+
+/* Load RECORD and build its line model; 0, or 1 after saying why. */
+static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
+			struct lk_line *line)
+{
+	if (load_record(opt, which, rec, NULL))
+		return 1;
+	return build_line(opt, rec, line);
 }
 
 static int load_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
@@ -561,6 +594,33 @@ static int cmd_check(const struct lk_options *opt)
 }
 
 /* A bound as a link takes it: the variable when set, else the default (prune.h). */
+/* whatif BASELINE --cargo DIR ...: the next link predicted; its exit status is the prediction's (whatif.h). */
+static int cmd_whatif(const struct lk_options *opt)
+{
+	struct lk_whatif_options wopt = { opt->record, opt->change_source + 2, opt->change_path, opt->target, opt->profile,
+					  opt->format, opt->linkers, opt->root, { opt->run_driver, opt->walls },
+					  lk_color_wanted(stdout) };
+	struct lk_record base, next;
+	struct lk_line line;
+	int rc;
+
+	if (!strcmp(wopt.source, "line"))
+		wopt.source = "make";
+	if (!wopt.root)
+		wopt.root = getenv("GITHUB_WORKSPACE");
+	if (load_record(opt, opt->record, &base, &next))
+		return LK_WHATIF_USAGE;
+	if (build_line(opt, &base, &line)) {
+		lk_record_release(&next);
+		return LK_WHATIF_USAGE;
+	}
+	rc = lk_whatif(&base, &line, &next, &wopt);
+	lk_line_release(&line);
+	lk_record_release(&next);
+	lk_record_release(&base);
+	return rc;
+}
+
 static const char *bound_of(const char *var, const char *dflt)
 {
 	const char *v = getenv(var);

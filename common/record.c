@@ -536,6 +536,14 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 		rec->caller_is_rustc = kind && !strcmp(kind, "rustc");
 		rec->caller_name = rec->caller_is_rustc ? lk_xstrdup("rustc") :
 				   opt_arg(json_object_get(caller, "name"));
+		if (rec->caller_is_rustc) {
+			json_t *bs = json_object_get(caller, "build_script");
+
+			decode_args(json_object_get(caller, "argv"), &rec->caller_argv);
+			decode_args(json_object_get(caller, "link_args"), &rec->caller_link_args);
+			if (json_is_object(bs) && (rec->build_output = opt_arg(json_object_get(bs, "output"))))
+				decode_args(json_object_get(bs, "directives"), &rec->build_directives);
+		}
 	}
 	rec->start = opt_arg(json_object_get(json_object_get(root, "time"), "start"));
 	rec->start_ns = json_integer_value(json_object_get(json_object_get(root, "time"), "start_unix_ns"));
@@ -589,6 +597,10 @@ void lk_record_release(struct lk_record *rec)
 	free(rec->print_prog_name);
 	free(rec->reproducer);
 	lk_strvec_release(&rec->linker_argv);
+	lk_strvec_release(&rec->caller_argv);
+	lk_strvec_release(&rec->caller_link_args);
+	free(rec->build_output);
+	lk_strvec_release(&rec->build_directives);
 	free(rec->library_path);
 	free(rec->stderr_text);
 	free(rec->caller_name);

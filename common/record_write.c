@@ -211,6 +211,15 @@ static void write_caller(struct rwriter *rw, const struct lk_record_draft *rec)
 		strvec(rw, (const char *const *)c->argv.items, c->argv.nr);
 		key(rw, "link_args");
 		strvec(rw, (const char *const *)c->link_args.items, c->link_args.nr);
+		if (c->build_output) {
+			/* What `linkscope whatif` replaces with the next tree's (docs/whatif.md). */
+			key(rw, "build_script");
+			lk_jsonw_object(&rw->w);
+			key_str(rw, "output", c->build_output);
+			key(rw, "directives");
+			strvec(rw, (const char *const *)c->build_directives.items, c->build_directives.nr);
+			lk_jsonw_end(&rw->w);
+		}
 	} else {
 		key_str(rw, "kind", "other");
 		key_str(rw, "name", rec->caller_name);

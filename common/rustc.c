@@ -14,6 +14,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/cargo_output.h"
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
 #include "linkscope/vec.h"
@@ -141,10 +142,24 @@ void lk_rustc_link_args(const char *const *argv, size_t argc,
 	}
 }
 
+void lk_rustc_read_build_script(struct lk_rustc_caller *caller, const char *out_dir)
+{
+	char *output = lk_cargo_output_of_out_dir(out_dir);
+
+	if (output && lk_cargo_output_read(output, &caller->build_directives) == 0) {
+		caller->build_output = output;
+		return;
+	}
+	free(output);
+}
+
 void lk_rustc_caller_release(struct lk_rustc_caller *caller)
 {
 	lk_strvec_release(&caller->argv);
 	lk_strvec_release(&caller->link_args);
+	free(caller->build_output);
+	caller->build_output = NULL;
+	lk_strvec_release(&caller->build_directives);
 	caller->is_rustc = 0;
 }
 

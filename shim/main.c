@@ -569,6 +569,8 @@ static void describe_link(struct link_state *st, const struct lk_options *opt,
 	lk_env_collect((const char *const *)env_before, &st->env);
 	if (!lk_rustc_read_caller(getppid(), &st->caller))
 		rec->caller_name = parent_comm();
+	else
+		lk_rustc_read_build_script(&st->caller, getenv("OUT_DIR"));
 	lk_rustc_provenance(&st->args, &st->caller, &st->prov);
 	if (!rec->id)
 		rec->id = record_id(rec->start_ns);

@@ -31,6 +31,7 @@
 #include "trust.h"
 #include "linkscope/vec.h"
 #include "atfile.h"
+#include "driver_words.h"
 #include "ldopt.h"
 
 const char *lk_state_name(unsigned flag)
@@ -47,198 +48,6 @@ const char *lk_state_name(unsigned flag)
 int lk_line_item_is_libc(const struct lk_line_item *it)
 {
 	return it->kind == LK_ITEM_LIB && lk_argv_is_libc(it->word + 2, strlen(it->word + 2));
-}
-
-/* ---- driver argv -> the linker words it should produce ---- */
-
-struct expected {
-	char *word;
-	long position;
-	int ordered;	/* gcc keeps it in place (%o): inputs, -l, -Wl/-Xlinker words */
-	int source;	/* a source: the linker sees the driver's temporary object */
-};
-
-struct expectations {
-	struct expected *items;
-	size_t nr, alloc;
-};
-
-static void expect_word(struct expectations *e, const char *word, size_t len,
-			long position, int ordered, int source)
-{
-	LK_GROW(e->items, e->nr + 1, e->alloc);
-	e->items[e->nr].word = lk_xstrndup(word, len);
-	e->items[e->nr].position = position;
-	e->items[e->nr].ordered = ordered;
-	e->items[e->nr].source = source;
-	e->nr++;
-}
-
-struct wl_ctx {
-	struct expectations *e;
-	long position;
-};
-
-static void wl_word(const char *word, size_t len, void *data)
-{
-	struct wl_ctx *c = data;
-
-	expect_word(c->e, word, len, c->position, 1, 0);
-}
-
-static void translate_option(struct expectations *e, const struct lk_args *args,
-			     size_t *i)
-{
-	const char *a = args->items[*i].text;
-	const char *next = *i + 1 < args->nr ? args->items[*i + 1].text : NULL;
-	const struct lk_driveropt *o = lk_driveropt_find(a), *joined;
-	const char *value;
-	long pos = (long)*i;
-	struct lk_buf w = LK_BUF_INIT;
-
-	if (lk_str_starts_with(a, "-Wl,")) {
-		struct wl_ctx c = { e, pos };
-
-		lk_argv_wl_words(a, wl_word, &c);
-	} else if (!strcmp(a, "-Xlinker") && next) {
-		expect_word(e, next, strlen(next), pos + 1, 1, 0);
-		++*i;
-	} else if (!strcmp(a, "-l") && next) {
-		lk_buf_addf(&w, "-l%s", next);
-		expect_word(e, w.buf, w.len, pos, 1, 0);
-		++*i;
-	} else if (lk_str_starts_with(a, "-l")) {
-		expect_word(e, a, strlen(a), pos, 1, 0);
-	} else if (!strcmp(a, "-L") && next) {
-		lk_buf_addf(&w, "-L%s", next);
-		expect_word(e, w.buf, w.len, pos, 0, 0);
-		++*i;
-	} else if (lk_str_starts_with(a, "-L")) {
-		expect_word(e, a, strlen(a), pos, 0, 0);
-	} else if (o && (o->flags & LK_DOPT_HOISTED) && (o->flags & LK_DOPT_SEPARATE)) {
-		if (next) {
-			expect_word(e, a, strlen(a), pos, 0, 0);
-			expect_word(e, next, strlen(next), pos + 1, 0, 0);
-			++*i;
-		}
-	} else if ((joined = lk_driveropt_joined(a, &value)) && (joined->flags & LK_DOPT_SPLIT)) {
-		/* -oFILE and -Tscript reach ld as two words. */
-		expect_word(e, joined->name, strlen(joined->name), pos, 0, 0);
-		expect_word(e, value, strlen(value), pos, 0, 0);
-	} else if (o && (o->flags & LK_DOPT_HOISTED) && (o->flags & LK_DOPT_LD)) {
-		const char *ld = o->ld_word ? o->ld_word : a;
-
-		expect_word(e, ld, strlen(ld), pos, 0, 0);
-	}
-	lk_buf_release(&w);
-}
-
-static void translate_driver(const struct lk_args *args, struct expectations *e)
-{
-	struct lk_argv_info info;
-	/* Per argument: 0 not an input, 1 an input, 2 a source (one pass: was quadratic). */
-	char *input_at = lk_xcalloc(args->nr + 1, 1);
-
-	lk_argv_classify(args, &info);
-	for (size_t k = 0; k < info.inputs.nr; k++)
-		if (info.inputs.items[k].index < args->nr && info.inputs.items[k].kind != LK_IN_SCRIPT)
-			input_at[info.inputs.items[k].index] = lk_argv_compiles(&info.inputs.items[k]) ? 2 : 1;
-	for (size_t i = 1; i < args->nr; i++) {
-		const char *a = args->items[i].text;
-
-		if (input_at[i])
-			expect_word(e, a, strlen(a), (long)i, 1, input_at[i] == 2);
-		else if (a[0] == '-' && a[1])
-			translate_option(e, args, &i);
-	}
-	free(input_at);
-	lk_argv_info_release(&info);
-}
-
-static void expectations_release(struct expectations *e)
-{
-	for (size_t i = 0; i < e->nr; i++)
-		free(e->items[i].word);
-	free(e->items);
-}
-
-/* ---- matching the linker argv back to driver positions ---- */
-
-static int word_matches(const char *word, const struct expected *x)
-{
-	if (x->source)
-		return lk_argv_is_driver_temp(word);
-	return !strcmp(word, x->word);
-}
-
-/* Greedy in-order match of the ordered words from linker index `start`. */
-static size_t match_from(const struct lk_strvec *linker, size_t start,
-			 const struct expected *const *ord, size_t nord, long *pos)
-{
-	size_t j = 0, matched = 0;
-
-	for (size_t i = start; i < linker->nr && j < nord; i++) {
-		for (size_t skip = 0; skip < LK_LINE_MATCH_MAX_SKIP && j + skip < nord; skip++) {
-			if (word_matches(linker->items[i], ord[j + skip])) {
-				if (pos)
-					pos[i] = ord[j + skip]->position;
-				j += skip + 1;
-				matched++;
-				break;
-			}
-		}
-	}
-	return matched;
-}
-
-void lk_line_match(const struct lk_args *driver, const struct lk_strvec *linker,
-		   long *pos)
-{
-	struct expectations e = { NULL, 0, 0 };
-	const struct expected **ord;
-	size_t nord = 0, best = 0, best_start = 0;
-	char *used;
-
-	for (size_t i = 0; i < linker->nr; i++)
-		pos[i] = -1;
-	translate_driver(driver, &e);
-	ord = lk_xcalloc(e.nr + 1, sizeof(*ord));
-	for (size_t i = 0; i < e.nr; i++)
-		if (e.items[i].ordered)
-			ord[nord++] = &e.items[i];
-	/* gcc emits the in-order words as one run (%o); find where it starts. */
-	for (size_t k = 1; nord && k < linker->nr; k++) {
-		size_t m;
-
-		if (!word_matches(linker->items[k], ord[0]))
-			continue;
-		m = match_from(linker, k, ord, nord, NULL);
-		if (m > best) {
-			best = m;
-			best_start = k;
-		}
-		/* Nothing beats a whole match: a word repeated 20,000 times made this quadratic. */
-		if (best == nord)
-			break;
-	}
-	if (best)
-		match_from(linker, best_start, ord, nord, pos);
-	/* Hoisted words (-L, -o FILE, -static, ...) anywhere, each used once. */
-	used = lk_xcalloc(e.nr + 1, 1);
-	for (size_t i = 1; i < linker->nr; i++) {
-		if (pos[i] >= 0)
-			continue;
-		for (size_t k = 0; k < e.nr; k++) {
-			if (!e.items[k].ordered && !used[k] && !strcmp(linker->items[i], e.items[k].word)) {
-				pos[i] = e.items[k].position;
-				used[k] = 1;
-				break;
-			}
-		}
-	}
-	free(used);
-	free(ord);
-	expectations_release(&e);
 }
 
 /* ---- getting the linker argv ---- */
@@ -288,14 +97,14 @@ static int run_expansion(const struct lk_record *rec, const char *driver, struct
 /* Without the driver's view: the words the user's own arguments give ld. */
 static void words_from_driver(const struct lk_record *rec, struct lk_strvec *out)
 {
-	struct expectations e = { NULL, 0, 0 };
+	struct lk_driver_words e = LK_DRIVER_WORDS_INIT;
 
-	translate_driver(&rec->args, &e);
+	lk_driver_words(&rec->args, &e);
 	lk_strvec_push(out, rec->args.items[0].text);
 	for (size_t i = 0; i < e.nr; i++)
 		if (!e.items[i].source)
 			lk_strvec_push(out, e.items[i].word);
-	expectations_release(&e);
+	lk_driver_words_release(&e);
 }
 
 static void push_notef(struct lk_strvec *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -327,12 +136,12 @@ static int driver_adds_no_input(const struct lk_record *rec)
 /* What gcc's temporary response files held (analyzer/model/atfile.c), when the driver had one of its own. */
 static void fill_gcc_atfiles(const struct lk_record *rec, struct lk_strvec *argv)
 {
-	struct expectations e = { NULL, 0, 0 };
+	struct lk_driver_words e = LK_DRIVER_WORDS_INIT;
 	struct lk_strvec l_words = LK_STRVEC_INIT, ordered = LK_STRVEC_INIT;
 
 	if (!rec->rspfiles.nr)
 		return;
-	translate_driver(&rec->args, &e);
+	lk_driver_words(&rec->args, &e);
 	for (size_t i = 0; i < e.nr; i++)
 		if (e.items[i].ordered)
 			lk_strvec_push(&ordered, e.items[i].source ? LK_ATFILE_SOURCE_OBJECT : e.items[i].word);
@@ -341,7 +150,7 @@ static void fill_gcc_atfiles(const struct lk_record *rec, struct lk_strvec *argv
 	lk_atfile_fill(argv, &l_words, &ordered);
 	lk_strvec_release(&l_words);
 	lk_strvec_release(&ordered);
-	expectations_release(&e);
+	lk_driver_words_release(&e);
 }
 
 static void linker_argv(const struct lk_record *rec, const struct lk_line_options *opt,

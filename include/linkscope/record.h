@@ -244,6 +244,10 @@ struct lk_record {
 	char *cwd;
 	char *mode;
 	char *caller_name;	/* "rustc", the parent's name, or NULL */
+	struct lk_strvec caller_argv;	/* rustc's argv, when the caller is rustc */
+	struct lk_strvec caller_link_args;	/* ... and its -C link-arg(s) values */
+	char *build_output;	/* the package's build-script output file (caller.build_script), or NULL */
+	struct lk_strvec build_directives;	/* ... and its link directives, "KEY=VALUE" */
 	char *output;		/* -o, or NULL */
 	char *driver_given;
 	char *driver_resolved;

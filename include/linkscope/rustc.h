@@ -35,6 +35,9 @@ struct lk_rustc_caller {
 	pid_t pid;
 	struct lk_strvec argv;		/* rustc's argv, @files expanded */
 	struct lk_strvec link_args;	/* its -C link-arg(s) values, in order */
+	/* The package's build script, when cargo ran one (OUT_DIR): its output file and link directives */
+	char *build_output;		/* owned, or NULL */
+	struct lk_strvec build_directives;	/* "KEY=VALUE" (cargo_output.h) */
 };
 
 /*
@@ -47,6 +50,13 @@ int lk_rustc_read_caller(pid_t pid, struct lk_rustc_caller *out);
 /* Collect the -C link-arg=X and -C link-args="X Y" values of a rustc argv. */
 void lk_rustc_link_args(const char *const *argv, size_t argc,
 			struct lk_strvec *out);
+
+/*
+ * The build script's output of the package rustc builds, from the OUT_DIR
+ * cargo gave rustc (`out_dir`, may be NULL): its link directives into
+ * caller->build_directives. Nothing when there is none or it cannot be read.
+ */
+void lk_rustc_read_build_script(struct lk_rustc_caller *caller, const char *out_dir);
 
 void lk_rustc_caller_release(struct lk_rustc_caller *caller);
 
