@@ -271,8 +271,9 @@ void ws_fill(struct lk_whatif_line *out, const struct lk_record *base, const cha
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (i == 0 && !strcmp(lk_path_base(words[0]), "linkscope-cc")) {
-			/* the shim as the driver (CC=linkscope-cc): it runs LINKSCOPE_LINKER or cc, as the baseline's did */
-			const char *d = base && base->driver_given ? base->driver_given : "cc";
+			/* the shim as the driver (CC=linkscope-cc): it runs LINKSCOPE_LINKER or cc, found as the baseline's was */
+			const char *d = !base ? "cc" : base->driver_resolved ? base->driver_resolved :
+				base->driver_given ? base->driver_given : "cc";
 			struct lk_buf s = LK_BUF_INIT;
 
 			lk_strvec_push(&out->argv, d);
