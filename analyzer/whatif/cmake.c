@@ -767,7 +767,7 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 
 		lk_buf_addf(&read, "%s:%zu", n->file, n->lineno);
 		ws_fill(out, base, (const char *const *)n->words.items, n->words.nr, n->cwd, n->cwd, "cmake", read.buf);
-		lk_buf_addf(&said, "the link is target '%s''s, line %zu of '%s', run in '%s'", n->target, n->lineno,
+		lk_buf_addf(&said, "the link is the target %s's, line %zu of '%s', run in '%s'", n->target, n->lineno,
 			    n->file, n->cwd ? n->cwd : dir);
 		lk_strvec_push_owned(&out->said, lk_buf_detach(&said));
 		if (n->unknown_cd)

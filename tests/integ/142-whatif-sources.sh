@@ -151,4 +151,106 @@ EOF
 same_line "argv-file: one argument a line, with its cwd: line" "$app" "$("$READ" --read argv-file "$app" argv.txt 2>&1)"
 same_line "argv-file: a JSON array" "$app" "$("$READ" --read argv-file "$app" argv.json 2>&1)"
 
+# ---- what if: a good link as the baseline, an edit, the objects built but not linked, whatif, the real link ----
+# try_whatif DESC WORD BASELINE SOURCE_OPTION SOURCE BUILD_COMMAND...: whatif's
+# predicted exit status (from its JSON: a reader's error is no prediction)
+# is the real link's, and a failure names WORD (the symbol or library).
+try_whatif() {
+	local desc=$1 word=$2 base=$3 opt=$4 src=$5 predicted real out
+	shift 5
+	out=whatif-$((n_checks + 1)).json
+	"$LINKSCOPE" whatif --format json "$base" "$opt" "$src" >"$out" 2>"$out.err"
+	predicted=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["predicted"]["exit_status"])' "$out" 2>/dev/null ||
+		echo "no prediction: $(head -c 300 "$out.err")")
+	"$@" >"real-$((n_checks + 1)).out" 2>&1
+	real=$?
+	[ "$real" -ne 0 ] && real=1
+	echo "$desc: predicted $predicted, real $real" >>outcomes
+	if [ "$predicted" = "$real" ] && { [ -z "$word" ] || grep -q -- "$word" "$out"; }; then
+		ok "$desc: whatif's exit status is the real link's ($real)${word:+, for $word}"
+	else
+		not_ok "$desc: whatif's exit status is the real link's${word:+, for $word}" "want: $real" "got:  $predicted" \
+			"$(head -c 600 "$out")"
+	fi
+}
+
+# The edits, each on the restored tree: a library dropped, a new undefined
+# reference in C, a library moved before the objects (under --as-needed),
+# a library this system lacks; "none" links.
+edit_c() {
+	case $1 in
+	new-undefined) sed -i 's/^int area(int w, int h);/int area(int w, int h);\nint lk_nowhere(void);/; s/return area(2, 3) == 6/return lk_nowhere() + area(2, 3) == 6/' "$2" ;;
+	esac
+}
+edits=(none drop-lib new-undefined lib-first missing-lib)
+# what each edit's failure names
+declare -A names=([none]= [drop-lib]=zlibVersion [new-undefined]=lk_nowhere [lib-first]=zlibVersion
+	[missing-lib]=lk_not_on_this_system)
+
+for gen in "${gens[@]}"; do
+	b=$T/w-${gen// /-}
+	cp cm.orig cm/CMakeLists.txt
+	cp main.c.orig cm/app/main.c
+	cmake -S cm -B "$b" -G "$gen" "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" >cmake.out 2>&1
+	cmake --build "$b" --target app >build.out 2>&1
+	base=$(rec_of app "$b")
+	check "$gen: the baseline is a good link of app" test -n "$base" -a -x "$b/app"
+	for e in "${edits[@]}"; do
+		cp cm.orig cm/CMakeLists.txt
+		cp main.c.orig cm/app/main.c
+		case $e in
+		drop-lib) sed -i 's/shapes z m)/shapes m)/' cm/CMakeLists.txt ;;
+		lib-first) sed -i 's/shapes z m)/shapes m)\ntarget_link_options(app PRIVATE -Wl,--as-needed -lz)/' cm/CMakeLists.txt ;;
+		missing-lib) sed -i 's/shapes z m)/shapes z m lk_not_on_this_system)/' cm/CMakeLists.txt ;;
+		*) edit_c "$e" cm/app/main.c ;;
+		esac
+		cmake -S cm -B "$b" >cmake.out 2>&1
+		# the objects and the library target, not the link
+		if [ "$gen" = Ninja ]; then
+			ninja -C "$b" shapes CMakeFiles/app.dir/app/main.c.o >objs.out 2>&1
+		else
+			make -C "$b" shapes app/main.o >objs.out 2>&1
+		fi
+		try_whatif "$gen, $e" "${names[$e]}" "$base" --cmake "$b" cmake --build "$b" --target app
+	done
+done
+cp cm.orig cm/CMakeLists.txt
+cp main.c.orig cm/app/main.c
+
+# make: the same edits on the Makefile and main.c; make -n -B's output read with --line
+make -C mk -B CC="$SHIM -- cc" app >make.out 2>&1
+mkbase=$(rec_of app "$T/mk")
+check "make: the baseline is a good link of app" test -n "$mkbase" -a -x mk/app
+for e in "${edits[@]}"; do
+	cp mk.orig mk/Makefile
+	cp main.c.orig mk/main.c
+	case $e in
+	drop-lib) sed -i 's/^LDLIBS = -lz -lm/LDLIBS = -lm/' mk/Makefile ;;
+	lib-first) sed -i 's/-o app main.o libshapes.a/-o app libshapes.a main.o/' mk/Makefile ;;
+	missing-lib) sed -i 's/^LDLIBS = -lz -lm/LDLIBS = -lz -lm -llk_not_on_this_system/' mk/Makefile ;;
+	*) edit_c "$e" mk/main.c ;;
+	esac
+	make -C mk CC="$SHIM -- cc" main.o libshapes.a >objs.out 2>&1
+	make -C mk -n -B CC="$SHIM -- cc" app >"n-$e.txt" 2>&1
+	word=${names[$e]}
+	[ "$e" = lib-first ] && word=area	# here the project's archive moves: its area goes unresolved
+	try_whatif "make, $e" "$word" "$mkbase" --line "n-$e.txt" make -C mk CC="$SHIM -- cc" app
+done
+
+# aarch64: a -nodefaultlibs line whose trailing -lc is dropped
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	mkdir a64
+	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >a64/main.c
+	printf 'app: main.o\n\t$(CC) -nodefaultlibs -o app main.o -lgcc -lc\n' >a64/Makefile
+	a64cc="$SHIM -- aarch64-linux-gnu-gcc"
+	make -C a64 CC="$a64cc" >a64.out 2>&1
+	a64base=$(rec_of app "$T/a64")
+	check "aarch64: the baseline is a good link" test -n "$a64base" -a -e a64/app
+	make -C a64 -n -B CC="$a64cc" >n-a64-same.txt 2>&1
+	try_whatif "aarch64, unchanged" "" "$a64base" --line n-a64-same.txt make -C a64 -B CC="$a64cc"
+	sed -i 's/ -lgcc -lc$/ -lgcc/' a64/Makefile
+	make -C a64 -n -B CC="$a64cc" >n-a64.txt 2>&1
+	try_whatif "aarch64, the trailing -lc dropped" puts "$a64base" --line n-a64.txt make -C a64 -B CC="$a64cc"
+fi
+
 finish
