@@ -77,14 +77,13 @@ static int from_lines(const char *file, const struct lk_buf *text, struct lk_str
 				return lk_err_set(err, LK_E_FORMAT, "'%s' line %zu: 'cwd:' names no directory", file,
 						  lineno);
 			{
-				char *d = lk_xstrndup(p + 5, len - 5), *fdir = lk_xstrdup(file), *slash;
+				/* against FILE's own directory, made absolute */
+				char *d = lk_xstrndup(p + 5, len - 5), *abs = ws_abs(file), *slash = strrchr(abs, '/');
 
-				slash = strrchr(fdir, '/');
-				if (slash)
-					*(slash == fdir ? slash + 1 : slash) = '\0';
-				*cwd = ws_path(slash ? fdir : ".", d);
+				*(slash == abs ? slash + 1 : slash) = '\0';
+				*cwd = ws_path(abs, d);
 				free(d);
-				free(fdir);
+				free(abs);
 			}
 		} else {
 			head = 0;

@@ -711,7 +711,7 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 {
 	struct cm_cands c = { NULL, 0, 0 };
 	struct lk_buf ninja = LK_BUF_INIT, names = LK_BUF_INIT;
-	char *dir = ws_path(NULL, build_dir);
+	char *dir = ws_abs(build_dir);
 	const char *want = base->output ? base->output : "a.out";
 	int *tiers = NULL, best = 0, rc = 0;
 	size_t nbest = 0, pick = 0;

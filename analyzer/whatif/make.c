@@ -152,9 +152,7 @@ static void one_line(struct mk_state *s, const char *line, size_t len, size_t li
 
 	if (lk_sh_split(line, len, &t, &err) < 0) {
 		/* it matters only if it may be the link: it names the output's file name */
-		const char *base = lk_path_base(s->want);
-
-		if (*base && strstr(line, base)) {
+		if (ws_names_file(line, lk_path_base(s->want))) {
 			s->bad_line = lineno;
 			s->bad = err;
 		}

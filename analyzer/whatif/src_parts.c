@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
@@ -72,6 +73,32 @@ char *ws_path(const char *dir, const char *name)
 	lk_buf_release(&out);
 	free(ends.items);
 	return lk_buf_detach(&in);
+}
+
+char *ws_abs(const char *path)
+{
+	char *cwd, *r;
+
+	if (path[0] == '/' || !(cwd = getcwd(NULL, 0)))
+		return ws_path(NULL, path);
+	r = ws_path(cwd, path);
+	free(cwd);
+	return r;
+}
+
+int ws_names_file(const char *text, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (!n)
+		return 0;
+	for (const char *p = strstr(text, base); p; p = strstr(p + 1, base)) {
+		char before = p == text ? ' ' : p[-1], after = p[n];
+
+		if (strchr(" \t/'\"=", before) && (!after || strchr(" \t'\";&|)>", after)))
+			return 1;
+	}
+	return 0;
 }
 
 static int is_assignment(const char *w)

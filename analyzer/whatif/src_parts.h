@@ -26,6 +26,12 @@ int ws_read(const char *path, size_t limit, struct lk_buf *b, struct lk_err *err
 /* `name` against `dir` (`name` itself when absolute; `dir` NULL: as is), lexically normalised. Owned. */
 char *ws_path(const char *dir, const char *name);
 
+/* `path` made absolute against the working directory (as given on the command line), normalised. Owned. */
+char *ws_abs(const char *path);
+
+/* Does `text` name `base` (a file name) as a whole path component: after a start, blank, '/', quote or '='? */
+int ws_names_file(const char *text, const char *base);
+
 /*
  * One simple command of a line: its words (borrowed from the tokens,
  * redirections and leading VAR=value assignments left out) and the

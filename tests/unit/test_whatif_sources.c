@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linkscope/json.h"
 #include "linkscope/vec.h"
 #include "source.h"
+#include "src_parts.h"
 #include "testdir.h"
 
 /*
@@ -438,6 +440,68 @@ static void test_whatif_argv_file_json_and_errors(void **state)
 	rec_release(&rec);
 }
 
+/* ---- the shared parts ---- */
+
+static void expect_path(const char *d, const char *name, const char *want)
+{
+	char *got = ws_path(d, name);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_whatif_paths_and_names(void **state)
+{
+	char *cwd, *got, old[256];
+
+	(void)state;
+	expect_path("/b", "out/../bin/./app", "/b/bin/app");
+	expect_path("/b/x", "../../../y", "/y");
+	expect_path("/b", "/abs//p/", "/abs/p");
+	expect_path(NULL, "../a/../../b", "../../b");
+	expect_path("a", "..", ".");
+	expect_path(NULL, "./", ".");
+	/* a relative build dir or argv file is taken from where the command runs */
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(dir), 0);
+	got = ws_abs("b/../c");
+	cwd = ws_path(dir, "c");
+	assert_string_equal(got, cwd);
+	free(got);
+	free(cwd);
+	assert_int_equal(chdir(old), 0);
+	assert_true(ws_names_file("cc -o bin/app x.o", "app"));
+	assert_true(ws_names_file("cc -o 'app' $(X)", "app"));
+	assert_false(ws_names_file("cc -o apps $(X)", "app"));
+	assert_false(ws_names_file("echo $(date) >happ.log", "app"));
+	assert_false(ws_names_file("anything", ""));
+}
+
+static void test_whatif_relative_dirs(void **state)
+{
+	struct lk_whatif_line l = LK_WHATIF_LINE_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_record rec;
+	char old[256], want[200];
+
+	(void)state;
+	put("rel/nj/build.ninja", "rule C_EXECUTABLE_LINKER__app_\n  command = cc $in -o $TARGET_FILE\n"
+				  "build app: C_EXECUTABLE_LINKER__app_ m.o\n  TARGET_FILE = app\n");
+	put("rel/args.txt", "cwd: nj\ncc\nm.o\n");
+	rec_init(&rec, "/elsewhere", "app", "cc");
+	assert_non_null(getcwd(old, sizeof(old)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(lk_whatif_from_cmake(&rec, "rel/nj", NULL, &l, &err), 0);
+	snprintf(want, sizeof(want), "%s/rel/nj", dir);
+	assert_string_equal(l.cwd, want);
+	line_done(&l);
+	assert_int_equal(lk_whatif_from_argv_file(&rec, "rel/args.txt", &l, &err), 0);
+	assert_string_equal(l.cwd, want);
+	line_done(&l);
+	assert_int_equal(chdir(old), 0);
+	rec_release(&rec);
+}
+
 /* The hidden entry point: one reader on a real record and tree, its line as JSON. */
 static int read_main(int argc, char **argv)
 {
@@ -506,6 +570,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_whatif_cmake_ninja),
 		cmocka_unit_test(test_whatif_argv_file_lines),
 		cmocka_unit_test(test_whatif_argv_file_json_and_errors),
+		cmocka_unit_test(test_whatif_paths_and_names),
+		cmocka_unit_test(test_whatif_relative_dirs),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--read"))
