@@ -95,6 +95,16 @@ done
 check_contains "drop-archive: the undefined symbol named" "$(cat whatif-lld-drop-archive.out)" "undefined-symbol: lk_answer"
 check_contains "drop-archive: the difference that decides, by meaning" "$(cat whatif-lld-drop-archive.out)" "removing -l:libanswer.a"
 check_contains "drop-archive: the fix in the build script" "$(cat whatif-lld-drop-archive.out)" "build.rs"
+# The edited tree is missing-lib's now: its Markdown and GitHub forms.
+"$LINKSCOPE" whatif "$base" --cargo "$CARGO_TARGET_DIR" --format markdown >missing.md
+check_eq "markdown: exit 1 too" 1 "$?"
+check_contains "markdown: its heading" "$(head -n 1 missing.md)" "## linkscope whatif: the next link of"
+rendered=$(cmark-gfm missing.md 2>/dev/null | "$PY" -c 'import html,re,sys; print(html.unescape(re.sub(r"<[^>]*>", "", sys.stdin.read())))')
+check_contains "markdown: rendered by cmark-gfm, the library's name intact" "$rendered" "lk_not_on_this_system"
+GITHUB_WORKSPACE=$T/crate "$LINKSCOPE" whatif "$base" --cargo "$CARGO_TARGET_DIR" --format github >missing.gh
+check_eq "github: exit 1 too" 1 "$?"
+check_contains "github: an ::error annotation" "$(cat missing.gh)" "::error "
+check_contains "github: naming the library the system lacks" "$(cat missing.gh)" "cannot find -llk_not_on_this_system"
 check_contains "missing-lib: the library rustc-link-lib names" "$(cat whatif-lld-missing-lib.out)" "lk_not_on_this_system"
 
 # A Rust-side edit: not seen, and said so.
