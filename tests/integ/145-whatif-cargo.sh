@@ -140,6 +140,63 @@ check_contains "... from the newest good link of cargo_group (GNU ld's)" "$(cat 
 check_eq "--target naming no target of the dir: usage" 2 "$?"
 check_contains "... said" "$(cat err.out)" "no good link of target no-such-crate"
 
+# --- A -sys crate exports its archive's dir through `links =` (DEP_CSYS_ROOT);
+# the bin's own build.rs puts it in a group with a trailing -lc, as the case's root build.rs does.
+mkdir -p ws/csys/src ws/csys/csrc ws/app/src
+printf '[workspace]\nmembers = ["csys", "app"]\nresolver = "2"\n' >ws/Cargo.toml
+printf '[package]\nname = "csys"\nversion = "0.1.0"\nedition = "2021"\nlinks = "csys"\n' >ws/csys/Cargo.toml
+printf '' >ws/csys/src/lib.rs
+printf 'int csys_half(void) { return 21; }\nint csys_answer(void) { return csys_half() * 2; }\n' >ws/csys/csrc/csys.c
+cat >ws/csys/build.rs <<'RS'
+use std::{env, path::Path, process::Command};
+fn main() {
+    let out = env::var("OUT_DIR").unwrap();
+    let obj = Path::new(&out).join("csys.o");
+    assert!(Command::new("cc").args(["-c", "-fPIC", "csrc/csys.c", "-o"]).arg(&obj).status().unwrap().success());
+    assert!(Command::new("ar").arg("rcs").arg(Path::new(&out).join("libcsys.a")).arg(&obj).status().unwrap().success());
+    println!("cargo:root={}", out);
+    println!("cargo:rerun-if-changed=csrc");
+}
+RS
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\ncsys = { path = "../csys" }\n' >ws/app/Cargo.toml
+printf 'extern crate csys;\nextern "C" { fn csys_answer() -> i32; }\nfn main() { println!("{}", unsafe { csys_answer() }); }\n' >ws/app/src/main.rs
+cat >ws/app/build.rs <<'RS'
+fn main() {
+    let root = std::env::var("DEP_CSYS_ROOT").unwrap();
+    for a in ["-Wl,--start-group".to_string(), format!("-L{root}"), "-l:libcsys.a".to_string(), "-Wl,--end-group".to_string(), "-lc".to_string()] {
+        println!("cargo:rustc-link-arg={a}");
+    }
+}
+RS
+cp ws/csys/csrc/csys.c csys.c.orig
+cp ws/app/build.rs app-build.rs.orig
+export CARGO_TARGET_DIR=$T/ws-target
+RUSTFLAGS="$LLD_FLAGS" "$CARGO" build --offline -q --manifest-path ws/Cargo.toml >ws-base.out 2>&1 || cat ws-base.out
+wsbase=$(grep -l '"output": ".*/deps/app-' "$LINKSCOPE_DIR"/*.json | sort | tail -n 1)
+check "the -sys workspace's good link is recorded" test -n "$wsbase"
+ws_edit() {
+	local name=$1 predicted real
+	cp csys.c.orig ws/csys/csrc/csys.c
+	cp app-build.rs.orig ws/app/build.rs
+	case $name in
+	sys-new-undefined) printf 'int csys_gone(void);\nint csys_half(void) { return 21 + csys_gone(); }\nint csys_answer(void) { return csys_half() * 2; }\n' >ws/csys/csrc/csys.c ;;
+	sys-drop-archive) sed -i 's|"-l:libcsys.a".to_string(), ||' ws/app/build.rs ;;
+	sys-new-member) printf 'int csys_half(void) { return 20; }\nint csys_answer(void) { return csys_half() * 2 + 2; }\n' >ws/csys/csrc/csys.c ;;
+	esac
+	"$CARGO" check --offline -q --manifest-path ws/Cargo.toml >/dev/null 2>&1
+	"$LINKSCOPE" whatif "$wsbase" --cargo "$CARGO_TARGET_DIR" >"whatif-$name.out" 2>&1
+	predicted=$?
+	RUSTFLAGS="$LLD_FLAGS" "$CARGO" build --offline -q --manifest-path ws/Cargo.toml >/dev/null 2>&1
+	real=$?
+	[ "$real" -ne 0 ] && real=1
+	check_eq "-sys workspace, $name: whatif's exit status is the real link's outcome" "$real" "$predicted"
+	echo "$name $predicted $real" | sed 's/^/# /'
+}
+ws_edit sys-new-undefined
+check_contains "sys-new-undefined: the new reference in the -sys crate's C code named" "$(cat whatif-sys-new-undefined.out)" "csys_gone"
+ws_edit sys-drop-archive
+ws_edit sys-new-member
+
 # Usage: no source, two sources, a dir without build outputs.
 "$LINKSCOPE" whatif "$base" >/dev/null 2>&1
 check_eq "no source of the change: usage" 2 "$?"
