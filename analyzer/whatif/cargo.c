@@ -194,16 +194,6 @@ static void read_directives(const struct crate *c, const struct lk_strvec *lines
 	}
 }
 
-static int same_list(const struct lk_strvec *a, const struct lk_strvec *b)
-{
-	if (a->nr != b->nr)
-		return 0;
-	for (size_t i = 0; i < a->nr; i++)
-		if (strcmp(a->items[i], b->items[i]))
-			return 0;
-	return 1;
-}
-
 /* ---- finding the build script's output in the target dir ---- */
 
 /* "<dir>/<pkg>-<16 hex>": is `name` a build dir of package `pkg`? */
@@ -436,7 +426,7 @@ static void build_line(const struct lk_record *base, const struct crate *c, cons
 		       const struct directives *new, struct lk_whatif_line *out)
 {
 	size_t region_from = 0, region_to = 0, args_at;
-	int libs_changed = !same_list(&old->libs, &new->libs) && !c->pkg_has_lib;
+	int libs_changed = !lk_strvec_equal(&old->libs, &new->libs) && !c->pkg_has_lib;
 	int has_region = native_region(base, &region_from, &region_to) == 0;
 
 	args_at = base->link_args_start >= 0 ? (size_t)base->link_args_end - old->link_args.nr : base->args.nr;
@@ -748,7 +738,7 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 	}
 	build_line(base, &c, &old, &new, out);
 	this_tree(base, &c, target_dir, out);
-	if (!same_list(&old.libs, &new.libs) && c.pkg_has_lib)
+	if (!lk_strvec_equal(&old.libs, &new.libs) && c.pkg_has_lib)
 		lk_strvec_push(&out->cannot_see, "the package's rustc-link-lib lines changed: they reach this crate through the package's own rlib, which `cargo check` does not build");
 	lk_strvec_push(&out->said, "the Rust code's objects and rlibs are the baseline's: `cargo check` compiles no object, so a change in Rust code since the baseline (a new extern \"C\" reference) is not seen");
 	other_scripts(build_dir, &c, base->start_ns, out);
