@@ -197,6 +197,33 @@ check_contains "sys-new-undefined: the new reference in the -sys crate's C code 
 ws_edit sys-drop-archive
 ws_edit sys-new-member
 
+# --- RUSTFLAGS and .cargo/config.toml: their link args come before the build script's.
+# A baseline linked without RUSTFLAGS (the shim named by CARGO_TARGET_<TRIPLE>_LINKER), so config's rustflags apply.
+triple=$(rustc -vV | sed -n 's/^host: //p')
+linker_var=CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$triple")_LINKER
+cp -r "$ROOT/testdata/cargo-group" cfgcrate
+export CARGO_TARGET_DIR=$T/cfg-target
+env "$linker_var=$SHIM" "$CARGO" build --offline -q --manifest-path cfgcrate/Cargo.toml >cfg-base.out 2>&1 || cat cfg-base.out
+cfgbase=$(grep -l "\"output\": \"$T/cfg-target/debug/deps/cargo_group-" "$LINKSCOPE_DIR"/*.json | sort | tail -n 1)
+check "the config baseline is recorded" test -n "$cfgbase"
+mkdir -p cfgcrate/.cargo
+printf '[build]\nrustflags = ["-C", "link-arg=-Wl,--no-such-option-from-config"]\n' >cfgcrate/.cargo/config.toml
+(cd cfgcrate && "$CARGO" check --offline -q >/dev/null 2>&1)
+(cd cfgcrate && "$LINKSCOPE" whatif "$cfgbase" --cargo "$CARGO_TARGET_DIR" >"$T/cfg-config.out" 2>&1)
+predicted=$?
+(cd cfgcrate && env "$linker_var=$SHIM" "$CARGO" build --offline -q >/dev/null 2>&1)
+real=$?; [ "$real" -ne 0 ] && real=1
+check_eq "config.toml's build.rustflags link arg: whatif's exit status is the real link's" "$real" "$predicted"
+check_contains "... the option named" "$(cat cfg-config.out)" "no-such-option-from-config"
+rm -r cfgcrate/.cargo
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" "$CARGO" check --offline -q >/dev/null 2>&1)
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" "$LINKSCOPE" whatif "$cfgbase" --cargo "$CARGO_TARGET_DIR" >"$T/cfg-env.out" 2>&1)
+predicted=$?
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" env "$linker_var=$SHIM" "$CARGO" build --offline -q >/dev/null 2>&1)
+real=$?; [ "$real" -ne 0 ] && real=1
+check_eq "RUSTFLAGS' link arg: whatif's exit status is the real link's" "$real" "$predicted"
+check_contains "... the option named" "$(cat cfg-env.out)" "no-such-option-from-env"
+
 # Usage: no source, two sources, a dir without build outputs.
 "$LINKSCOPE" whatif "$base" >/dev/null 2>&1
 check_eq "no source of the change: usage" 2 "$?"
