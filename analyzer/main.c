@@ -46,6 +46,8 @@
 #include "cli.h"
 #include "color.h"
 #include "symtab.h"
+#include "bundle.h"
+#include "linkscope/runcmd.h"
 
 static int cmd_list(const struct lk_options *opt);
 static int cmd_show(const struct lk_options *opt);
@@ -54,12 +56,13 @@ static int cmd_report(const struct lk_options *opt);
 static int cmd_diff(const struct lk_options *opt);
 static int cmd_prune(const struct lk_options *opt);
 static int cmd_check(const struct lk_options *opt);
+static int cmd_bundle(const struct lk_options *opt);
 
 /* What runs each command cli.c parsed (index parses its own options; help is cli.c's). */
 static int (*const runs[LK_CMD_NR])(const struct lk_options *opt) = {
 	[LK_CMD_LIST] = cmd_list, [LK_CMD_SHOW] = cmd_show, [LK_CMD_EXPLAIN] = cmd_replay,
 	[LK_CMD_REPORT] = cmd_report, [LK_CMD_WHY] = cmd_replay, [LK_CMD_DIFF] = cmd_diff,
-	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check,
+	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check, [LK_CMD_BUNDLE] = cmd_bundle,
 };
 
 /* The default of --jobs: one analysis per CPU online. */
@@ -167,11 +170,46 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 	lk_strvec_release(&own);
 }
 
-/* Load RECORD (`which`: as lk_recdir_resolve() takes it) and build its line model; 0, or 1 after saying why. */
-static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
-			struct lk_line *line)
+/*
+ * A bundle named as RECORD: unpacked into a private dir that the record
+ * owns from now on (rec->unpacked, removed by lk_record_release), its
+ * files registered as kept copies of their original paths (bundle.c).
+ * 0, or -1 with `err`.
+ */
+static int load_bundle(const char *bundle, struct lk_record *rec, struct lk_err *err)
 {
-	struct lk_line_options lopt = { opt->run_driver, opt->walls };
+	struct lk_buf path = LK_BUF_INIT;
+	char *dir = lk_bundle_unpack(bundle, err);
+
+	if (!dir)
+		return -1;
+	lk_buf_addf(&path, "%s/record.json", dir);
+	if (lk_record_load(path.buf, rec, err) < 0) {
+		lk_scratch_remove(dir);
+		free(dir);
+		lk_buf_release(&path);
+		return -1;
+	}
+	lk_buf_release(&path);
+	rec->unpacked = dir;
+	/* The outputs name the bundle as the user gave it; rec->dir stays where its blobs are. */
+	free(rec->path);
+	rec->path = lk_xstrdup(bundle);
+	if (lk_bundle_adopt(rec, dir, bundle, err) < 0) {
+		lk_record_release(rec);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Load RECORD (`which`: as lk_recdir_resolve() takes it: a record file, a
+ * bundle, an id, last, -), keeping its file's text in `text` when not
+ * NULL. The one place every command's RECORD is read. 0, or 1 after
+ * saying why.
+ */
+static int open_record(const struct lk_options *opt, const char *which, struct lk_record *rec, struct lk_buf *text)
+{
 	struct lk_err err = LK_ERR_INIT;
 	char *path;
 	int is_temp, loaded;
@@ -180,7 +218,22 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 1;
 	}
-	loaded = lk_record_load(path, rec, &err);
+	/* Recognised by content: a bundle is a bundle whatever its name, or on stdin. */
+	if (lk_bundle_is(path))
+		loaded = load_bundle(is_temp ? "-" : path, rec, &err);
+	else
+		loaded = lk_record_load(path, rec, &err);
+	if (loaded == 0 && text) {
+		/* `bundle` carries the record's own text, byte for byte. */
+		struct lk_buf file = LK_BUF_INIT;
+
+		lk_buf_addf(&file, "%s%s", rec->unpacked ? rec->unpacked : path, rec->unpacked ? "/record.json" : "");
+		if (lk_buf_read_file(text, file.buf, LK_RECORD_MAX_BYTES) < 0) {
+			loaded = lk_err_errno(&err, "cannot read record '%s'", file.buf);
+			lk_record_release(rec);
+		}
+		lk_buf_release(&file);
+	}
 	if (is_temp)
 		unlink(path);	/* read: the record is in memory now */
 	free(path);
@@ -188,12 +241,24 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		return 1;
 	}
-	if (is_temp) {
+	if (is_temp && !rec->unpacked) {
 		/* The outputs name the record as the user gave it, not the temporary copy. */
 		free(rec->path);
 		rec->path = lk_xstrdup("-");
 	}
 	check_kept(opt, rec, NULL);
+	return 0;
+}
+
+/* Load RECORD (`which`: as lk_recdir_resolve() takes it) and build its line model; 0, or 1 after saying why. */
+static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
+			struct lk_line *line)
+{
+	struct lk_line_options lopt = { opt->run_driver, opt->walls };
+	struct lk_err err = LK_ERR_INIT;
+
+	if (open_record(opt, which, rec, NULL))
+		return 1;
 	if (lk_line_build(rec, &lopt, line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_record_release(rec);
@@ -201,6 +266,9 @@ static int load_line_of(const struct lk_options *opt, const char *which, struct 
 	}
 	lk_resolve_line(rec, line);
 	lk_warn_line(rec, line);
+	/* A bundle analysed elsewhere: what the link read and is neither here nor in it, said. */
+	if (rec->unpacked)
+		lk_bundle_say_absent(rec, line);
 	return 0;
 }
 
@@ -558,6 +626,76 @@ static int cmd_check(const struct lk_options *opt)
 		lk_record_release(&base);
 	}
 	return rc;
+}
+
+/* bundle's summary line: text, or the "linkscope-bundle-summary/1" object (docs/bundle-format.md). */
+static void bundle_summary(FILE *out, const struct lk_options *opt, const struct lk_bundle_summary *sum)
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+
+	if (strcmp(opt->format, "json")) {
+		fprintf(out, "wrote '%s': the record, %zu kept copies and %zu inputs (%zu contents, %llu bytes, %llu compressed)\n",
+			opt->output, sum->kept, sum->inputs, sum->blobs, (unsigned long long)sum->bytes,
+			(unsigned long long)sum->compressed);
+		for (size_t i = 0; i < sum->absent.nr; i++)
+			fprintf(out, "not carried: '%s': the link read it, and it is not on this machine\n", sum->absent.items[i]);
+		return;
+	}
+	lk_jsonw_object(&w);
+	lk_jsonw_key(&w, "schema");
+	lk_jsonw_str(&w, "linkscope-bundle-summary/1");
+	lk_jsonw_key(&w, "bundle");
+	lk_jsonw_str(&w, opt->output);
+	lk_jsonw_key(&w, "kept");
+	lk_jsonw_int(&w, (int64_t)sum->kept);
+	lk_jsonw_key(&w, "inputs");
+	lk_jsonw_int(&w, (int64_t)sum->inputs);
+	lk_jsonw_key(&w, "contents");
+	lk_jsonw_int(&w, (int64_t)sum->blobs);
+	lk_jsonw_key(&w, "bytes");
+	lk_jsonw_int(&w, (int64_t)sum->bytes);
+	lk_jsonw_key(&w, "compressed");
+	lk_jsonw_int(&w, (int64_t)sum->compressed);
+	lk_jsonw_key(&w, "absent");
+	lk_jsonw_array(&w);
+	for (size_t i = 0; i < sum->absent.nr; i++)
+		lk_jsonw_str(&w, sum->absent.items[i]);
+	lk_jsonw_end(&w);
+	lk_jsonw_end(&w);
+	fprintf(out, "%s\n", w.out.buf);
+	lk_buf_release(&w.out);
+}
+
+/* bundle RECORD -o FILE [--inputs]: the record, its kept copies and its inputs, in one file (bundle.h). */
+static int cmd_bundle(const struct lk_options *opt)
+{
+	struct lk_line_options lopt = { opt->run_driver, opt->walls };
+	struct lk_bundle_summary sum;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_record rec;
+	struct lk_line line;
+	int rc;
+
+	if (open_record(opt, opt->record, &rec, &text))
+		return 1;
+	if (lk_line_build(&rec, &lopt, &line, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		lk_record_release(&rec);
+		lk_buf_release(&text);
+		return 1;
+	}
+	lk_resolve_line(&rec, &line);
+	rc = lk_bundle_write(&rec, &line, text.buf, text.len, opt->output, opt->inputs, &sum, &err);
+	if (rc < 0)
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+	else
+		bundle_summary(stdout, opt, &sum);
+	lk_bundle_summary_release(&sum);
+	lk_line_release(&line);
+	lk_record_release(&rec);
+	lk_buf_release(&text);
+	return rc < 0 ? 1 : 0;
 }
 
 /* A bound as a link takes it: the variable when set, else the default (prune.h). */
