@@ -49,7 +49,7 @@ static const unsigned char magic[32] = {
 	0, 0, 0, 0, 0, 0,
 };
 
-#define SCHEMA "linkscope-bundle/1"
+#define SCHEMA "linkscope-bundle-manifest/1"
 /* What a tar adds to the content: a header a member (1.5 KiB with pax's), the end blocks. */
 #define TAR_SLACK(files) ((uint64_t)(files) * 4096 + (1 << 20))
 

@@ -628,7 +628,7 @@ static int cmd_check(const struct lk_options *opt)
 	return rc;
 }
 
-/* bundle's summary line: text, or the "linkscope-bundle-summary/1" object (docs/bundle-format.md). */
+/* bundle's summary line: text, or the "linkscope-bundle/1" object (docs/bundle-format.md). */
 static void bundle_summary(FILE *out, const struct lk_options *opt, const struct lk_bundle_summary *sum)
 {
 	struct lk_jsonw w = LK_JSONW_INIT;
@@ -643,7 +643,7 @@ static void bundle_summary(FILE *out, const struct lk_options *opt, const struct
 	}
 	lk_jsonw_object(&w);
 	lk_jsonw_key(&w, "schema");
-	lk_jsonw_str(&w, "linkscope-bundle-summary/1");
+	lk_jsonw_str(&w, "linkscope-bundle/1");
 	lk_jsonw_key(&w, "bundle");
 	lk_jsonw_str(&w, opt->output);
 	lk_jsonw_key(&w, "kept");

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +25,8 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
+#include "linkscope/sha256.h"
 #include "linkscope/runcmd.h"
 #include "script.h"
 #include "linkscope/vec.h"
@@ -283,6 +286,61 @@ static char *kept_as(const struct lk_record *rec, const char *path, int object_o
 	return NULL;
 }
 
+/* Does the file at `path` hold the content named `sha256` (its size that of `copy` first: a cheap no)? */
+static int same_content(const char *path, const char *copy, const char *sha256)
+{
+	struct lk_sha256 ctx;
+	struct stat a, b;
+	char buf[65536], hex[65];
+	ssize_t n;
+	int fd;
+
+	if (stat(copy, &b) < 0 || (fd = lk_file_open_regular(path, &a)) < 0)
+		return 0;
+	if (a.st_size != b.st_size) {
+		close(fd);
+		return 0;
+	}
+	lk_sha256_init(&ctx);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		lk_sha256_update(&ctx, buf, (size_t)n);
+	close(fd);
+	lk_sha256_final_hex(&ctx, hex);
+	return n == 0 && !strcmp(hex, sha256);
+}
+
+char *lk_resolve_bundled(const struct lk_record *rec, const char *path)
+{
+	char *abs;
+
+	if (!rec)
+		return NULL;
+	abs = in_cwd(rec, path);
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *kabs, *blob;
+		int same;
+
+		if (!k->reason || strcmp(k->reason, "bundle"))
+			continue;
+		kabs = in_cwd(rec, k->path);
+		same = !strcmp(kabs, abs);
+		free(kabs);
+		if (!same)
+			continue;
+		blob = join(rec->dir, k->blob);
+		/* bundle.c names every bundled copy blobs/<sha256>, checked when it was unpacked. */
+		if (access(blob, R_OK) < 0 || same_content(abs, blob, k->blob + 6)) {
+			free(blob);
+			blob = NULL;
+		}
+		free(abs);
+		return blob;
+	}
+	free(abs);
+	return NULL;
+}
+
 /* The copy the shim kept of `path`, if any. */
 static char *kept_copy(const struct lk_record *rec, const char *path)
 {
@@ -394,8 +452,17 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 
 		it->path = path;
 		lk_elf_identify(path, &it->info);
-		/* The copy is what ld read; a file rewritten since is not (analyzer/model/fingerprint.c). */
-		if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
+		/* A bundle's copy is what ld read where the file here is gone or another (bundle.c). */
+		if ((copy = lk_resolve_bundled(c->rec, path))) {
+			int gone = it->info.kind == LK_FILE_MISSING;
+
+			lk_elf_info_release(&it->info);
+			it->path = copy;
+			lk_elf_identify(copy, &it->info);
+			set_note(it, "%s; read from the copy in the bundle", gone ? "not on this machine" :
+				 "another file on this machine");
+			free(path);
+		} else if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
 		    (copy = kept_copy(c->rec, path))) {
 			int gone = it->info.kind == LK_FILE_MISSING;
 
