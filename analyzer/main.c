@@ -171,15 +171,15 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 }
 
 /*
- * A bundle named as RECORD: unpacked into a private dir that the record
+ * A bundle named as RECORD (`file`, `bundle` as the user gave it): unpacked into a private dir that the record
  * owns from now on (rec->unpacked, removed by lk_record_release), its
  * files registered as kept copies of their original paths (bundle.c).
  * 0, or -1 with `err`.
  */
-static int load_bundle(const char *bundle, struct lk_record *rec, struct lk_err *err)
+static int load_bundle(const char *file, const char *bundle, struct lk_record *rec, struct lk_err *err)
 {
 	struct lk_buf path = LK_BUF_INIT;
-	char *dir = lk_bundle_unpack(bundle, err);
+	char *dir = lk_bundle_unpack(file, err);
 
 	if (!dir)
 		return -1;
@@ -220,7 +220,7 @@ static int open_record(const struct lk_options *opt, const char *which, struct l
 	}
 	/* Recognised by content: a bundle is a bundle whatever its name, or on stdin. */
 	if (lk_bundle_is(path))
-		loaded = load_bundle(is_temp ? "-" : path, rec, &err);
+		loaded = load_bundle(path, is_temp ? "-" : path, rec, &err);
 	else
 		loaded = lk_record_load(path, rec, &err);
 	if (loaded == 0 && text) {

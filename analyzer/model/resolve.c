@@ -341,6 +341,32 @@ char *lk_resolve_bundled(const struct lk_record *rec, const char *path)
 	return NULL;
 }
 
+int lk_resolve_bundles_dir(const struct lk_record *rec, const char *dir)
+{
+	char *abs;
+	size_t n;
+	int found = 0;
+
+	if (!rec || !rec->unpacked)
+		return 0;
+	abs = in_cwd(rec, dir);
+	n = strlen(abs);
+	while (n > 1 && abs[n - 1] == '/')
+		n--;
+	for (size_t i = 0; i < rec->kept.nr && !found; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *kabs;
+
+		if (!k->reason || strcmp(k->reason, "bundle"))
+			continue;
+		kabs = in_cwd(rec, k->path);
+		found = !strncmp(kabs, abs, n) && kabs[n] == '/';
+		free(kabs);
+	}
+	free(abs);
+	return found;
+}
+
 /* The copy the shim kept of `path`, if any. */
 static char *kept_copy(const struct lk_record *rec, const char *path)
 {
@@ -446,6 +472,11 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 			it->info.kind = LK_FILE_MISSING;
 			return;
 		}
+		/* Found in a bundle (libsearch.c): its candidate, the last tried, is gone or another here. */
+		if (c->rec->unpacked && !strncmp(it->path, c->rec->dir, strlen(c->rec->dir)) && it->tried.nr)
+			set_note(it, "%s; read from the copy in the bundle",
+				 access(it->tried.items[it->tried.nr - 1], F_OK) < 0 ? "not on this machine" :
+				 "another file on this machine");
 	} else if (it->kind == LK_ITEM_FILE) {
 		char *path = it->path ? it->path : in_cwd(c->rec, it->word);
 		char *copy;
@@ -520,7 +551,23 @@ static size_t add_child(struct ctx *c, size_t parent, const struct lk_script_inp
 	return line->items.nr++;
 }
 
-/* Where ld looks for a file a script names (ldlang.c / ldfile.c). */
+/* Is `path` there for the link: on this machine, or carried by its bundle (found where ld found it)? */
+static int there(struct ctx *c, const char *path)
+{
+	char *copy;
+
+	if (access(path, F_OK) == 0)
+		return 1;
+	copy = lk_resolve_bundled(c->rec, path);
+	free(copy);
+	return copy != NULL;
+}
+
+/*
+ * Where ld looks for a file a script names (ldlang.c / ldfile.c).
+ * NEEDSWORK(#31): a bundled script's `script` is its copy's path, so the
+ * "inside the sysroot" test below does not see a sysroot's script there.
+ */
 static char *script_file_path(struct ctx *c, const char *script, const char *name)
 {
 	const char *sysroot = c->line->sysroot;
@@ -537,7 +584,7 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 	{
 		char *here = in_cwd(c->rec, name);
 
-		if (access(here, F_OK) == 0)
+		if (there(c, here))
 			return here;
 		free(here);
 	}
@@ -546,7 +593,7 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 				  c->line->default_dirs.items[d - c->line->libdirs.nr];
 		char *p = join(dir, name);
 
-		if (access(p, F_OK) == 0)
+		if (there(c, p))
 			return p;
 		free(p);
 	}

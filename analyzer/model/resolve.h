@@ -32,6 +32,9 @@ int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *item)
  */
 char *lk_resolve_bundled(const struct lk_record *rec, const char *path);
 
+/* Does a bundle's record carry files inside `dir` (a -L dir gone here, whose files the link read)? */
+int lk_resolve_bundles_dir(const struct lk_record *rec, const char *dir);
+
 /* The dirs /etc/ld.so.conf names (its includes followed), in the line's sysroot. */
 void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out);
 
