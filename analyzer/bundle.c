@@ -824,6 +824,28 @@ static void say_absent(struct lk_line *line, const char *what, const char *path)
 	lk_strvec_push_owned(&line->unknown, lk_buf_detach(&why));
 }
 
+/*
+ * Did the link find -l `word`? The shim looked for its candidates in the
+ * line's own -L dirs only (docs/record-format.md), so a system library is
+ * found when the linker ran and did not say it could not find it (GNU ld
+ * and lld name "-lNAME", mold "library not found: NAME").
+ */
+static int linker_found(const struct lk_record *rec, const char *word)
+{
+	struct lk_buf mold = LK_BUF_INIT;
+	const char *err = rec->stderr_text ? rec->stderr_text : "";
+	int said;
+
+	if (!rec->has_exit || rec->signal)
+		return 0;
+	if (rec->exit_status == 0)
+		return 1;
+	lk_buf_addf(&mold, "library not found: %s", word + 2);
+	said = strstr(err, word) || strstr(err, mold.buf);
+	lk_buf_release(&mold);
+	return !said;
+}
+
 void lk_bundle_say_absent(const struct lk_record *rec, struct lk_line *line)
 {
 	for (size_t i = 0; i < line->items.nr; i++) {
@@ -838,7 +860,10 @@ void lk_bundle_say_absent(const struct lk_record *rec, struct lk_line *line)
 		 * a -l's candidates), or when it came from what the driver
 		 * added (the -### expansion) or a script the link read.
 		 */
-		read_then = seen ? seen->existed : (it->position < 0 || it->parent >= 0);
+		if (it->kind == LK_ITEM_LIB)
+			read_then = (seen && seen->existed) || linker_found(rec, it->word);
+		else
+			read_then = seen ? seen->existed : (it->position < 0 || it->parent >= 0);
 		if (!read_then || (it->kind == LK_ITEM_FILE && lk_argv_is_driver_temp(it->word)))
 			continue;
 		if (it->kind == LK_ITEM_LIB)
