@@ -55,6 +55,23 @@ d=$("$LINKSCOPE" diff --format json "$T/inputs.lkb" "$r")
 check_eq "diff --format json: no linker differs" "[] True" \
 	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["linkers_differing"], d["a"]["linkers"] == d["b"]["linkers"])' <<<"$d")"
 
+# GNU ld has no reproducer of its own (LINKSCOPE_REPRODUCE=1 asks lld and
+# mold only): the bundle is one. It carries every file ld read, as ld's
+# own --trace lists them.
+LINKSCOPE_REPRODUCE=1 "$SHIM" main.o -Llib -lfoo -o ok -Wl,--trace >trace.txt
+rok=$(last_record)
+check_eq "GNU ld: LINKSCOPE_REPRODUCE=1 gives no reproducer" "None bfd" "$(rec "$rok" '"%s %s" % (r.get("reproducer"), r["linker"]["flavor"])')"
+"$REAL" bundle --inputs "$rok" -o ok.lkb >/dev/null
+check_eq "GNU ld: the bundle carries every file ld --trace says it read" "[]" "$("$PY" - ok.lkb trace.txt <<'PYEOF'
+import json, os, subprocess, sys
+m = json.loads(subprocess.run(["sh", "-c", 'zstd -qdc "$1" | tar xOf - manifest.json', "_", sys.argv[1]],
+                              capture_output=True, check=True).stdout)
+carried = {os.path.realpath(f["path"]) for f in m["files"]}
+read = {os.path.realpath(l.strip()) for l in open(sys.argv[2]) if l.strip() and ": " not in l}
+print(sorted(read - carried) if read else "ld --trace listed nothing")
+PYEOF
+)"
+
 # --- The originals gone: the objects, the archive, the record dir.
 rm -rf lib main.o foo.o "$LINKSCOPE_DIR"
 after=$("$LINKSCOPE" report --format json "$T/inputs.lkb" | verdict)
