@@ -45,6 +45,7 @@ struct lk_options {
 	struct lk_strvec accept;	/* check: KIND:SYMBOL (owned) */
 	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
 	const char *output;	/* bundle -o FILE */
+	struct lk_strvec *shown;	/* main's: pairs of a bundled copy's path (or SHA-256) and the name the outputs give it (main.c) */
 	int inputs;		/* bundle --inputs */
 	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
 	int dir_shared;			/* LINKSCOPE_DIR_SHARED=1: kept copies from a dir not the user's alone */

@@ -47,6 +47,7 @@
 #include "color.h"
 #include "symtab.h"
 #include "bundle.h"
+#include "fingerprint.h"
 #include "linkscope/runcmd.h"
 
 static int cmd_list(const struct lk_options *opt);
@@ -202,6 +203,40 @@ static int load_bundle(const char *file, const char *bundle, struct lk_record *r
 	return 0;
 }
 
+/* May `s` stand in the outputs as it is: nothing JSON would escape? */
+static int plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * The names the outputs give a bundle's copies (main() puts them back in
+ * what the command printed): each copy's path by its original path, and
+ * its bare SHA-256 (what a line names by its file name) by the original's
+ * file name. Pairs in opt->shown; none when main() is not collecting them.
+ */
+static void name_copies(const struct lk_options *opt, const struct lk_record *rec)
+{
+	for (size_t i = 0; opt->shown && i < rec->kept.nr; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		struct lk_buf copy = LK_BUF_INIT;
+		char *orig = lk_fingerprint_path(rec, k->path);
+
+		if (plain(orig) && !strncmp(k->blob, "blobs/", 6)) {
+			lk_buf_addf(&copy, "%s/%s", rec->dir, k->blob);
+			lk_strvec_push(opt->shown, copy.buf);
+			lk_strvec_push(opt->shown, orig);
+			lk_strvec_push(opt->shown, k->blob + 6);
+			lk_strvec_push(opt->shown, lk_path_base(orig));
+		}
+		lk_buf_release(&copy);
+		free(orig);
+	}
+}
+
 /*
  * Load RECORD (`which`: as lk_recdir_resolve() takes it: a record file, a
  * bundle, an id, last, -), keeping its file's text in `text` when not
@@ -247,6 +282,8 @@ static int open_record(const struct lk_options *opt, const char *which, struct l
 		rec->path = lk_xstrdup("-");
 	}
 	check_kept(opt, rec, NULL);
+	if (rec->unpacked)
+		name_copies(opt, rec);
 	return 0;
 }
 
@@ -738,11 +775,63 @@ static int cmd_prune(const struct lk_options *opt)
 	return 0;
 }
 
+/* Does the command name a bundle as a file (stdin's is not looked at before it is read)? */
+static int names_a_bundle(const struct lk_options *opt)
+{
+	const char *others[] = { opt->record_b, opt->baseline };
+
+	if (opt->cmd == LK_CMD_BUNDLE)
+		return 0;
+	for (size_t i = 0; i < opt->records.nr; i++)
+		if (strcmp(opt->records.items[i], "-") && lk_bundle_is(opt->records.items[i]))
+			return 1;
+	for (size_t i = 0; i < 2; i++)
+		if (others[i] && strcmp(others[i], "-") && lk_bundle_is(others[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * What a command printed about a bundle, to `out`, each copy named as the
+ * link named it (name_copies' pairs): first the copies' paths, then their
+ * bare SHA-256s, so that the outputs of a bundle and of its record say the
+ * same. The blobs' names are 64 hex digits: no other text is one.
+ */
+static void put_names_back(FILE *out, const char *text, size_t len, const struct lk_strvec *shown)
+{
+	struct lk_buf cur = LK_BUF_INIT, next = LK_BUF_INIT;
+
+	lk_buf_add(&cur, text, len);
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = pass * 2; i + 1 < shown->nr; i += 4) {
+			const char *from = shown->items[i], *to = shown->items[i + 1], *p = cur.buf, *hit;
+			size_t n = strlen(from);
+
+			if (!strstr(cur.buf, from))
+				continue;
+			lk_buf_reset(&next);
+			while ((hit = strstr(p, from))) {
+				lk_buf_add(&next, p, (size_t)(hit - p));
+				lk_buf_addstr(&next, to);
+				p = hit + n;
+			}
+			lk_buf_addstr(&next, p);
+			lk_buf_reset(&cur);
+			lk_buf_add(&cur, next.buf, next.len);
+		}
+	fwrite(cur.buf, 1, cur.len, out);
+	lk_buf_release(&cur);
+	lk_buf_release(&next);
+}
+
 int main(int argc, char **argv)
 {
 	struct lk_options opt;
 	struct lk_walls walls = { { 0 } };
-	char *note;
+	struct lk_strvec shown = LK_STRVEC_INIT;
+	FILE *mem = NULL, *real_stdout = NULL;
+	char *note, *text = NULL;
+	size_t len = 0;
 	int rc;
 
 	/*
@@ -766,7 +855,20 @@ int main(int argc, char **argv)
 		return rc < 0 ? 2 : 0;
 	}
 	opt.walls = &walls;
+	/* A bundle's analysis names its copies as the link named the files: collected, then put back. */
+	if (names_a_bundle(&opt) && (mem = open_memstream(&text, &len))) {
+		real_stdout = stdout;
+		stdout = mem;
+		opt.shown = &shown;
+	}
 	rc = runs[opt.cmd](&opt);
+	if (real_stdout) {
+		stdout = real_stdout;
+		if (fclose(mem) == 0)
+			put_names_back(stdout, text, len, &shown);
+		free(text);
+	}
+	lk_strvec_release(&shown);
 	if ((note = lk_walls_note(&walls)))
 		fprintf(stderr, "linkscope: note: %s\n", note);
 	free(note);

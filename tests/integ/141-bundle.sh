@@ -81,6 +81,8 @@ check_eq "explain of the bundle: the record's explanation" "$before_text" "$afte
 shown=$("$LINKSCOPE" show "$T/inputs.lkb")
 check_contains "show: -lfoo read from the bundle's copy" "$shown" "not on this machine; read from the copy in the bundle"
 check_contains "show: names the bundle as the record" "$shown" "record   $T/inputs.lkb"
+check_contains "show: the copy named by the archive's own path" "$shown" "-lfoo  -> $T/lib/libfoo.a  archive"
+check_eq "show: no copy named by its path in the unpacked dir" "" "$(grep -E 'linkscope-bundle-|blobs/' <<<"$shown")"
 check_eq "no unpacked dir is left behind" 0 "$(leftovers)"
 plain=$("$LINKSCOPE" explain "$T/plain.lkb")
 check_contains "without --inputs: what is gone is said, not a silent cannot-find" "$plain" \
@@ -182,6 +184,7 @@ run_capture a64 "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
 check_eq "the aarch64 link fails (DSO missing)" 1 "$(cat "$T/a64.rc")"
 ra=$(last_record)
 abefore=$("$LINKSCOPE" report --format json "$ra" | verdict)
+abefore_text=$("$LINKSCOPE" explain "$ra" | sed 1d)
 check_contains "its verdict: dso-missing" "$abefore" "dso-missing"
 "$REAL" bundle --inputs "$ra" -o "$T/a64.lkb" >/dev/null
 "$REAL" bundle "$ra" -o "$T/a64-plain.lkb" >/dev/null
@@ -195,6 +198,8 @@ without_sysroot() {
 if without_sysroot test ! -e /usr/aarch64-linux-gnu/lib/libc.so.6 2>/dev/null; then
 	check_eq "aarch64 bundle, the sysroot absent: the record's verdict" "$abefore" \
 		"$(without_sysroot "$LINKSCOPE" report --format json "$T/a64.lkb" | verdict)"
+	check_eq "... its explanation the record's, each file named as the link named it" "$abefore_text" \
+		"$(without_sysroot "$LINKSCOPE" explain "$T/a64.lkb" | sed 1d)"
 	absent=$(without_sysroot "$LINKSCOPE" explain "$T/a64-plain.lkb")
 	check_contains "without --inputs and the sysroot absent: the start files' absence said" "$absent" \
 		"aarch64-linux-gnu/lib/../lib/crti.o', which the link read, is absent on this machine and not in the bundle"
