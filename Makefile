@@ -162,11 +162,11 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 # One include path for the shim's and the analyzer's sources: a header name
 # in both would be taken from the first dir, and a function left undeclared
 # (an int on 64 bits) is an error here, not a pointer cut in half.
-FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all \
+FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim -iquote analyzer $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all \
 	-Werror=implicit-function-declaration
-FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC))
+FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) analyzer/bundle.c)
 
-build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)
+build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*.h analyzer/*/*.h analyzer/fix/where/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
@@ -175,7 +175,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) \
-		$(JANSSON_LIBS) $(ELF_LIBS)
+		$(JANSSON_LIBS) $(ELF_LIBS) $(BUNDLE_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 

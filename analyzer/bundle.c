@@ -32,6 +32,7 @@
 #include "linkscope/file.h"
 #include "linkscope/json.h"
 #include "linkscope/jsonw.h"
+#include "linkscope/prune.h"
 #include "linkscope/runcmd.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
@@ -52,6 +53,18 @@ static const unsigned char magic[32] = {
 #define SCHEMA "linkscope-bundle-manifest/1"
 /* What a tar adds to the content: a header a member (1.5 KiB with pax's), the end blocks. */
 #define TAR_SLACK(files) ((uint64_t)(files) * 4096 + (1 << 20))
+
+uint64_t lk_bundle_max_bytes(void)
+{
+	const char *v = getenv("LINKSCOPE_BUNDLE_MAX");
+	struct lk_err err = LK_ERR_INIT;
+	int64_t n;
+
+	/* Lower only: a bundle made or read under a larger bound is what the bound is there to stop. */
+	if (!v || !*v || lk_prune_parse_size(v, &n, &err) < 0 || n <= 0 || (uint64_t)n > LK_BUNDLE_MAX_BYTES)
+		return LK_BUNDLE_MAX_BYTES;
+	return (uint64_t)n;
+}
 
 int lk_bundle_is(const char *path)
 {
@@ -125,6 +138,7 @@ static int add_file(struct bfiles *files, const char *path, const char *src, con
 		    const char *reason, uint64_t *bytes, struct lk_err *err)
 {
 	struct bfile f = { NULL, NULL, role, NULL, "", 0, 1 };
+	uint64_t max = lk_bundle_max_bytes();
 
 	for (size_t i = 0; i < files->nr; i++)
 		if (!strcmp(files->items[i].path, path))
@@ -137,9 +151,9 @@ static int add_file(struct bfiles *files, const char *path, const char *src, con
 	for (size_t i = 0; i < files->nr && f.first; i++)
 		if (!strcmp(files->items[i].sha256, f.sha256))
 			f.first = 0;
-	if (f.first && (f.size > LK_BUNDLE_MAX_BYTES || *bytes + f.size > LK_BUNDLE_MAX_BYTES))
+	if (f.first && (f.size > max || *bytes + f.size > max))
 		return lk_err_set(err, LK_E_USAGE, "cannot bundle '%s' (%llu bytes): a bundle carries at most %llu bytes",
-				  path, (unsigned long long)f.size, (unsigned long long)LK_BUNDLE_MAX_BYTES);
+				  path, (unsigned long long)f.size, (unsigned long long)max);
 	if (f.first)
 		*bytes += f.size;
 	f.path = lk_xstrdup(path);
@@ -227,7 +241,8 @@ static int add_inputs(const struct lk_record *rec, const struct lk_line *line, s
 }
 
 /* The record's kept copies, to `files` (a bundled input carried on as an input). */
-static int add_kept(const struct lk_record *rec, struct bfiles *files, uint64_t *bytes, struct lk_err *err)
+static int add_kept(const struct lk_record *rec, struct bfiles *files, uint64_t *bytes, struct lk_strvec *absent,
+		    struct lk_err *err)
 {
 	for (size_t i = 0; i < rec->kept.nr; i++) {
 		const struct lk_record_kept *k = &rec->kept.items[i];
@@ -237,7 +252,13 @@ static int add_kept(const struct lk_record *rec, struct bfiles *files, uint64_t 
 		int rc;
 
 		lk_buf_addf(&src, "%s/%s", rec->dir, k->blob);
-		rc = add_file(files, abs, src.buf, bundled ? "input" : "kept", bundled ? NULL : k->reason, bytes, err);
+		/* A record copied away from its blobs/: nothing to carry, said as absent. */
+		if (access(src.buf, F_OK) < 0 && errno == ENOENT) {
+			lk_strvec_push(absent, abs);
+			rc = 0;
+		} else {
+			rc = add_file(files, abs, src.buf, bundled ? "input" : "kept", bundled ? NULL : k->reason, bytes, err);
+		}
 		lk_buf_release(&src);
 		free(abs);
 		if (rc < 0)
@@ -463,13 +484,13 @@ int lk_bundle_write(const struct lk_record *rec, const struct lk_line *line, con
 	lk_sha256_init(&ctx);
 	lk_sha256_update(&ctx, record_text, record_len);
 	lk_sha256_final_hex(&ctx, record_sha);
-	if (add_kept(rec, &files, &bytes, err) < 0 ||
+	if (add_kept(rec, &files, &bytes, &sum->absent, err) < 0 ||
 	    (inputs && add_inputs(rec, line, &files, &bytes, &sum->absent, err) < 0))
 		goto out;
 	manifest_of(rec, record_sha, record_len, &files, &sum->absent, &manifest);
-	if (bytes + manifest.len > LK_BUNDLE_MAX_BYTES) {
+	if (bytes + manifest.len > lk_bundle_max_bytes()) {
 		lk_err_set(err, LK_E_USAGE, "cannot bundle '%s': its manifest passes the bound of %llu bytes", rec->path,
-			   (unsigned long long)LK_BUNDLE_MAX_BYTES);
+			   (unsigned long long)lk_bundle_max_bytes());
 		goto out;
 	}
 	/* A new file beside `out` (O_EXCL, 0600), renamed over it when whole: no half bundle under its name. */
@@ -532,7 +553,7 @@ struct zin {
 	unsigned char inbuf[65536], outbuf[65536];
 	ZSTD_inBuffer in;
 	size_t last;		/* ZSTD_decompressStream's last answer: 0 when a frame is complete */
-	uint64_t total;
+	uint64_t total, max;	/* bytes unpacked so far; the bound (lk_bundle_max_bytes) */
 	int eof;
 };
 
@@ -568,9 +589,9 @@ static la_ssize_t zread(struct archive *a, void *ctx, const void **buf)
 		}
 	}
 	z->total += out.pos;
-	if (z->total > LK_BUNDLE_MAX_BYTES + TAR_SLACK(LK_BUNDLE_MAX_FILES + 2)) {
+	if (z->total > z->max + TAR_SLACK(LK_BUNDLE_MAX_FILES + 2)) {
 		archive_set_error(a, EFBIG, "it unpacks to more than a bundle may hold (%llu bytes)",
-				  (unsigned long long)LK_BUNDLE_MAX_BYTES);
+				  (unsigned long long)z->max);
 		return -1;
 	}
 	*buf = z->outbuf;
@@ -592,7 +613,7 @@ static int member_name_ok(const char *name, int *is_blob)
 
 /* One member's data to a new file of `dfd` named as the member; a blob checked against its name. */
 static int unpack_member(struct archive *a, struct archive_entry *e, int dfd, const char *bundle,
-			 uint64_t *content, struct lk_err *err)
+			 uint64_t *content, uint64_t max, struct lk_err *err)
 {
 	const char *name = archive_entry_pathname(e);
 	char shown[256], hex[65];
@@ -609,9 +630,9 @@ static int unpack_member(struct archive *a, struct archive_entry *e, int dfd, co
 				  bundle, shown);
 	if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e) || archive_entry_symlink(e))
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': not a regular file", bundle, shown);
-	if (!archive_entry_size_is_set(e) || size < 0 || (uint64_t)size > LK_BUNDLE_MAX_BYTES - *content)
+	if (!archive_entry_size_is_set(e) || size < 0 || (uint64_t)size > max - *content)
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': it declares %lld bytes, more than a bundle may hold (%llu in all)",
-				  bundle, shown, (long long)size, (unsigned long long)LK_BUNDLE_MAX_BYTES);
+				  bundle, shown, (long long)size, (unsigned long long)max);
 	if (!is_blob && (uint64_t)size > LK_BUNDLE_MANIFEST_MAX + LK_RECORD_MAX_BYTES)
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': %lld bytes, larger than it can be",
 				  bundle, shown, (long long)size);
@@ -652,6 +673,7 @@ static int unpack_all(int fd, const char *dir, const char *bundle, struct lk_err
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r, rc = -1;
 
 	z->fd = fd;
+	z->max = lk_bundle_max_bytes();
 	z->dctx = ZSTD_createDCtx();
 	z->last = 1;
 	if (dfd < 0 || mkdirat(dfd, "blobs", 0700) < 0) {
@@ -669,7 +691,7 @@ static int unpack_all(int fd, const char *dir, const char *bundle, struct lk_err
 			lk_err_set(err, LK_E_FORMAT, "bundle '%s': it has more than %d members", bundle, LK_BUNDLE_MAX_FILES + 2);
 			goto out;
 		}
-		if (unpack_member(a, e, dfd, bundle, &content, err) < 0)
+		if (unpack_member(a, e, dfd, bundle, &content, z->max, err) < 0)
 			goto out;
 	}
 	if (r != ARCHIVE_EOF) {

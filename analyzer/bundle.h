@@ -23,6 +23,9 @@
 
 /* The most content a bundle carries (uncompressed, the record and the manifest included). */
 #define LK_BUNDLE_MAX_BYTES ((uint64_t)2 << 30)
+/* The bound in force: LK_BUNDLE_MAX_BYTES, or LINKSCOPE_BUNDLE_MAX (a size: 500M, 1G) when lower. */
+uint64_t lk_bundle_max_bytes(void);
+
 /* The most files it lists. */
 #define LK_BUNDLE_MAX_FILES 16384
 /* The manifest's own bound: a few hundred bytes a file. */

@@ -72,6 +72,13 @@ print(sorted(read - carried) if read else "ld --trace listed nothing")
 PYEOF
 )"
 
+# The bound (2 GiB) lowered by LINKSCOPE_BUNDLE_MAX, to test it: the first file past it named.
+run_capture big env LINKSCOPE_BUNDLE_MAX=1M "$REAL" bundle --inputs "$rok" -o big.lkb
+check_eq "past the bound: exit 1, one line" "1 1" "$(cat "$T/big.rc") $(wc -l <"$T/big.err")"
+check_contains "past the bound: names the file" "$(cat "$T/big.err")" \
+	"cannot bundle '/usr/lib/gcc/x86_64-linux-gnu/12/libgcc.a' ($(stat -L -c %s /usr/lib/gcc/x86_64-linux-gnu/12/libgcc.a) bytes): a bundle carries at most 1048576 bytes"
+check_eq "past the bound: no bundle, no temporary file" "" "$(ls | grep big.lkb)"
+
 # --- The originals gone: the objects, the archive, the record dir.
 rm -rf lib main.o foo.o "$LINKSCOPE_DIR"
 after=$("$LINKSCOPE" report --format json "$T/inputs.lkb" | verdict)
@@ -170,7 +177,12 @@ check_contains "a truncated bundle: names it and says so" "$(cat "$T/h.err")" "b
 check_contains "... truncated" "$(cat "$T/h.err")" "truncated"
 check_eq "a truncated bundle: its unpacked dir is removed" 0 "$(leftovers)"
 
-# --- bundle's own bounds and usage.
+# --- bundle's own bounds and usage. LINKSCOPE_BUNDLE_MAX lowers the bound (2 GiB) to test it.
+run_capture big env LINKSCOPE_BUNDLE_MAX=1M "$LINKSCOPE" explain "$T/inputs.lkb"
+check_eq "reading past the bound: exit 1, one line" "1 1" "$(cat "$T/big.rc") $(wc -l <"$T/big.err")"
+check_contains "reading past the bound: the member named" "$(cat "$T/big.err")" "more than a bundle may hold (1048576 in all)"
+check_eq "reading past the bound: its unpacked dir is removed" 0 "$(leftovers)"
+check_eq "a bound above 2 GiB is not taken" 0 "$(LINKSCOPE_BUNDLE_MAX=8G "$REAL" explain "$T/inputs.lkb" >/dev/null 2>&1; echo $?)"
 run_capture u "$REAL" bundle "$T/inputs.lkb"
 check_eq "bundle without -o: a usage error" "2 linkscope: 'bundle' needs -o FILE: where to write the bundle" "$(cat "$T/u.rc") $(head -n 1 "$T/u.err")"
 run_capture u "$REAL" bundel
