@@ -743,10 +743,15 @@ static int try_needed_dir(struct ctx *c, const char *dir, const char *name,
 {
 	struct lk_elf_info info;
 	/* A relative dir (-rpath-link ., LD_LIBRARY_PATH=lib) is ld's cwd's, the record's. */
-	char *abs = in_cwd(c->rec, dir), *path = join(abs, name);
+	char *abs = in_cwd(c->rec, dir), *path = join(abs, name), *copy;
 	int ok;
 
 	free(abs);
+	/* A bundle's copy where the library is not here, or another here (bundle.c carries them as "needed"). */
+	if ((copy = lk_resolve_bundled(c->rec, path))) {
+		free(path);
+		path = copy;
+	}
 	lk_elf_identify(path, &info);
 	ok = info.kind == LK_FILE_SHARED && compatible(c, &info);
 	lk_elf_info_release(&info);

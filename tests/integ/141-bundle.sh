@@ -101,6 +101,24 @@ run_capture ck "$LINKSCOPE" check --format json --baseline "$T/inputs.lkb" "$T/i
 check_eq "check of a bundle against itself: the link's failure (exit 1), read without an error" "1 " "$(cat "$T/ck.rc") $(cat "$T/ck.err")"
 check_contains "... its verdict: GNU ld fails it" "$(cat "$T/ck.out")" '"gnu_ld": "failure"'
 
+# --- DT_NEEDED: libb.so, reached only through liba.so's DT_NEEDED (-rpath-link), found in the bundle.
+mkdir -p na nb
+printf 'int b(void) { return 2; }\n' >b.c
+printf 'int b(void);\nint a(void) { return b(); }\n' >a.c
+printf 'int a(void); int b(void);\nint main(void) { return a() + b(); }\n' >nm.c
+cc -shared -fPIC b.c -o nb/libb.so && cc -shared -fPIC a.c -Lnb -lb -o na/liba.so && cc -c nm.c -o nm.o
+run_capture nlink "$SHIM" nm.o -Lna -la -Wl,-rpath-link,nb -o nm
+check_eq "the DSO-missing link fails" 1 "$(cat "$T/nlink.rc")"
+rn=$(last_record)
+nbefore=$("$LINKSCOPE" report --format json "$rn" | verdict)
+check_contains "its verdict: b is defined only in libb.so, reached through liba.so" "$nbefore" "('dso-missing', 'b')"
+"$REAL" bundle --inputs "$rn" -o "$T/needed.lkb" >/dev/null
+check_contains "the bundle carries libb.so as found through DT_NEEDED" \
+	"$(zstd -qdc "$T/needed.lkb" | tar xOf - manifest.json)" "\"role\": \"needed\""
+rm -rf na nb nm.o "$rn"
+check_eq "the bundle, liba.so and libb.so gone: the same verdict" "$nbefore" \
+	"$("$LINKSCOPE" report --format json "$T/needed.lkb" | verdict)"
+
 # --- A rustc link (cargo, offline): the rlibs, the build script's archives, rustc's symbols.o.
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
 check "cargo is installed" test -x "$CARGO"
