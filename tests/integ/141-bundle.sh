@@ -196,7 +196,7 @@ check_contains "... truncated" "$(cat "$T/h.err")" "truncated"
 check_eq "a truncated bundle: its unpacked dir is removed" 0 "$(leftovers)"
 
 # --- bundle's own bounds and usage. LINKSCOPE_BUNDLE_MAX lowers the bound (2 GiB) to test it.
-run_capture big env LINKSCOPE_BUNDLE_MAX=1M "$LINKSCOPE" explain "$T/inputs.lkb"
+run_capture big env LINKSCOPE_BUNDLE_MAX=1M "$REAL" explain "$T/inputs.lkb"
 check_eq "reading past the bound: exit 1, one line" "1 1" "$(cat "$T/big.rc") $(wc -l <"$T/big.err")"
 check_contains "reading past the bound: the member named" "$(cat "$T/big.err")" "more than a bundle may hold (1048576 in all)"
 check_eq "reading past the bound: its unpacked dir is removed" 0 "$(leftovers)"
