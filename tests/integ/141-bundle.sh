@@ -24,6 +24,7 @@ before_text=$("$LINKSCOPE" explain "$r" | sed 1d)
 before=$("$LINKSCOPE" report --format json "$r" | verdict)
 check_contains "the record's verdict: -lnothere not found" "$before" "('input-not-found', '-lnothere')"
 
+before_why=$("$LINKSCOPE" why "$r" foo)
 run_capture b1 "$LINKSCOPE" bundle "$r" -o "$T/plain.lkb"
 check_eq "bundle: exit 0" 0 "$(cat "$T/b1.rc")"
 check_contains "bundle: its summary line" "$(cat "$T/b1.out")" "wrote '$T/plain.lkb': the record, "
@@ -85,6 +86,9 @@ after=$("$LINKSCOPE" report --format json "$T/inputs.lkb" | verdict)
 check_eq "report --format json of the bundle: the record's verdict" "$before" "$after"
 after_text=$("$LINKSCOPE" explain "$T/inputs.lkb" | sed 1d)
 check_eq "explain of the bundle: the record's explanation" "$before_text" "$after_text"
+check_eq "why of the bundle: the record's answer" "$before_why" "$("$LINKSCOPE" why "$T/inputs.lkb" foo)"
+check_eq "show --json of the bundle: the archive by its own path" "$T/lib/libfoo.a" \
+	"$("$LINKSCOPE" show --json "$T/inputs.lkb" | "$PY" -c 'import json,sys; print([i["path"] for i in json.load(sys.stdin)["items"] if i.get("word") == "-lfoo"][0])')"
 shown=$("$LINKSCOPE" show "$T/inputs.lkb")
 check_contains "show: -lfoo read from the bundle's copy" "$shown" "not on this machine; read from the copy in the bundle"
 check_contains "show: names the bundle as the record" "$shown" "record   $T/inputs.lkb"
