@@ -563,11 +563,7 @@ static int there(struct ctx *c, const char *path)
 	return copy != NULL;
 }
 
-/*
- * Where ld looks for a file a script names (ldlang.c / ldfile.c).
- * NEEDSWORK(#31): a bundled script's `script` is its copy's path, so the
- * "inside the sysroot" test below does not see a sysroot's script there.
- */
+/* Where ld looks for a file a script names (ldlang.c / ldfile.c); `script` as the link named it. */
 static char *script_file_path(struct ctx *c, const char *script, const char *name)
 {
 	const char *sysroot = c->line->sysroot;
@@ -600,15 +596,32 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 	return in_cwd(c->rec, name);
 }
 
+/*
+ * The path the link named a bundle's copy `path` by (malloc'd), or `path`
+ * itself: a script's names are looked up from where the link read it (a
+ * sysroot's libc.so names its files inside the sysroot), not from the copy.
+ */
+static char *as_linked(const struct lk_record *rec, const char *path)
+{
+	size_t n = strlen(rec->dir);
+
+	if (!rec->unpacked || strncmp(path, rec->dir, n) || path[n] != '/')
+		return lk_xstrdup(path);
+	for (size_t i = 0; i < rec->kept.nr; i++)
+		if (!strcmp(path + n + 1, rec->kept.items[i].blob))
+			return in_cwd(rec, rec->kept.items[i].path);
+	return lk_xstrdup(path);
+}
+
 static void read_script(struct ctx *c, size_t index, int depth)
 {
 	struct lk_line_item *it = &c->line->items.items[index];
 	struct lk_buf text = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_script script;
-	char *path = lk_xstrdup(it->path);
+	char *path = as_linked(c->rec, it->path);
 
-	if (lk_buf_read_file(&text, path, (size_t)1 << 20) < 0) {
+	if (lk_buf_read_file(&text, it->path, (size_t)1 << 20) < 0) {
 		set_note(it, "cannot read it as a linker script: too large or unreadable");
 		goto out;
 	}
