@@ -313,7 +313,8 @@ char *lk_resolve_bundled(const struct lk_record *rec, const char *path)
 {
 	char *abs;
 
-	if (!rec)
+	/* Only a bundle's record has bundled copies: a record's line costs nothing more. */
+	if (!rec || !rec->unpacked)
 		return NULL;
 	abs = in_cwd(rec, path);
 	for (size_t i = 0; i < rec->kept.nr; i++) {

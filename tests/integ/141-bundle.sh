@@ -95,6 +95,13 @@ check_contains "show: names the bundle as the record" "$shown" "record   $T/inpu
 check_contains "show: the copy named by the archive's own path" "$shown" "-lfoo  -> $T/lib/libfoo.a  archive"
 check_eq "show: no copy named by its path in the unpacked dir" "" "$(grep -E 'linkscope-bundle-|blobs/' <<<"$shown")"
 check_eq "no unpacked dir is left behind" 0 "$(leftovers)"
+# Another libfoo.a at the archive's path (foo gone from it): the bundle's copy is what the link read.
+mkdir lib && printf 'int bar(void) { return 1; }\n' >bar.c && cc -c bar.c && ar rcs lib/libfoo.a bar.o
+check_eq "another file at the path: the record's verdict still" "$before" \
+	"$("$LINKSCOPE" report --format json "$T/inputs.lkb" | verdict)"
+check_contains "... read from the bundle's copy, said" "$("$LINKSCOPE" show "$T/inputs.lkb")" \
+	"-lfoo  -> $T/lib/libfoo.a  archive, 1 members; another file on this machine; read from the copy in the bundle"
+rm -rf lib
 plain=$("$LINKSCOPE" explain "$T/plain.lkb")
 check_contains "without --inputs: what is gone is said, not a silent cannot-find" "$plain" \
 	"'-lfoo' (lib/libfoo.a), which the link read, is absent on this machine and not in the bundle"
