@@ -112,6 +112,8 @@ for build in "$@"; do
 		# The record target runs every analysis command on each input (about 10 ms
 		# under ASan): a tenth of the runs keeps make check short; make fuzz runs it long.
 		[ "$fz" = record ] && runs=$((runs / 10))
+		# The bundle target makes, unpacks and removes a private dir per input: a tenth too.
+		[ "$fz" = bundle ] && runs=$((runs / 10))
 		add "$b" "$b/fuzz/$fz ($runs runs)" '^fuzz ok' '^==[0-9]*==ERROR' \
 			fuzz_run "$f" "$root/tests/fuzz/corpus/$fz" "$runs"
 	done
