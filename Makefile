@@ -83,7 +83,7 @@ $(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyz
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(foreach s,$(filter-out whatif,$(ANALYZER_STAGES)),-iquote analyzer/$(s))
 $(BUILD)/obj/analyzer/whatif/%.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o \
-	$(BUILD)/obj/analyzer/bundle.o: INCLUDES := $(ANALYZER_INCLUDES)
+	$(BUILD)/obj/analyzer/bundle.o $(BUILD)/obj/analyzer/records.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
 $(BUILD)/obj/analyzer/bundle.o: CFLAGS_ALL += $(BUNDLE_CFLAGS)
 
@@ -121,7 +121,7 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 # read: the C library's calls that look at files, the environment and the programs
 # run are wrapped to note it (analyzer/readset.c). Only the analyzer's own binary.
 ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o \
-	$(BUILD)/obj/analyzer/bundle.o
+	$(BUILD)/obj/analyzer/bundle.o $(BUILD)/obj/analyzer/records.o
 ANALYZER_WRAP := open __open_2 openat __openat_2 fopen stat lstat fstatat access opendir \
 	realpath __realpath_chk glob getenv mkdtemp mkstemp lk_runcmd lk_runcmd_start
 ANALYZER_WRAP_FLAGS := $(foreach f,$(ANALYZER_WRAP),-Wl,--wrap=$(f))
