@@ -15,6 +15,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "crate.h"
 #include "explain.h"
 #include "fix_parts.h"
 #include "provider.h"
@@ -31,30 +32,28 @@ static int c_driver(const struct lk_record *rec)
 	       strstr(d, "-gcc") != NULL || !strcmp(d, "linkscope-cc");
 }
 
-/* The Rust crate an input belongs to: libfoo_sys-0123abcd.rlib -> foo_sys; foo-0123.foo.x-cgu.0.rcgu.o -> foo. */
-static char *crate_of(const struct lk_replay *out, const struct lk_line *line, const struct lk_diag *d)
+/*
+ * The Rust crate the diagnostic's first reference belongs to (crate.h):
+ * an rlib's or a codegen unit's; on a rustc line, also the package whose
+ * build script made the referencing library in its OUT_DIR (a bin crate
+ * whose build.rs compiles C with the cc crate, no `links =`). *out_dir
+ * says which. Owned, or NULL.
+ */
+static char *crate_of(const struct lk_fixer *fx, const struct lk_diag *d, int *out_dir)
 {
 	long ri = d->ref_input;
-	const struct lk_line_item *it;
-	const char *name, *end;
+	const char *path;
 
-	if (ri < 0 || out->inputs.items[ri].item < 0)
+	*out_dir = 0;
+	if (ri < 0 || fx->rp->inputs.items[ri].item < 0)
 		return NULL;
-	it = &line->items.items[out->inputs.items[ri].item];
-	if (it->info.kind == LK_FILE_RLIB) {
-		name = lk_path_base(it->path);
-		if (strncmp(name, "lib", 3))
-			return NULL;
-		name += 3;
-		end = strchr(name, '-');
-		if (!end)
-			end = strstr(name, ".rlib");
-		return end ? lk_xstrndup(name, (size_t)(end - name)) : NULL;
+	path = fx->line->items.items[fx->rp->inputs.items[ri].item].path;
+	if (lk_crate_out_dir(path)) {
+		if (!fx->rec->caller_is_rustc && !(fx->rec->prov_method && !strncmp(fx->rec->prov_method, "rustc", 5)))
+			return NULL;	/* a C link of a cargo-built archive: the fix is that link's */
+		*out_dir = 1;
 	}
-	name = lk_path_base(it->path ? it->path : "");
-	if (strstr(name, ".rcgu.o") && (end = strpbrk(name, "-.")))
-		return lk_xstrndup(name, (size_t)(end - name));
-	return NULL;
+	return lk_crate_of_path(path);
 }
 
 static int dir_searched(const struct lk_line *line, const char *dir)
@@ -114,7 +113,8 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 	unsigned state = lk_line_state_at_end(line);
 	char *arg = lk_provider_arg(line, d->provider, state), *found = NULL;
 	char *shorter = arg[0] == '-' && arg[1] == 'l' && arg[2] != ':' ? NULL : short_lib(line, d->provider, state, &found);
-	char *crate = crate_of(out, line, d);
+	int out_dir;
+	char *crate = crate_of(fx, d, &out_dir);
 	const char *lib = lk_path_base(d->provider);
 
 	if (!strncmp(lib, "libstdc++", 9) && c_driver(rec) && !crate) {
@@ -153,8 +153,13 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
 				lk_strvec_push_owned(&script, lk_buf_detach(&l));
 			}
-			lk_buf_addf(&desc, "the crate %s references %s: the build script of the crate that links the library (its -sys crate, when it has one) should print \"%s\"",
-				    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			if (out_dir)
+				lk_buf_addf(&desc, "the C code the build script of the package %s compiled (%s, in its OUT_DIR) references %s: that build script should print \"%s\"",
+					    crate, lk_path_base(line->items.items[out->inputs.items[d->ref_input].item].path),
+					    d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			else
+				lk_buf_addf(&desc, "the crate %s references %s: the build script of the crate that links the library (its -sys crate, when it has one) should print \"%s\"",
+					    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
 			if (script.nr > 1)
 				lk_buf_addf(&desc, " and \"%s\"", script.items[1]);
 			lk_buf_addf(&desc, " (on this line: %s, after the crate's objects)", word);
