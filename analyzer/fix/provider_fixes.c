@@ -20,6 +20,7 @@
 #include "fix_parts.h"
 #include "provider.h"
 #include "resolve.h"
+#include "symtab.h"
 
 /* "cc", "gcc", "x86_64-linux-gnu-gcc-12", "clang": a C driver, which does not add libstdc++. */
 static int c_driver(const struct lk_record *rec)
@@ -307,7 +308,7 @@ static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d,
 		{ "key-function", LK_EDIT_KIND_DECLARATION }, { "extern-c", LK_EDIT_KIND_DECLARATION },
 		{ "signature", LK_EDIT_KIND_DECLARATION }, { "local", LK_EDIT_KIND_DECLARATION },
 		{ "template", LK_EDIT_KIND_DECLARATION }, { "static-member", LK_EDIT_KIND_DECLARATION },
-		{ "inline-definition", LK_EDIT_KIND_DECLARATION },
+		{ "inline-definition", LK_EDIT_KIND_DECLARATION }, { "comdat-discarded", LK_EDIT_KIND_REBUILD },
 	};
 
 	if (!f->fix)
@@ -321,6 +322,33 @@ static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d,
 		}
 }
 
+/*
+ * comdat-discarded: the input whose incomplete copy of the group ld kept
+ * moved to the end of the line, so that the complete copy, read first
+ * now, is the one kept. A workaround: the copies still differ.
+ */
+static void kept_group_moved(const struct lk_fixer *fx, const struct lk_diag *d, const struct lk_finding *f)
+{
+	const struct lk_sym *s = f->found && fx->rp->symtab ? lk_symtab_lookup(fx->rp->symtab, f->found) : NULL;
+	const struct lk_line_item *it;
+	struct lk_edit e = { LK_EDIT_KIND_MOVE, -1, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+	struct lk_buf desc = LK_BUF_INIT;
+	long item;
+
+	if (!s || !s->discarded_def || s->discarded_kept < 0 || (size_t)s->discarded_kept >= fx->rp->inputs.nr)
+		return;
+	for (item = fx->rp->inputs.items[s->discarded_kept].item; item >= 0 && fx->line->items.items[item].parent >= 0;)
+		item = fx->line->items.items[item].parent;
+	if (item < 0 || (it = &fx->line->items.items[item])->position < 0 || !it->word)
+		return;
+	e.position = it->position;
+	lk_strvec_push(&e.words, it->word);
+	lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, so that the complete copy of the COMDAT group %s is read first and kept (the copies still differ)",
+		    it->word, it->position, s->discarded_group);
+	lk_fix_offer(fx, d, &e, desc.buf)->workaround = 1;
+	lk_buf_release(&desc);
+}
+
 void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -330,6 +358,8 @@ void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 		size_t k;
 
 		stated_near_miss(fx, d, f);
+		if (!strcmp(f->kind, "comdat-discarded"))
+			kept_group_moved(fx, d, f);
 		if (!f->in || !f->found)
 			continue;
 		if (!strcmp(f->kind, "main")) {
