@@ -3,9 +3,11 @@
  * as ld/ldlang.c's open_input_bfds and load_symbols read them, a
  * --start-group rescanned as a whole until a pass pulls nothing
  * (ldlang.c's lang_group_statement handling), a regular object's symbols
- * added as bfd/elflink.c's elf_link_add_object_symbols adds them, and the
- * words an edit appended read after the user's last input, where the fix
- * trials' snapshot is taken.
+ * added as bfd/elflink.c's elf_link_add_object_symbols adds them (those of
+ * a COMDAT group whose signature an earlier input loaded dropped first, as
+ * ldlang.c's section_already_linked drops the group), and the words an
+ * edit appended read after the user's last input, where the fix trials'
+ * snapshot is taken.
  */
 #include <stdlib.h>
 #include <string.h>
