@@ -42,16 +42,27 @@ static int c_driver(const struct lk_record *rec)
  */
 static char *crate_of(const struct lk_fixer *fx, const struct lk_diag *d, int *out_dir)
 {
-	long ri = d->ref_input;
+	long ri = d->ref_input, item;
+	const struct lk_record *rec = fx->rec;
 	const char *path;
 
 	*out_dir = 0;
-	if (ri < 0 || fx->rp->inputs.items[ri].item < 0)
+	if (ri < 0 || (item = fx->rp->inputs.items[ri].item) < 0)
 		return NULL;
-	path = fx->line->items.items[fx->rp->inputs.items[ri].item].path;
+	path = fx->line->items.items[item].path;
 	if (lk_crate_out_dir(path)) {
-		if (!fx->rec->caller_is_rustc && !(fx->rec->prov_method && !strncmp(fx->rec->prov_method, "rustc", 5)))
+		if (!rec->caller_is_rustc && !(rec->prov_method && !strncmp(rec->prov_method, "rustc", 5)))
 			return NULL;	/* a C link of a cargo-built archive: the fix is that link's */
+		while (fx->line->items.items[item].parent >= 0)
+			item = fx->line->items.items[item].parent;
+		/*
+		 * An archive a build script put on the line by cargo:rustc-link-arg
+		 * sits after every -l rustc writes: a rustc-link-lib line would come
+		 * before it. The word then goes after it, as a link-arg too (where/cargo.c).
+		 */
+		if (rec->link_args_start >= 0 && fx->line->items.items[item].position >= rec->link_args_start &&
+		    fx->line->items.items[item].position < rec->link_args_end)
+			return NULL;
 		*out_dir = 1;
 	}
 	return lk_crate_of_path(path);

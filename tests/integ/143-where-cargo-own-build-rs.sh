@@ -86,6 +86,41 @@ check "missing -lz: with zapp's build.rs edited, cargo links" test -x "$T/target
 check_eq "missing -lz: the program runs (compressBound(100))" 113 "$("$T/target/debug/zapp")"
 check_eq "missing -lz: and the last link succeeded" 0 "$(rec "$(last_record)" 'r["result"]["exit_status"]')"
 
+# A bin package whose build.rs compiles C itself (cc, ar) and puts the
+# archive on the line with cargo:rustc-link-arg: rustc writes link-args
+# after every -l, so the fix is a link-arg after that one (a rustc-link-lib
+# line would come before the archive: GNU ld would still fail).
+mkdir -p ws/zarg/src ws/zarg/csrc
+sed -i 's/members = \["zapp"\]/members = ["zapp", "zarg"]/' ws/Cargo.toml
+printf '[package]\nname = "zarg"\nversion = "0.1.0"\nedition = "2021"\n' >ws/zarg/Cargo.toml
+printf '#include <zlib.h>\nunsigned long zarg_bound(unsigned long n) { return compressBound(n); }\n' >ws/zarg/csrc/bound.c
+cat >ws/zarg/build.rs <<'EOF'
+use std::env;
+use std::path::Path;
+use std::process::Command;
+
+fn main() {
+    let out = env::var("OUT_DIR").unwrap();
+    let out = Path::new(&out);
+    let obj = out.join("bound.o");
+    assert!(Command::new("cc").args(["-c", "-fPIC", "csrc/bound.c", "-o"]).arg(&obj).status().unwrap().success());
+    assert!(Command::new("ar").arg("rcs").arg(out.join("libzarg.a")).arg(&obj).status().unwrap().success());
+    println!("cargo:rustc-link-arg={}", out.join("libzarg.a").display());
+}
+EOF
+printf 'extern "C" { fn zarg_bound(n: std::os::raw::c_ulong) -> std::os::raw::c_ulong; }\nfn main() { std::process::exit(if unsafe { zarg_bound(1) } > 0 { 0 } else { 1 }); }\n' >ws/zarg/src/main.rs
+gbuild() { (cd ws && RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld" CARGO_TARGET_DIR=$T/gt "$CARGO" build --offline -q -p zarg) >"$T/cargo.out" 2>&1; }
+gbuild
+check "link-arg archive, GNU ld: cargo's link fails on compressBound" grep -q "compressBound" "$T/cargo.out"
+json=$("$LINKSCOPE" report --format json last-failed)
+check_eq "link-arg archive: zarg's build.rs, a link-arg after the one that gives the archive (line 11)" \
+	"cargo zarg $T/ws/zarg/build.rs 11 cargo:rustc-link-arg=-lz" \
+	"$(field "$json" "' '.join(map(str, [$first['where'][k] for k in ('system', 'crate', 'file', 'line', 'text')]))")"
+sed -i "11a\\    println!(\"$(field "$json" "$first['where']['text']")\");" ws/zarg/build.rs
+gbuild
+check_eq "link-arg archive: with zarg's build.rs edited, GNU ld links" 0 "$?"
+check "link-arg archive: the program runs" "$T/gt/debug/zarg"
+
 # A C link of that cargo-built archive is not a cargo fix: no crate, no cargo: line.
 cat >m.c <<'EOF'
 unsigned long zapp_bound(unsigned long n);

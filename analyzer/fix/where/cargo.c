@@ -371,6 +371,9 @@ static long script_line(const char *build_rs, const char *out_line)
 	if (text && in && !(nr = line_with(text, in, NULL)) && (eq = strchr(in, '=')) && eq[1]) {
 		key = lk_xstrndup(in, (size_t)(eq - in));
 		nr = line_with(text, eq + 1, key);
+		/* a path the script formats (OUT_DIR/libx.a): the line naming its file */
+		if (!nr && strchr(eq + 1, '/') && *lk_path_base(eq + 1))
+			nr = line_with(text, lk_path_base(eq + 1), key);
 		free(key);
 	}
 	free(text);
