@@ -224,6 +224,17 @@ static void test_where_cmake_after_target_link_libraries(void **state)
 	assert_int_equal(got->line, 5);
 	lk_where_free(got);
 	world_release(&w);
+	/* the C++ driver: after the target's own LINKER_LANGUAGE, which would set it back */
+	world_init(&w, CMAKE_TREE " && printf 'set_target_properties(meter PROPERTIES\\n LINKER_LANGUAGE C)\\n' >>src/tools/CMakeLists.txt",
+		   "b/tools", argv, "meter", NULL);
+	w.fix.driver = (char *)"g++";
+	got = wh_cmake(&w.ask);
+	w.fix.driver = NULL;
+	assert_non_null(got);
+	assert_string_equal(got->text, "set_target_properties(meter PROPERTIES LINKER_LANGUAGE CXX)");
+	assert_int_equal(got->line, 5);
+	lk_where_free(got);
+	world_release(&w);
 }
 
 static void test_where_meson_scan(void **state)

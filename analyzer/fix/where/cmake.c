@@ -255,6 +255,7 @@ static int first_arg_is(const struct stmt *s, const char *target)
 struct target_lines {
 	long defined;		/* the last line of its add_executable or add_library, or 0 */
 	long linked;		/* the last line of its last target_link_libraries, or 0 */
+	long language;		/* the last line of its last set_target_properties that sets LINKER_LANGUAGE, or 0 */
 	int plain;		/* a target_link_libraries of it without PUBLIC, PRIVATE or INTERFACE */
 };
 
@@ -281,6 +282,12 @@ static void target_lines(const char *file, const char *target, struct target_lin
 				keyword |= wh_has_word(args, NULL, keywords[k]);
 			tl->plain |= !keyword;
 			tl->linked = s.last;
+			free(args);
+		} else if (is_cmd(&s, "set_target_properties")) {
+			char *args = lk_xstrndup(s.args, s.args_len);
+
+			if (wh_has_word(args, NULL, "LINKER_LANGUAGE"))
+				tl->language = s.last;
 			free(args);
 		}
 	}
@@ -552,7 +559,13 @@ struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 		w->replaces = lk_xstrdup(old);
 	}
 	lk_buf_addf(&s, "in %s", file ? file : "the CMakeLists.txt that defines it");
-	w->line = after_line(&s, &m->tl, target);
+	if (a->f->driver && m->tl.language > m->tl.linked && m->tl.language > m->tl.defined) {
+		/* after the target's own LINKER_LANGUAGE, which would set it back */
+		w->line = m->tl.language;
+		lk_buf_addf(&s, ", after line %ld, where the target %s's LINKER_LANGUAGE is set", w->line, target);
+	} else {
+		w->line = after_line(&s, &m->tl, target);
+	}
 	lk_buf_addstr(&s, " (CMake wrote this line for it)");
 	lk_buf_addf(&s, ", write %s", text.buf);
 	if (old)
