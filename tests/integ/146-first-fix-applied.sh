@@ -165,6 +165,24 @@ make -B CXX="$SHIM g++" >/dev/null 2>&1
 outcome "a COMDAT group ld drops (make)" ./main
 cd "$T" || exit 1
 
+# --- make: C++ objects linked by make's built-in rule, which runs $(CC): LINK.o with $(CXX) ---
+cxxprog='#include <string>\nint main(int c, char **v) { return std::string(v[0]).size() > 0 && c > 0 ? 0 : 1; }\n'
+mkdir m9 && cd m9 && printf "$cxxprog" >prog.cpp && printf 'prog: prog.o\n' >Makefile
+build_fails "C++ through the built-in rule's C driver (make)" make CC="$SHIM" CXX="$SHIM g++"
+check_eq "built-in rule: the first fix is g++, said as LINK.o" "g++ LINK.o = \$(CXX) \$(LDFLAGS) \$(TARGET_ARCH)" \
+	"$(first 'f["driver"] + " " + f["where"]["text"]')"
+apply_where && make CC="$SHIM" CXX="$SHIM g++" >/dev/null 2>&1
+outcome "C++ through the built-in rule's C driver (make)" ./prog
+cd "$T" || exit 1
+
+# --- make: C++ objects linked by a rule of its own with $(CC): $(CXX) in its recipe ---
+mkdir m10 && cd m10 && printf "$cxxprog" >prog.cpp && printf 'prog: prog.o\n\t$(CC) -o $@ $^\n' >Makefile
+build_fails "C++ through a recipe's \$(CC) (make)" make CC="$SHIM" CXX="$SHIM g++"
+check_eq "own rule: the recipe with \$(CXX)" "$(printf '\t$(CXX) -o $@ $^')" "$(first 'f["where"]["text"]')"
+apply_where && make CC="$SHIM" CXX="$SHIM g++" >/dev/null 2>&1
+outcome "C++ through a recipe's \$(CC) (make)" ./prog
+cd "$T" || exit 1
+
 # --- CMake: a library target's objects need zlib: its target_link_libraries ---
 mkdir -p c1/packer && cd c1 || exit 1
 printf 'cmake_minimum_required(VERSION 3.21)\nproject(p C)\nadd_subdirectory(packer)\nadd_executable(app main.c)\ntarget_link_libraries(app PRIVATE packer)\n' >CMakeLists.txt

@@ -383,6 +383,47 @@ static const char *user_word(const struct lk_line *line, const char *w)
 	return w;
 }
 
+/*
+ * The C++ driver for a link of C++ objects by the C driver: the output's
+ * own recipe's $(CC) (or ${CC}) becomes $(CXX); with make's built-in rule,
+ * LINK.o (`$(CC) $(LDFLAGS) $(TARGET_ARCH)`) is set to the C++ driver's.
+ * NULL when the recipe names no $(CC) (a driver written out is the
+ * user's to change).
+ */
+static struct lk_fix_where *driver_where(const struct wh_ask *a, const char *path, const char *text)
+{
+	struct mvars vars;
+	struct recipe r;
+	struct lk_fix_where *w = NULL;
+	struct lk_buf t = LK_BUF_INIT, s = LK_BUF_INIT;
+	const char *cc;
+
+	parse(text, &vars);
+	if (link_recipe(text, &vars, a->rec->output, &r)) {
+		char *line = lk_xstrndup(r.text, r.len);
+
+		if ((cc = strstr(line, "$(CC)")) || (cc = strstr(line, "${CC}"))) {
+			lk_buf_addf(&t, "%.*s$(CXX)%s", (int)(cc - line), line, cc + 5);
+			w = wh_new("make", path, "variable", NULL, t.buf);
+			w->line = r.line;
+			w->replaces = lk_xstrdup(line);
+			lk_buf_addf(&s, "in %s, line %ld: the %srule that links %s runs the C driver, %.5s; write $(CXX) there, the C++ driver, which adds the C++ runtime",
+				    path, r.line, r.pattern ? "pattern " : "", lk_path_base(a->rec->output), cc);
+		}
+		free(line);
+	} else if (!strstr(text, "$(LINK)")) {
+		w = wh_new("make", path, "variable", "LINK.o", "LINK.o = $(CXX) $(LDFLAGS) $(TARGET_ARCH)");
+		lk_buf_addf(&s, "in %s, write LINK.o = $(CXX) $(LDFLAGS) $(TARGET_ARCH): make's built-in rule links %s with LINK.o, which runs the C driver, $(CC); the C++ driver adds the C++ runtime",
+			    path, lk_path_base(a->rec->output));
+	}
+	if (w)
+		w->sentence = lk_buf_detach(&s);
+	lk_buf_release(&s);
+	lk_buf_release(&t);
+	mvars_release(&vars);
+	return w;
+}
+
 struct lk_fix_where *wh_make(const struct wh_ask *a)
 {
 	char *path = makefile(a->rec->cwd), *text = path ? wh_read(path) : NULL, *prog, *words, *file = NULL;
@@ -395,11 +436,17 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 	int own = 0;		/* the variable is the one the output's own recipe reads */
 
 	/* CMake's own Makefiles are no user's: a line of theirs not in a link.txt is not said */
-	if (!text || !a->rec->output || !builds(text, a->rec->output) || a->f->driver || !a->words->nr ||
-	    strstr(text, "\"Unix Makefiles\" Generator")) {
+	if (!text || !a->rec->output || !builds(text, a->rec->output) || strstr(text, "\"Unix Makefiles\" Generator") ||
+	    (a->f->driver && !strstr(a->f->driver, "++")) || (!a->f->driver && !a->words->nr)) {
 		free(text);
 		free(path);
 		return NULL;
+	}
+	if (a->f->driver) {
+		w = driver_where(a, path, text);
+		free(text);
+		free(path);
+		return w;
 	}
 	parse(text, &vars);
 	for (size_t i = 0; i < a->words->nr; i++)
