@@ -183,6 +183,28 @@ apply_where && make CC="$SHIM" CXX="$SHIM g++" >/dev/null 2>&1
 outcome "C++ through a recipe's \$(CC) (make)" ./prog
 cd "$T" || exit 1
 
+# --- make: a program's own _start, with the driver's start files: -nostartfiles in LDFLAGS ---
+startprog='void _start(void) { __asm__ volatile("mov $60, %%eax\\n xor %%edi, %%edi\\n syscall"); }\n'
+mkdir m11 && cd m11 && printf "$startprog" >s.c && printf 'CFLAGS = -O2\nLDFLAGS = -static\ns: s.o\n' >Makefile
+build_fails "its own _start (make)" make CC="$SHIM"
+check_eq "own _start: the first fix, -nostartfiles, with the flags" "LDFLAGS += -nostartfiles" "$(first 'f["where"]["text"]')"
+apply_where && make CC="$SHIM" >/dev/null 2>&1
+outcome "its own _start (make)" ./s
+cd "$T" || exit 1
+
+# --- make: an archive the build makes without an index (ar rcS): the ar command it names ---
+mkdir m12 && cd m12 || exit 1
+printf 'int area(int w, int h) { return w * h; }\n' >sh.c
+printf 'int area(int, int);\nint main(void) { return area(2, 3) - 6; }\n' >m.c
+printf 'CFLAGS = -O2\nm: m.o libshapes.a\nlibshapes.a: sh.o\n\tar rcS $@ $^\n' >Makefile
+build_fails "an archive without an index (make)" make CC="$SHIM"
+check_contains "archive without an index: the first fix, ar rcs where the build makes it" "$(first 'f["description"]')" \
+	"make it with \`ar rcs\` (the s writes the index) where the build makes it"
+sed -i 's/ar rcS/ar rcs/' Makefile
+make -B CC="$SHIM" >/dev/null 2>&1
+outcome "an archive without an index (make)" ./m
+cd "$T" || exit 1
+
 # --- CMake: a library target's objects need zlib: its target_link_libraries ---
 mkdir -p c1/packer && cd c1 || exit 1
 printf 'cmake_minimum_required(VERSION 3.21)\nproject(p C)\nadd_subdirectory(packer)\nadd_executable(app main.c)\ntarget_link_libraries(app PRIVATE packer)\n' >CMakeLists.txt
@@ -218,6 +240,16 @@ check_eq "C++ through the C driver: the driver, said as CMake's linker language"
 	"set_target_properties(app PROPERTIES LINKER_LANGUAGE CXX)" "$(first 'f["where"]["text"]')"
 apply_where && cmake --build b >/dev/null 2>&1
 outcome "C++ through the C driver (CMake)" b/app
+cd "$T" || exit 1
+
+# --- CMake: a program's own _start: target_link_options ---
+mkdir c4 && cd c4 && printf "$startprog" >s.c || exit 1
+printf 'cmake_minimum_required(VERSION 3.21)\nproject(p C)\nadd_executable(s s.c)\ntarget_link_options(s PRIVATE -static)\n' >CMakeLists.txt
+cmake -S . -B b "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" >/dev/null 2>&1
+build_fails "its own _start (CMake)" cmake --build b
+check_eq "own _start (CMake): target_link_options" "target_link_options(s PRIVATE -nostartfiles)" "$(first 'f["where"]["text"]')"
+apply_where && cmake --build b >/dev/null 2>&1
+outcome "its own _start (CMake)" b/s
 cd "$T" || exit 1
 
 # --- cargo: a bin crate's own build.rs compiles C with the cc crate and forgets -lz ---

@@ -544,14 +544,24 @@ struct lk_fix_where *wh_cmake(const struct wh_ask *a)
 		lk_buf_addf(&text, "set_target_properties(%s PROPERTIES LINKER_LANGUAGE CXX)", target);
 		how = "CMake then links it with the C++ driver";
 	} else {
-		if (!a->old && a->f->edit.kind == LK_EDIT_KIND_INSERT && referencing_library(a, target, &lib, &other) == 0) {
+		if (!a->old && a->f->edit.kind == LK_EDIT_KIND_INSERT && !wh_flags_only(a->words) &&
+		    referencing_library(a, target, &lib, &other) == 0) {
 			w = on_library(a, m, &lib, other);
 			ref_target_release(&lib);
 			free(other);
 			return w;
 		}
-		tll_text(a, target, m->tl.plain ? NULL : "PRIVATE", &text);
-		how = "CMake puts them after the target's objects";
+		if (wh_flags_only(a->words)) {
+			/* options of the link (-nostartfiles), not libraries */
+			lk_buf_addf(&text, "target_link_options(%s PRIVATE", target);
+			for (size_t i = 0; i < a->words->nr; i++)
+				lk_buf_addf(&text, " %s", a->words->items[i]);
+			lk_buf_addch(&text, ')');
+			how = "CMake gives them to the link of that target";
+		} else {
+			tll_text(a, target, m->tl.plain ? NULL : "PRIVATE", &text);
+			how = "CMake puts them after the target's objects";
+		}
 	}
 	w = wh_new("cmake", file, "target", target, text.buf);
 	if (a->old) {

@@ -434,6 +434,7 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 	struct mvars vars;
 	struct recipe r;
 	int own = 0;		/* the variable is the one the output's own recipe reads */
+	int flags = wh_flags_only(a->words);	/* options, not libraries: LDFLAGS */
 
 	/* CMake's own Makefiles are no user's: a line of theirs not in a link.txt is not said */
 	if (!text || !a->rec->output || !builds(text, a->rec->output) || strstr(text, "\"Unix Makefiles\" Generator") ||
@@ -463,7 +464,18 @@ struct lk_fix_where *wh_make(const struct wh_ask *a)
 		w->replaces = lk_xstrdup(a->old);
 		lk_buf_addf(&s, "in %s, line %ld: %s carries %s; write %s", path, v->line, v->name, a->old, line);
 		free(line);
-	} else if (!a->old && !((v = carrying(&vars, said.items[0])) && !ldflags_var(v->name))) {
+	} else if (!a->old && flags && !carrying(&vars, said.items[0]) &&
+		   (!link_recipe(text, &vars, a->rec->output, &r) || memmem(r.text, r.len, "$(LDFLAGS)", 10))) {
+		/* an option (-nostartfiles): with the flags, which the link rule reads */
+		const struct mvar *at = named(&vars, "LDFLAGS");
+
+		lk_buf_addf(&t, "LDFLAGS += %s", words);
+		w = wh_new("make", path, "variable", "LDFLAGS", t.buf);
+		w->line = at ? at->line : 0;
+		lk_buf_addf(&s, "in %s, write %s: an option of the link, not a library, goes with the flags the link rule reads",
+			    path, t.buf);
+	} else if (!a->old && !(flags && carrying(&vars, said.items[0])) &&
+		   !((v = carrying(&vars, said.items[0])) && !ldflags_var(v->name))) {
 		/* (a word a library variable has already is read too early for another reason: not said here) */
 		const struct mvar *in = v;
 		const char *envflags = lk_record_env(a->rec, "LDFLAGS");
