@@ -68,6 +68,8 @@ for ld in bfd lld; do
 	text=$("$LINKSCOPE" explain last-failed)
 	check_contains "$ld: the story says the group and who came first" "$text" \
 		"$T/box.o (at 4) defines Box<int>::Box(int), but only in its COMDAT group _ZN3BoxIiEC5Ei, which ld discarded: $T/a.o (at 3) loaded a group of that signature first"
+	check_contains "$ld: defined in box.o, not 'nothing found'" "$text" \
+		"defined in $T/box.o, only in a COMDAT group ld discarded"
 	case $text in
 	*"no input on the line or in the build tree defines any instantiation"*) not_ok "$ld: no template story" ;;
 	*) ok "$ld: no template story" ;;
