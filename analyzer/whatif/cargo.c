@@ -726,16 +726,19 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 	struct directives new = { LK_STRVEC_INIT, LK_STRVEC_INIT, LK_STRVEC_INIT };
 	struct lk_strvec lines = LK_STRVEC_INIT, prefix = LK_STRVEC_INIT;
 	struct crate c;
-	char *build_dir = NULL, *output = NULL, *dir_name = NULL;
+	char *build_dir = NULL, *output = NULL, *dir_name = NULL, *abs_dir = NULL;
 	int rc = -1;
 
 	out->source = "cargo";
+	/* Absolute: the paths made of it (OUT_DIR, the output read) are used from the baseline's cwd. */
+	if ((abs_dir = realpath(target_dir, NULL)))
+		target_dir = abs_dir;
+	read_crate(base, &c);
 	if (!base->caller_is_rustc || !base->caller_argv.nr) {
 		lk_err_set(err, LK_E_USAGE, "'%s' is not a link rustc ran (its record has no rustc command line): --cargo needs a cargo build's record as the baseline",
 			   base->path);
-		return -1;
+		goto out;
 	}
-	read_crate(base, &c);
 	if (target && c.crate_name && strcmp(target, c.crate_name) && (!c.pkg || strcmp(target, c.pkg)) &&
 	    (!c.bin_name || strcmp(target, c.bin_name))) {
 		lk_err_set(err, LK_E_USAGE, "the baseline links crate '%s' of package '%s', not --target '%s'",
@@ -791,6 +794,7 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 	rc = 0;
 out:
 	free(c.out_dir);
+	free(abs_dir);
 	free(build_dir);
 	free(output);
 	free(dir_name);

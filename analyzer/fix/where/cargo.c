@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "linkscope/banned.h"
@@ -53,6 +54,21 @@ static int ends_with(const char *s, const char *tail)
 /* TARGET/PROFILE from the first rlib or codegen unit in a deps/ dir on the line, absolute. */
 static char *profile_dir(const struct lk_record *rec)
 {
+	const char *out_dir = lk_record_env(rec, "OUT_DIR");
+
+	/*
+	 * OUT_DIR (<profile>/build/<pkg>-<hash>/out), when it is there: whatif's
+	 * line names the baseline's objects, gone, and this tree's build outputs.
+	 */
+	if (out_dir && out_dir[0] == '/' && access(out_dir, F_OK) == 0) {
+		char *pkg = wh_dirname(out_dir), *build = wh_dirname(pkg);
+		char *profile = strcmp(lk_path_base(build), "build") ? NULL : wh_dirname(build);
+
+		free(pkg);
+		free(build);
+		if (profile)
+			return profile;
+	}
 	for (size_t i = 1; i < rec->args.nr; i++) {
 		const char *w = rec->args.items[i].text;
 		char *path, *deps, *profile = NULL;
