@@ -94,7 +94,7 @@ static int make_says(const char *line)
 	const char *colon = strchr(line, ':');
 	const char *p;
 
-	if (!colon || memchr(line, ' ', (size_t)(colon - line)))
+	if (!colon || colon == line || memchr(line, ' ', (size_t)(colon - line)))
 		return 0;
 	if ((colon - line >= 4 && !strncmp(colon - 4, "make", 4)) || colon[-1] == ']')
 		return !strncmp(colon, ": ", 2);

@@ -385,6 +385,32 @@ static void test_whatif_cmake_ninja(void **state)
 	assert_err_has(&err, "no target of");
 }
 
+static void test_whatif_cmake_ninja_bounds(void **state)
+{
+	struct lk_whatif_line l = LK_WHATIF_LINE_INIT;
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	char top[160];
+
+	(void)state;
+	/* a file variable doubling at each line: 2^40 bytes if it were believed */
+	lk_buf_addstr(&text, "v0 = xxxxxxxx\n");
+	for (int i = 1; i <= 40; i++)
+		lk_buf_addf(&text, "v%d = $v%d$v%d\n", i, i - 1, i - 1);
+	put("bound1/build.ninja", text.buf);
+	snprintf(top, sizeof(top), "%s/bound1", dir);
+	assert_int_equal(cmake_read(top, top, "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "bound1/build.ninja' line 23: its variables expand past 16 MiB");
+	assert_err_has(&err, "expand past");
+	/* rule variables naming each other: a loop */
+	put("bound2/build.ninja", "rule C_EXECUTABLE_LINKER__app_\n  command = cc $a -o app\n  a = $b\n  b = $a\n"
+				  "build app: C_EXECUTABLE_LINKER__app_ m.o\n");
+	snprintf(top, sizeof(top), "%s/bound2", dir);
+	assert_int_equal(cmake_read(top, top, "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "bound2/build.ninja' line 5: the link command's variables expand past");
+	lk_buf_release(&text);
+}
+
 /* ---- argv files ---- */
 
 static void test_whatif_argv_file_lines(void **state)
@@ -568,6 +594,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_whatif_cmake_makefiles),
 		cmocka_unit_test(test_whatif_cmake_makefiles_ambiguous),
 		cmocka_unit_test(test_whatif_cmake_ninja),
+		cmocka_unit_test(test_whatif_cmake_ninja_bounds),
 		cmocka_unit_test(test_whatif_argv_file_lines),
 		cmocka_unit_test(test_whatif_argv_file_json_and_errors),
 		cmocka_unit_test(test_whatif_paths_and_names),
