@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <malloc.h>
 #include <string.h>
@@ -169,6 +170,29 @@ static void check_kept(const struct lk_options *opt, struct lk_record *rec, stru
 	lk_strvec_release(&own);
 }
 
+/* `again`'s kept copies: those lk_private_check_kept left `checked` (a second load of it), not hashed twice. */
+static void keep_checked_copies(struct lk_record *again, const struct lk_record *checked)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < again->kept.nr; i++) {
+		struct lk_record_kept *k = &again->kept.items[i];
+		int ok = 0;
+
+		for (size_t j = 0; j < checked->kept.nr && !ok; j++)
+			ok = k->blob && checked->kept.items[j].blob && !strcmp(k->blob, checked->kept.items[j].blob) &&
+			     !strcmp(k->path, checked->kept.items[j].path);
+		if (ok) {
+			again->kept.items[kept++] = *k;
+		} else {
+			free(k->path);
+			free(k->blob);
+			free(k->reason);
+		}
+	}
+	again->kept.nr = kept;
+}
+
 /*
  * Load RECORD (`which`: as lk_recdir_resolve() takes it) into `rec`, and
  * into `again` too when it is not NULL (whatif makes the second its
@@ -203,12 +227,8 @@ static int load_record(const struct lk_options *opt, const char *which, struct l
 		rec->path = lk_xstrdup("-");
 	}
 	check_kept(opt, rec, NULL);
-	if (again) {
-		struct lk_strvec said = LK_STRVEC_INIT;	/* said once, for `rec` */
-
-		lk_private_check_kept(again, opt->dir_shared, &said);
-		lk_strvec_release(&said);
-	}
+	if (again)
+		keep_checked_copies(again, rec);
 	return 0;
 }
 
@@ -608,7 +628,21 @@ static int cmd_whatif(const struct lk_options *opt)
 		wopt.source = "make";
 	if (!wopt.root)
 		wopt.root = getenv("GITHUB_WORKSPACE");
-	if (load_record(opt, opt->record, &base, &next))
+	struct stat st;
+	char *picked = NULL;
+
+	/* BASELINE as a record directory: the newest good link of the target there. */
+	if (strcmp(opt->record, "-") && stat(opt->record, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct lk_err err = LK_ERR_INIT;
+
+		if (!(picked = lk_whatif_pick_baseline(opt->record, opt->target, &err))) {
+			fprintf(stderr, "linkscope: %s\n", err.msg);
+			return LK_WHATIF_USAGE;
+		}
+	}
+	rc = load_record(opt, picked ? picked : opt->record, &base, &next);
+	free(picked);
+	if (rc)
 		return LK_WHATIF_USAGE;
 	if (build_line(opt, &base, &line)) {
 		lk_record_release(&next);

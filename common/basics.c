@@ -66,6 +66,13 @@ int lk_str_starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+int lk_str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
+
 int lk_str_in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)

@@ -82,12 +82,6 @@ struct state {
 	struct lk_strvec others;	/* names list and report take for records, prune does not (kept in the index) */
 };
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
 
 /* <YYYYMMDD>T...json, and not one of a record's satellites. */
 static int is_record_name(const char *name)
@@ -95,7 +89,7 @@ static int is_record_name(const char *name)
 	for (int i = 0; i < 8; i++)
 		if (name[i] < '0' || name[i] > '9')
 			return 0;
-	return name[8] == 'T' && ends_with(name, ".json") && !ends_with(name, ".report.json");
+	return name[8] == 'T' && lk_str_ends_with(name, ".json") && !lk_str_ends_with(name, ".report.json");
 }
 
 /* A regular file's status, never through a symbolic link; -1 otherwise. */
@@ -163,7 +157,7 @@ static void list_records(struct state *s, int64_t now, const struct lk_prune_lim
 	while ((de = readdir(d))) {
 		struct stat st;
 
-		if (de->d_name[0] == '.' && (ends_with(de->d_name, ".json.tmp") ||
+		if (de->d_name[0] == '.' && (lk_str_ends_with(de->d_name, ".json.tmp") ||
 					      !strncmp(de->d_name, "." LK_INDEX_NAME ".", strlen(LK_INDEX_NAME) + 2))) {
 			if (regular(s->dfd, de->d_name, &st) == 0 && now - st.st_mtim.tv_sec > STALE_WRITE)
 				remove_file(s->dfd, de->d_name, lim, &res->other_removed);

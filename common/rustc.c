@@ -39,11 +39,6 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
 
 /* rustc's own @file: one argument per line ("@shell:" files are not split here). */
 static void push_arg_expanding(struct lk_strvec *out, const char *arg)
@@ -182,8 +177,8 @@ int lk_rustc_line_shape(const struct lk_args *args)
 	for (size_t i = 1; i < args->nr; i++) {
 		const char *a = args->items[i].text;
 
-		if (ends_with(a, ".rcgu.o") ||
-		    (ends_with(a, "/symbols.o") && lk_rustc_temp_path(a)))
+		if (lk_str_ends_with(a, ".rcgu.o") ||
+		    (lk_str_ends_with(a, "/symbols.o") && lk_rustc_temp_path(a)))
 			return 1;
 	}
 	return 0;
@@ -191,11 +186,11 @@ int lk_rustc_line_shape(const struct lk_args *args)
 
 static enum lk_prov rustc_kind(const char *arg)
 {
-	if (ends_with(arg, ".o"))
+	if (lk_str_ends_with(arg, ".o"))
 		return LK_PROV_RUSTC_OBJECT;
-	if (ends_with(arg, ".rlib"))
+	if (lk_str_ends_with(arg, ".rlib"))
 		return LK_PROV_RUSTC_RLIB;
-	if ((!strncmp(arg, "-l", 2) && arg[2]) || ends_with(arg, ".a"))
+	if ((!strncmp(arg, "-l", 2) && arg[2]) || lk_str_ends_with(arg, ".a"))
 		return LK_PROV_RUSTC_NATIVE;
 	return LK_PROV_RUSTC_FLAG;
 }

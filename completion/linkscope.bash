@@ -22,9 +22,14 @@ _linkscope()
 	--format)
 		COMPREPLY=($(compgen -W "$(sed -n "s/^formats $cmd //p" <<<"$table")" -- "$cur"))
 		return ;;
-	--dir | --cache-dir | --accept-file)
+	--dir | --cache-dir | --accept-file | --cargo | --cmake | --root)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		[ "$prev" = --accept-file ] && COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--line | --argv-file)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--target | --profile)
 		return ;;
 	--accept)
 		COMPREPLY=($(compgen -W "incidental-dso: fails-with-gnu-ld: fails-with-lld: fails-with-mold: copy-dt-needed: group-rescan: repeated-archive: lc-load-bearing: lc-redundant:" -- "$cur"))
@@ -42,7 +47,7 @@ _linkscope()
 		return
 	fi
 	case $cmd in
-	show | explain | report | why | diff | check)
+	show | explain | report | why | diff | check | whatif)
 		local ids
 		ids=$("$ls" list 2>/dev/null | sed 's#.*/##; s/\.json$//')
 		COMPREPLY=($(compgen -W "last last-failed $ids" -- "$cur") $(compgen -f -- "$cur")) ;;

@@ -48,6 +48,7 @@ struct darg {
 	const char *file;	/* an input file it names (borrowed), or NULL */
 	const char *kept_sha;	/* the kept copy's SHA-256 (borrowed from the record), or NULL */
 	int hashed;		/* sha is computed (or cannot be) */
+	int named_there;	/* the other line has an argument of the same key: matched by name, never hashed */
 	char sha[65];		/* "" when unknown */
 };
 
@@ -146,7 +147,8 @@ static int same(const struct dline *x, size_t i, const struct dline *y, size_t j
 	*by_content = 0;
 	if (!strcmp(x->args[i].key, y->args[j].key))
 		return 1;
-	if (!x->args[i].file || !y->args[j].file)
+	/* Content matches what names do not: an input named in both lines is not read to be hashed. */
+	if (!x->args[i].file || !y->args[j].file || x->args[i].named_there || y->args[j].named_there)
 		return 0;
 	cx = content(x, &x->args[i]);
 	cy = cx ? content(y, &y->args[j]) : NULL;
@@ -160,6 +162,11 @@ static void align(struct dline *a, struct dline *b)
 	unsigned *t = lk_xcalloc((n + 1) * (m + 1), sizeof(*t));
 	char *eq = lk_xcalloc((n + 1) * (m + 1), 1);
 	int bc;
+
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = 1; j < m; j++)
+			if (!strcmp(a->args[i].key, b->args[j].key))
+				a->args[i].named_there = b->args[j].named_there = 1;
 
 	for (size_t i = n; i-- > 1;)
 		for (size_t j = m; j-- > 1;) {
@@ -372,24 +379,33 @@ out:
 	return found;
 }
 
-static void past_the_argv(FILE *out, struct dline *a, struct dline *b, int ok_a)
+static void past_the_argv(FILE *out, struct dline *a, struct dline *b, int ok_a,
+			  const struct lk_replay *rpa, const struct lk_replay *rpb)
 {
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_replay ra, rb;
 	struct dline *f = ok_a ? b : a, *s = ok_a ? a : b;
-	const struct lk_replay *frp = ok_a ? &rb : &ra, *srp = ok_a ? &ra : &rb;
 	const char *fname = ok_a ? "B" : "A", *sname = ok_a ? "A" : "B";
 	size_t named = 0;
 
-	lk_replay_run(a->rec, a->line, 0, &ra, &err);
-	lk_replay_run(b->rec, b->line, 0, &rb, &err);
+	if (!rpa)
+		lk_replay_run(a->rec, a->line, 0, &ra, &err);
+	if (!rpb)
+		lk_replay_run(b->rec, b->line, 0, &rb, &err);
+	if (!rpa)
+		rpa = &ra;
+	if (!rpb)
+		rpb = &rb;
+	const struct lk_replay *frp = ok_a ? rpb : rpa, *srp = ok_a ? rpa : rpb;
 	fprintf(out, "\nwhat the inputs reference and define decides (%s fails, %s links):\n", fname, sname);
 	for (size_t i = 0; i < frp->diags.nr; i++)
 		named += deciding_reference(out, fname, f, frp, &frp->diags.items[i], sname, s, srp);
 	if (!named)
 		fprintf(out, "  no single reference explains it\n");
-	lk_replay_release(&ra);
-	lk_replay_release(&rb);
+	if (rpa == &ra)
+		lk_replay_release(&ra);
+	if (rpb == &rb)
+		lk_replay_release(&rb);
 }
 
 /* The crate a codegen unit belongs to: "lk_plain-d2b00e51bd656611" of ".../lk_plain-d2b00e51bd656611.x.y.rcgu.o". */
@@ -440,10 +456,17 @@ static size_t print_unmatched(FILE *out, const struct dline *d, char sign, char 
 void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 		   const struct lk_record *rb, struct lk_line *lb, int color)
 {
+	lk_diff_print_replayed(out, ra, la, NULL, rb, lb, NULL, color);
+}
+
+void lk_diff_print_replayed(FILE *out, const struct lk_record *ra, struct lk_line *la, const struct lk_replay *rpa,
+			    const struct lk_record *rb, struct lk_line *lb, const struct lk_replay *rpb, int color)
+{
 	struct lk_color c = { color };
 
 	struct dline a, b;
-	int ok_a = lk_replay_outcome(ra, la, NULL, -1), ok_b = lk_replay_outcome(rb, lb, NULL, -1);
+	int ok_a = rpa ? rpa->success : lk_replay_outcome(ra, la, NULL, -1);
+	int ok_b = rpb ? rpb->success : lk_replay_outcome(rb, lb, NULL, -1);
 	size_t tried = 0, deciding = 0, shown = 0;
 
 	dline_init(&a, ra, la);
@@ -455,7 +478,7 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	fprintf(out, "B %s\n  %s under GNU ld's rules (the real linker: %s)\n\n", rb->path,
 		lb->unknown.nr ? "outcome unknown" : ok_b ? "links" : "fails",
 		rb->has_exit ? (rb->exit_status ? "failed" : "linked") : "not run");
-	lk_diff_linkers_text(out, ra, la, rb, lb);
+	lk_diff_linkers_text_replayed(out, ra, la, rpa, rb, lb, rpb);
 	fprintf(out, "compared by meaning: paths relative to each record's cwd and build root, crate hashes,\n"
 		"temporary names and the target's architecture normalised%s\n",
 		a.by_content ? "; inputs with the same content matched whatever their names" : "");
@@ -513,7 +536,7 @@ void lk_diff_print(FILE *out, const struct lk_record *ra, struct lk_line *la,
 	if (!deciding) {
 		if (shown)
 			fprintf(out, "  no single difference does\n");
-		past_the_argv(out, &a, &b, ok_a);
+		past_the_argv(out, &a, &b, ok_a, rpa, rpb);
 	}
 out:
 	dline_release(&a);

@@ -20,4 +20,17 @@ void lk_diff_linkers_text(FILE *out, const struct lk_record *a, const struct lk_
 int lk_diff_json(FILE *out, const struct lk_record *a, const struct lk_line *la,
 		 const struct lk_record *b, const struct lk_line *lb);
 
+/*
+ * The same three, for a caller that replayed both lines already
+ * (lk_replay_run; whatif): `rpa` and `rpb` are read, not replayed again.
+ */
+struct lk_replay;
+void lk_diff_print_replayed(FILE *out, const struct lk_record *a, struct lk_line *la, const struct lk_replay *rpa,
+			    const struct lk_record *b, struct lk_line *lb, const struct lk_replay *rpb, int color);
+void lk_diff_linkers_text_replayed(FILE *out, const struct lk_record *a, const struct lk_line *la,
+				   const struct lk_replay *rpa, const struct lk_record *b, const struct lk_line *lb,
+				   const struct lk_replay *rpb);
+int lk_diff_json_replayed(FILE *out, const struct lk_record *a, const struct lk_line *la, const struct lk_replay *rpa,
+			  const struct lk_record *b, const struct lk_line *lb, const struct lk_replay *rpb);
+
 #endif

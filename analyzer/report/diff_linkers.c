@@ -17,37 +17,46 @@
 struct side {
 	const struct lk_record *rec;
 	const struct lk_line *line;
-	struct lk_replay rp;
-	int ran;
+	const struct lk_replay *rp;	/* the line's replay: the caller's, or own */
+	struct lk_replay own;
+	int ran, owned;
 };
 
-static void side_open(struct side *s, const struct lk_record *rec, const struct lk_line *line)
+/* A side of the comparison: `rp` when the caller replayed the line already, else replayed here. */
+static void side_open(struct side *s, const struct lk_record *rec, const struct lk_line *line,
+		      const struct lk_replay *rp)
 {
 	struct lk_err err = LK_ERR_INIT;
 
 	memset(s, 0, sizeof(*s));
 	s->rec = rec;
 	s->line = line;
-	s->ran = lk_replay_run(rec, line, 0, &s->rp, &err) == 0;
+	if (rp) {
+		s->rp = rp;
+		s->ran = 1;
+		return;
+	}
+	s->ran = s->owned = lk_replay_run(rec, line, 0, &s->own, &err) == 0;
+	s->rp = &s->own;
 }
 
 static void side_close(struct side *s)
 {
-	if (s->ran)
-		lk_replay_release(&s->rp);
+	if (s->owned)
+		lk_replay_release(&s->own);
 }
 
 /* "success", "failure" or "unknown" for linker l. */
 static const char *outcome(const struct side *s, int l)
 {
-	if (!s->ran || s->line->unknown.nr || s->rp.unknown || s->rp.linkers[l].unknown)
+	if (!s->ran || s->line->unknown.nr || s->rp->unknown || s->rp->linkers[l].unknown)
 		return "unknown";
-	return s->rp.linkers[l].success ? "success" : "failure";
+	return s->rp->linkers[l].success ? "success" : "failure";
 }
 
 static const char *human(const struct side *s, int l)
 {
-	const char *v = s->ran ? s->rp.linkers[l].version : NULL;
+	const char *v = s->ran ? s->rp->linkers[l].version : NULL;
 
 	if (l == LK_LINKER_BFD)
 		return "GNU ld";
@@ -62,11 +71,18 @@ static const char *verb(const char *outcome_word)
 void lk_diff_linkers_text(FILE *out, const struct lk_record *ra, const struct lk_line *la,
 			  const struct lk_record *rb, const struct lk_line *lb)
 {
+	lk_diff_linkers_text_replayed(out, ra, la, NULL, rb, lb, NULL);
+}
+
+void lk_diff_linkers_text_replayed(FILE *out, const struct lk_record *ra, const struct lk_line *la,
+				   const struct lk_replay *rpa, const struct lk_record *rb, const struct lk_line *lb,
+				   const struct lk_replay *rpb)
+{
 	struct side a, b;
 	int differ = 0;
 
-	side_open(&a, ra, la);
-	side_open(&b, rb, lb);
+	side_open(&a, ra, la, rpa);
+	side_open(&b, rb, lb, rpb);
 	fprintf(out, "per linker (A, B):");
 	for (int l = 0; l < LK_LINKER_COUNT; l++)
 		fprintf(out, "%s %s %s, %s", l ? ";" : "", human(&a, l), verb(outcome(&a, l)), verb(outcome(&b, l)));
@@ -89,7 +105,7 @@ static json_t *side_json(const struct side *s)
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		json_object_set_new(linkers, lk_linker_name((enum lk_linker)l), json_string(outcome(s, l)));
 		json_object_set_new(versions, lk_linker_name((enum lk_linker)l),
-				    lk_json_str(s->ran ? s->rp.linkers[l].version : NULL));
+				    lk_json_str(s->ran ? s->rp->linkers[l].version : NULL));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "record", lk_json_str(s->rec->path),
 			 "flavor", lk_json_str(s->line->flavor),
@@ -100,12 +116,18 @@ static json_t *side_json(const struct side *s)
 int lk_diff_json(FILE *out, const struct lk_record *ra, const struct lk_line *la,
 		 const struct lk_record *rb, const struct lk_line *lb)
 {
+	return lk_diff_json_replayed(out, ra, la, NULL, rb, lb, NULL);
+}
+
+int lk_diff_json_replayed(FILE *out, const struct lk_record *ra, const struct lk_line *la, const struct lk_replay *rpa,
+			  const struct lk_record *rb, const struct lk_line *lb, const struct lk_replay *rpb)
+{
 	struct side a, b;
 	json_t *root, *differing = json_array();
 	int rc;
 
-	side_open(&a, ra, la);
-	side_open(&b, rb, lb);
+	side_open(&a, ra, la, rpa);
+	side_open(&b, rb, lb, rpb);
 	for (int l = 0; l < LK_LINKER_COUNT; l++)
 		if (strcmp(outcome(&a, l), outcome(&b, l)) && strcmp(outcome(&a, l), "unknown") &&
 		    strcmp(outcome(&b, l), "unknown"))

@@ -465,6 +465,75 @@ static void build_line(const struct lk_record *base, const struct crate *c, cons
 		out->link_args_start = out->link_args_end = -1;
 }
 
+/* ---- the package in this tree ---- */
+
+/* Does `dir`/Cargo.toml declare package `pkg`? (name = "pkg" in its [package] table) */
+static int declares(const char *dir, const char *pkg)
+{
+	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT, want = LK_BUF_INIT;
+	int yes = 0;
+
+	lk_buf_addf(&path, "%s/Cargo.toml", dir);
+	lk_buf_addf(&want, "name = \"%s\"", pkg);
+	if (lk_buf_read_file(&text, path.buf, (size_t)1 << 20) == 0) {
+		const char *p = strstr(text.buf, "[package]");
+
+		yes = p && strstr(p, want.buf) && (!strstr(p + 9, "\n[") || strstr(p, want.buf) < strstr(p + 9, "\n["));
+	}
+	lk_buf_release(&path);
+	lk_buf_release(&text);
+	lk_buf_release(&want);
+	return yes;
+}
+
+/* `dir` or a dir below it (two levels: a workspace's members) that declares `pkg`, malloc'd, or NULL. */
+static char *find_package(const char *dir, const char *pkg, int depth)
+{
+	struct lk_buf sub = LK_BUF_INIT;
+	char *found = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	if (declares(dir, pkg))
+		return lk_xstrdup(dir);
+	if (depth <= 0 || !(d = opendir(dir)))
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "target") || e->d_type != DT_DIR)
+			continue;
+		lk_buf_reset(&sub);
+		lk_buf_addf(&sub, "%s/%s", dir, e->d_name);
+		found = find_package(sub.buf, pkg, depth - 1);
+	}
+	closedir(d);
+	lk_buf_release(&sub);
+	return found;
+}
+
+/*
+ * The baseline linked elsewhere (another runner, another checkout): the
+ * package's dir and the workspace's in this tree, found from the target
+ * dir's parent, so that the fixes name this tree's build.rs.
+ */
+static void this_tree(const struct lk_record *base, const struct crate *c, const char *target_dir,
+		      struct lk_whatif_line *out)
+{
+	const char *was = lk_record_env(base, "CARGO_MANIFEST_DIR");
+	char *abs = realpath(target_dir, NULL), *slash;
+	struct stat st;
+
+	if (!abs)
+		return;
+	if ((slash = strrchr(abs, '/')) && slash != abs)
+		*slash = '\0';
+	if (!was || stat(was, &st) < 0) {
+		out->manifest_dir = find_package(abs, c->pkg, 2);
+		if (!base->cwd || stat(base->cwd, &st) < 0)
+			out->cwd = lk_xstrdup(abs);
+	}
+	free(abs);
+}
+
 /* ---- what the prediction cannot see ---- */
 
 /*
@@ -508,6 +577,92 @@ static void other_scripts(const char *build_dir, const struct crate *c, int64_t 
 		closedir(d);
 	lk_buf_release(&path);
 	lk_buf_release(&why);
+}
+
+/* The newest "<crate>-<hash>.d" of `deps_dir` (cargo check's dep-info of the crate), malloc'd, or NULL. */
+static char *newest_dep_info(const char *deps_dir, const char *crate)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	struct timespec best_time = { 0, 0 };
+	char *best = NULL;
+	size_t n = strlen(crate);
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(deps_dir);
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len != n + 19 || strncmp(e->d_name, crate, n) || e->d_name[n] != '-' || strcmp(e->d_name + len - 2, ".d"))
+			continue;
+		lk_buf_reset(&path);
+		lk_buf_addf(&path, "%s/%s", deps_dir, e->d_name);
+		if (stat(path.buf, &st) < 0 || (best && (st.st_mtim.tv_sec < best_time.tv_sec ||
+			(st.st_mtim.tv_sec == best_time.tv_sec && st.st_mtim.tv_nsec <= best_time.tv_nsec))))
+			continue;
+		free(best);
+		best = lk_xstrdup(path.buf);
+		best_time = st.st_mtim;
+	}
+	if (d)
+		closedir(d);
+	lk_buf_release(&path);
+	return best;
+}
+
+/*
+ * The crate's Rust sources changed since the baseline, from the dep-info
+ * `cargo check` wrote (its first rule: "OUT: SRC SRC ..."), relative
+ * paths from `root`: what they reference now is not in the baseline's
+ * objects, and that is said, naming them.
+ */
+static void rust_sources_changed(const char *build_dir, const struct crate *c, int64_t since_ns, const char *root,
+				 struct lk_whatif_line *out)
+{
+	struct lk_buf deps = LK_BUF_INIT, text = LK_BUF_INIT, word = LK_BUF_INIT, path = LK_BUF_INIT, changed = LK_BUF_INIT;
+	char *info;
+	const char *p;
+	size_t n = 0;
+
+	lk_buf_add(&deps, build_dir, strlen(build_dir) - strlen("build"));
+	lk_buf_addstr(&deps, "deps");
+	if (!c->crate_name || !(info = newest_dep_info(deps.buf, c->crate_name)))
+		goto out;
+	if (lk_buf_read_file(&text, info, (size_t)16 << 20) == 0 && (p = strchr(text.buf, ':'))) {
+		for (p++; *p && *p != '\n'; p++) {
+			struct stat st;
+
+			if (*p == '\\' && p[1] == ' ') {
+				lk_buf_addch(&word, ' ');
+				p++;
+			} else if (*p != ' ') {
+				lk_buf_addch(&word, *p);
+			}
+			if ((p[1] != ' ' && p[1] != '\n' && p[1]) || !word.len)
+				continue;
+			lk_buf_reset(&path);
+			if (word.buf[0] != '/' && root)
+				lk_buf_addf(&path, "%s/", root);
+			lk_buf_addstr(&path, word.buf);
+			if (lk_str_ends_with(word.buf, ".rs") && stat(path.buf, &st) == 0 &&
+			    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec > since_ns && n++ < 8)
+				lk_buf_addf(&changed, "%s%s", changed.len ? ", " : "", word.buf);
+			lk_buf_reset(&word);
+		}
+	}
+	free(info);
+	if (n) {
+		lk_buf_reset(&text);
+		lk_buf_addf(&text, "Rust sources of the crate changed since the baseline (%s%s): what they reference now is not in the baseline's objects, which this prediction reads",
+			    changed.buf, n > 8 ? ", ..." : "");
+		lk_strvec_push(&out->cannot_see, text.buf);
+	}
+out:
+	lk_buf_release(&deps);
+	lk_buf_release(&text);
+	lk_buf_release(&word);
+	lk_buf_release(&path);
+	lk_buf_release(&changed);
 }
 
 /* An old record without caller.build_script: its link args, less those RUSTFLAGS gave (they come first). */
@@ -592,10 +747,12 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 		goto out;
 	}
 	build_line(base, &c, &old, &new, out);
+	this_tree(base, &c, target_dir, out);
 	if (!same_list(&old.libs, &new.libs) && c.pkg_has_lib)
 		lk_strvec_push(&out->cannot_see, "the package's rustc-link-lib lines changed: they reach this crate through the package's own rlib, which `cargo check` does not build");
 	lk_strvec_push(&out->said, "the Rust code's objects and rlibs are the baseline's: `cargo check` compiles no object, so a change in Rust code since the baseline (a new extern \"C\" reference) is not seen");
 	other_scripts(build_dir, &c, base->start_ns, out);
+	rust_sources_changed(build_dir, &c, base->start_ns, out->cwd ? out->cwd : base->cwd, out);
 	rc = 0;
 out:
 	free(c.out_dir);

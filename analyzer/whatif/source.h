@@ -17,6 +17,7 @@
 struct lk_whatif_line {
 	struct lk_strvec argv;		/* the driver's argv after response files; argv[0] the driver */
 	char *cwd;			/* where it runs (owned), or NULL: the baseline's */
+	char *manifest_dir;		/* cargo: the package's dir in this tree, when not the baseline's (owned), or NULL */
 	const char *source;		/* "cargo", "cmake", "make", "argv-file" (static) */
 	char *read;			/* the file(s) the line was read from, for the report (owned) */
 	/* cargo: the run of build-script link args on the line (end exclusive), else -1, -1 */
@@ -26,7 +27,7 @@ struct lk_whatif_line {
 	struct lk_strvec unknown;	/* why the line itself cannot be told (exit 3), one reason each */
 };
 
-#define LK_WHATIF_LINE_INIT { LK_STRVEC_INIT, NULL, NULL, NULL, -1, -1, LK_STRVEC_INIT, LK_STRVEC_INIT, LK_STRVEC_INIT }
+#define LK_WHATIF_LINE_INIT { LK_STRVEC_INIT, NULL, NULL, NULL, NULL, -1, -1, LK_STRVEC_INIT, LK_STRVEC_INIT, LK_STRVEC_INIT }
 
 void lk_whatif_line_release(struct lk_whatif_line *l);
 

@@ -40,6 +40,7 @@ void lk_whatif_line_release(struct lk_whatif_line *l)
 {
 	lk_strvec_release(&l->argv);
 	free(l->cwd);
+	free(l->manifest_dir);
 	free(l->read);
 	lk_strvec_release(&l->said);
 	lk_strvec_release(&l->cannot_see);
@@ -120,7 +121,7 @@ static void set_output(struct lk_record *next)
  * and the driver's additions made again from the baseline's expansion.
  */
 static void make_record(const struct lk_record *base, const struct lk_whatif_line *wl, struct lk_record *next,
-			struct lk_strvec *unknown)
+			int run_driver, struct lk_strvec *unknown)
 {
 	struct lk_strvec linker = LK_STRVEC_INIT;
 	struct lk_buf why = LK_BUF_INIT, path = LK_BUF_INIT;
@@ -132,6 +133,12 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 		free(next->cwd);
 		next->cwd = lk_xstrdup(wl->cwd);
 	}
+	/* The fixes' "where" reads the package's build.rs in this tree, not in the baseline's. */
+	for (size_t i = 0; wl->manifest_dir && i < next->env.nr; i++)
+		if (!strcmp(next->env.items[i].name, "CARGO_MANIFEST_DIR")) {
+			free(next->env.items[i].value);
+			next->env.items[i].value = lk_xstrdup(wl->manifest_dir);
+		}
 	next->has_exit = 0;
 	next->exit_status = 0;
 	next->signal = 0;
@@ -141,8 +148,10 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 		free(next->seen.items[i].path);
 	next->seen.nr = 0;
 	if (lk_driver_expand_again(base, &next->args, &linker, &why) < 0) {
+		/* --run-driver: the line model runs this machine's driver -### instead (trust.c's limits) */
 		lk_buf_addf(&path, "the driver's additions to the new line are not known: %s", why.buf);
-		lk_strvec_push(unknown, path.buf);
+		if (!run_driver)
+			lk_strvec_push(unknown, path.buf);
 		lk_strvec_release(&linker);
 		linker = (struct lk_strvec)LK_STRVEC_INIT;
 		next->has_expansion = 0;
@@ -291,6 +300,7 @@ static const char *baseline_outcome(const struct lk_record *base)
 struct run {
 	const struct lk_record *base;
 	struct lk_line *base_line;
+	const struct lk_replay *base_rp;	/* the baseline's replay, or NULL */
 	const struct lk_record *next;
 	struct lk_line *line;
 	const struct lk_replay *rp;
@@ -331,9 +341,26 @@ static void print_head(FILE *out, const struct run *r, int md)
 	print_list(out, "cannot tell, because:", &v->cannot_tell, md);
 }
 
+/* The baseline's inputs, folded past a few: a Rust line has a codegen unit per module (JSON lists them all). */
+static void print_from_baseline(FILE *out, const struct lk_strvec *v, int md)
+{
+	struct lk_strvec head = LK_STRVEC_INIT;
+	struct lk_buf more = LK_BUF_INIT;
+
+	for (size_t i = 0; i < v->nr && i < 3; i++)
+		lk_strvec_push(&head, v->items[i]);
+	if (v->nr > 3) {
+		lk_buf_addf(&more, "and %zu more (--format json lists them)", v->nr - 3);
+		lk_strvec_push(&head, more.buf);
+	}
+	print_list(out, "read from the baseline (not made again by this job):", &head, md);
+	lk_strvec_release(&head);
+	lk_buf_release(&more);
+}
+
 static void print_tail(FILE *out, const struct run *r, int md)
 {
-	print_list(out, "read from the baseline (not made again by this job):", &r->v->from_baseline, md);
+	print_from_baseline(out, &r->v->from_baseline, md);
 	print_list(out, "said:", &r->wl->said, md);
 	print_list(out, "what this prediction cannot see:", &r->wl->cannot_see, md);
 }
@@ -344,7 +371,7 @@ static void print_text(FILE *out, const struct run *r)
 
 	print_head(out, r, 0);
 	fprintf(out, "\nwhat changed against the baseline, by meaning:\n");
-	lk_diff_print(out, r->base, r->base_line, r->next, r->line, r->opt->color);
+	lk_diff_print_replayed(out, r->base, r->base_line, r->base_rp, r->next, r->line, r->rp, r->opt->color);
 	if (r->v->status != LK_WHATIF_CANNOT_TELL) {
 		fputc('\n', out);
 		lk_report_text(out, r->next, r->line, r->rp, r->fx, &ropt);
@@ -390,7 +417,7 @@ static int print_report_json(FILE *out, const struct run *r)
 
 static int print_diff_json(FILE *out, const struct run *r)
 {
-	return lk_diff_json(out, r->base, r->base_line, r->next, r->line);
+	return lk_diff_json_replayed(out, r->base, r->base_line, r->base_rp, r->next, r->line, r->rp);
 }
 
 static json_t *strings(const struct lk_strvec *v)
@@ -471,10 +498,10 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	struct lk_err err = LK_ERR_INIT;
 	struct verdict v;
 	struct lk_line line;
-	struct lk_replay rp;
+	struct lk_replay rp, brp;
 	struct lk_fixes fx = { NULL, 0, NULL };
 	struct lk_strvec unknown = LK_STRVEC_INIT;
-	struct run r = { base, base_line, next, &line, &rp, &fx, &wl, opt, &v };
+	struct run r = { base, base_line, NULL, next, &line, &rp, &fx, &wl, opt, &v };
 	int status;
 
 	memset(&v, 0, sizeof(v));
@@ -483,7 +510,7 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 		lk_whatif_line_release(&wl);
 		return LK_WHATIF_USAGE;
 	}
-	make_record(base, &wl, next, &unknown);
+	make_record(base, &wl, next, opt->line.run_driver, &unknown);
 	if (lk_line_build(next, &opt->line, &line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_whatif_line_release(&wl);
@@ -507,6 +534,9 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	lk_srcline_fill(&rp);
 	lk_fix_all(next, &line, &rp, &fx);
 	decide(next, &line, &rp, opt->linkers, &v);
+	/* The baseline replayed once, for the comparison (report/diff.c would replay it for each of its parts). */
+	if (lk_replay_run(base, base_line, 0, &brp, &err) == 0)
+		r.base_rp = &brp;
 	baseline_inputs(next, &line, &v.from_baseline);
 	if (!strcmp(opt->format, "json"))
 		print_json(stdout, &r);
@@ -517,6 +547,8 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	else
 		print_text(stdout, &r);
 	status = v.status;
+	if (r.base_rp)
+		lk_replay_release(&brp);
 	lk_fixes_release(&fx);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);

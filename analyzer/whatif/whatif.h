@@ -9,6 +9,7 @@
 #define ANALYZER_WHATIF_H
 
 #include "line.h"
+#include "linkscope/err.h"
 #include "linkscope/record.h"
 
 /* whatif's exit statuses (CONTRACT.md); 2 is bad usage, as everywhere. */
@@ -38,6 +39,13 @@ struct lk_whatif_options {
  * enum lk_whatif_status; a source that cannot be read is said on stderr
  * in one line and gives LK_WHATIF_USAGE.
  */
+/*
+ * BASELINE given as a record directory (baseline.c): the newest good link
+ * of the target (`target`, or the only one there), malloc'd; or NULL with
+ * `err` (none, or several and no --target: they are listed).
+ */
+char *lk_whatif_pick_baseline(const char *dir, const char *target, struct lk_err *err);
+
 int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk_record *next,
 	      const struct lk_whatif_options *opt);
 

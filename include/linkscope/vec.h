@@ -28,6 +28,7 @@ char *lk_xstrndup(const char *s, size_t n);
 
 /* Does `s` start with `prefix`; is `s` one of the NULL-terminated `list`. */
 int lk_str_starts_with(const char *s, const char *prefix);
+int lk_str_ends_with(const char *s, const char *suffix);
 int lk_str_in_list(const char *s, const char *const *list);
 
 #endif

@@ -12,7 +12,7 @@ export CARGO_TARGET_DIR=$T/target
 cp -r "$ROOT/testdata/cargo-group" crate
 cp crate/build.rs build.rs.orig
 cp crate/csrc/answer.c answer.c.orig
-cp crate/src/main.rs main.rs.orig
+cp -p crate/src/main.rs main.rs.orig
 
 # The edits, each a few lines of shell on crate/ (restored before each).
 edit() {
@@ -38,7 +38,7 @@ edit() {
 restore() {
 	cp build.rs.orig crate/build.rs
 	cp answer.c.orig crate/csrc/answer.c
-	cp main.rs.orig crate/src/main.rs
+	cp -p main.rs.orig crate/src/main.rs	# its time too: whatif names Rust sources newer than the baseline
 	rm -f crate/csrc/extra.c
 }
 
@@ -101,6 +101,9 @@ check_contains "missing-lib: the library rustc-link-lib names" "$(cat whatif-lld
 try_edit lld rust-extern "$LLD_FLAGS" "$base" 0
 check_contains "rust-extern: the report says the Rust objects are the baseline's" \
 	"$(cat whatif-lld-rust-extern.out)" "the Rust code's objects and rlibs are the baseline's"
+check_contains "rust-extern: and names the Rust source changed since it" \
+	"$(cat whatif-lld-rust-extern.out)" "Rust sources of the crate changed since the baseline (src/main.rs)"
+check_eq "the C edits name no Rust source" "" "$(grep -l 'Rust sources of the crate changed' whatif-lld-drop-archive.out whatif-lld-new-dep.out)"
 
 # GNU ld: the edits whose outcome depends on the order.
 base=$(baseline "$BFD_FLAGS")
@@ -116,6 +119,16 @@ check_eq "edits that really fail, and really link (lld, bfd)" "9 4" \
 	"$(awk '$4 == 1 { f++ } $4 == 0 { l++ } END { print f + 0, l + 0 }' outcomes)"
 check_eq "predictions equal to the real outcome" "$(grep -vc rust-extern outcomes)" \
 	"$(awk '$2 != "rust-extern" && $3 == $4' outcomes | wc -l)"
+
+# BASELINE as the record directory: the newest good link of its one target (build scripts' links are none).
+restore
+"$CARGO" check --offline -q --manifest-path crate/Cargo.toml >/dev/null 2>&1
+"$LINKSCOPE" whatif "$LINKSCOPE_DIR" --cargo "$CARGO_TARGET_DIR" >dir.out 2>&1
+check_eq "the record dir as BASELINE: the tree as it was links" 0 "$?"
+check_contains "... from the newest good link of cargo_group (GNU ld's)" "$(cat dir.out)" "own linker is bfd"
+"$LINKSCOPE" whatif "$LINKSCOPE_DIR" --target no-such-crate --cargo "$CARGO_TARGET_DIR" 2>err.out >/dev/null
+check_eq "--target naming no target of the dir: usage" 2 "$?"
+check_contains "... said" "$(cat err.out)" "no good link of target no-such-crate"
 
 # Usage: no source, two sources, a dir without build outputs.
 "$LINKSCOPE" whatif "$base" >/dev/null 2>&1

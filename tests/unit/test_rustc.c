@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linkscope/cargo_output.h"
 #include "linkscope/rsp.h"
 #include "linkscope/rustc.h"
+#include "testdir.h"
 
 static void test_rustc_link_args_all_spellings(void **state)
 {
@@ -132,6 +134,44 @@ static void test_rustc_caller_not_rustc(void **state)
 	lk_rustc_caller_release(&caller);
 }
 
+
+/* A build script's output: its link directives, both spellings, in order; the rest left out. */
+static void test_cargo_output_link_directives(void **state)
+{
+	char dir[64], path[128];
+	struct lk_rustc_caller caller;
+	struct lk_cargo_directive d;
+
+	(void)state;
+	test_dir_make(dir, sizeof(dir), "lk-cargo-out",
+		      "mkdir out && printf 'cargo:rerun-if-changed=csrc\\n"
+		      "cargo:rustc-link-arg=-Wl,--start-group\\n"
+		      "cargo::rustc-link-lib=static:+whole-archive=foo\\r\\n"
+		      "compiling...\\ncargo:warning=hi\\ncargo::rustc-link-search=native=/x/out\\n"
+		      "cargo:rustc-link-arg-bin=app=-lz\\ncargo:rustc-env=A=B\\ncargo:rustc-flags=-l bar -L /y' >output");
+	memset(&caller, 0, sizeof(caller));
+	snprintf(path, sizeof(path), "%s/out/", dir);
+	lk_rustc_read_build_script(&caller, path);
+	assert_non_null(caller.build_output);
+	assert_int_equal(caller.build_directives.nr, 5);
+	assert_string_equal(caller.build_directives.items[0], "rustc-link-arg=-Wl,--start-group");
+	assert_string_equal(caller.build_directives.items[1], "rustc-link-lib=static:+whole-archive=foo");
+	assert_string_equal(caller.build_directives.items[2], "rustc-link-search=native=/x/out");
+	assert_string_equal(caller.build_directives.items[3], "rustc-link-arg-bin=app=-lz");
+	assert_string_equal(caller.build_directives.items[4], "rustc-flags=-l bar -L /y");
+	assert_int_equal(lk_cargo_directive_split(caller.build_directives.items[3], &d), 0);
+	assert_true(lk_cargo_directive_is(&d, "rustc-link-arg-bin"));
+	assert_string_equal(d.value, "app=-lz");
+	lk_rustc_caller_release(&caller);
+	/* No OUT_DIR, or one not ending in /out: nothing. */
+	memset(&caller, 0, sizeof(caller));
+	lk_rustc_read_build_script(&caller, NULL);
+	lk_rustc_read_build_script(&caller, dir);
+	assert_null(caller.build_output);
+	assert_int_equal(caller.build_directives.nr, 0);
+	test_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_rustc_provenance_plain_c_line),
 		cmocka_unit_test(test_rustc_temp_path),
 		cmocka_unit_test(test_rustc_caller_not_rustc),
+		cmocka_unit_test(test_cargo_output_link_directives),
 	};
 	return cmocka_run_group_tests_name("rustc", tests, NULL, NULL);
 }
