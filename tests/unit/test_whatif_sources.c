@@ -234,6 +234,11 @@ static void test_whatif_make_no_link(void **state)
 	assert_int_equal(make_read("cc -c main.c\ncc -o other main.o\n", "/b", "app", NULL, &l, &err), -1);
 	assert_err_has(&err, "make-n.txt' shows no link that writes 'app' (links seen: 'other')");
 	line_done(&l);
+	/* a CMake-generated Makefile's make -n: the link is link.txt's */
+	assert_int_equal(make_read("cd /b && /usr/bin/cmake -E cmake_link_script CMakeFiles/app.dir/link.txt --verbose=1\n",
+				   "/b", "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "shows no link that writes 'app'; it is a CMake build's, whose links are in link.txt files: --cmake BUILD_DIR");
+	line_done(&l);
 	assert_int_equal(lk_whatif_from_make(&(struct lk_record){ .cwd = NULL }, at("missing.txt"), NULL, &l, &err), -1);
 	assert_err_has(&err, "missing.txt'");
 }
