@@ -26,20 +26,6 @@
 #include "src_parts.h"
 #include "testdir.h"
 
-/*
- * whatif.c's, the lead's: this weak one stands in until it is linked
- * (a strong definition in liblkanalyzer.a wins when it is there).
- */
-__attribute__((weak)) void lk_whatif_line_release(struct lk_whatif_line *l)
-{
-	lk_strvec_release(&l->argv);
-	free(l->cwd);
-	free(l->read);
-	lk_strvec_release(&l->said);
-	lk_strvec_release(&l->cannot_see);
-	lk_strvec_release(&l->unknown);
-}
-
 /* Release `l` and make it empty again, for the next read (whatever the release leaves). */
 static void line_done(struct lk_whatif_line *l)
 {
