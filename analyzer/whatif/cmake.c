@@ -558,6 +558,15 @@ static int nj_statement(struct nj *nj, const char *file, size_t lineno, const ch
 			lk_strvec_release(&outs);
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %zu: a build statement without ':'", file, lineno);
 		}
+		/* "out | implicit-out:": $out is the explicit ones only */
+		for (size_t k = 0; k < outs.nr; k++) {
+			if (!strcmp(outs.items[k], "|")) {
+				while (outs.nr > k)
+					free(outs.items[--outs.nr]);
+				outs.items[k] = NULL;
+				break;
+			}
+		}
 		for (r = q + 1; r < end && *r == ' '; r++)
 			;
 		for (re = r; re < end && *re != ' '; re++)
