@@ -258,6 +258,20 @@ for e in "${edits[@]}"; do
 	try_whatif "make, $e" "$word" "$mkbase" --line "n-$e.txt" make -C mk CC="$SHIM -- cc" app
 done
 
+# argv files: the make project's line written out, without -lz and unchanged; the real link runs that argv
+mkdir -p av
+for e in none drop-lib; do
+	"$PY" - "$mkbase" "$e" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+argv = [a for a in r['argv_expanded'] if not (sys.argv[2] == 'drop-lib' and a == '-lz')]
+with open('av/%s.txt' % sys.argv[2], 'w') as f:
+    f.write('# app without -lz\ncwd: ../mk\n' + ''.join(a + '\n' for a in argv))
+EOF
+	try_whatif "argv-file, $e" "${names[$e]}" "$mkbase" --argv-file "av/$e.txt" \
+		sh -c 'cd mk && exec "$@"' sh $(tail -n +3 "av/$e.txt")
+done
+
 # aarch64: a -nodefaultlibs line whose trailing -lc is dropped
 if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	mkdir a64
