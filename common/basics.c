@@ -260,6 +260,16 @@ void lk_strvec_release(struct lk_strvec *v)
 	v->nr = v->alloc = 0;
 }
 
+int lk_strvec_equal(const struct lk_strvec *a, const struct lk_strvec *b)
+{
+	if (a->nr != b->nr)
+		return 0;
+	for (size_t i = 0; i < a->nr; i++)
+		if (strcmp(a->items[i], b->items[i]))
+			return 0;
+	return 1;
+}
+
 int lk_err_set(struct lk_err *err, enum lk_errcode code, const char *fmt, ...)
 {
 	va_list ap;

@@ -262,16 +262,6 @@ static void push_all(struct lk_strvec *out, const struct lk_strvec *words, size_
 		lk_strvec_push(out, words->items[i]);
 }
 
-static int same_words(const struct lk_strvec *a, const struct lk_strvec *b)
-{
-	if (a->nr != b->nr)
-		return 0;
-	for (size_t i = 0; i < a->nr; i++)
-		if (strcmp(a->items[i], b->items[i]))
-			return 0;
-	return 1;
-}
-
 /* The trial of `words` sent to the server: its index in srv->sent, or -1 (the server is gone). */
 static long send_trial(struct lk_trial_server *srv, const struct lk_strvec *words)
 {
@@ -334,7 +324,7 @@ int lk_trial_ask(struct lk_trial_server *srv, const struct lk_strvec *words, str
 	if (srv->fd < 0)
 		return -1;
 	for (size_t i = 0; at < 0 && i < srv->sent.nr; i++)
-		if (same_words(&srv->sent.items[i].words, words))
+		if (lk_strvec_equal(&srv->sent.items[i].words, words))
 			at = (long)i;
 	if (at < 0 && (at = send_trial(srv, words)) < 0)
 		return -1;

@@ -26,6 +26,7 @@
 #include "linkscope/cargo_output.h"
 #include "linkscope/rustc.h"
 #include "linkscope/vec.h"
+#include "cargo_config.h"
 #include "source.h"
 
 /* What the reader knows of the baseline's rustc call. */
@@ -192,16 +193,6 @@ static void read_directives(const struct crate *c, const struct lk_strvec *lines
 		else if (lk_cargo_directive_is(&d, "rustc-flags"))
 			add_flags(out, d.value);
 	}
-}
-
-static int same_list(const struct lk_strvec *a, const struct lk_strvec *b)
-{
-	if (a->nr != b->nr)
-		return 0;
-	for (size_t i = 0; i < a->nr; i++)
-		if (strcmp(a->items[i], b->items[i]))
-			return 0;
-	return 1;
 }
 
 /* ---- finding the build script's output in the target dir ---- */
@@ -432,14 +423,20 @@ static int run_ends_with(const struct lk_record *base, const struct lk_strvec *o
 	return 1;
 }
 
+/*
+ * The line: the baseline's, its search dirs and (when they changed) the
+ * package's native libraries made again, then the link-arg run as
+ * `prefix` (the rustflags' link args) and the script's new link args.
+ */
 static void build_line(const struct lk_record *base, const struct crate *c, const struct directives *old,
-		       const struct directives *new, struct lk_whatif_line *out)
+		       const struct directives *new, const struct lk_strvec *prefix, struct lk_whatif_line *out)
 {
-	size_t region_from = 0, region_to = 0, args_at;
-	int libs_changed = !same_list(&old->libs, &new->libs) && !c->pkg_has_lib;
+	size_t region_from = 0, region_to = 0;
+	size_t run_start = base->link_args_start >= 0 ? (size_t)base->link_args_start : base->args.nr;
+	size_t run_end = base->link_args_start >= 0 ? (size_t)base->link_args_end : base->args.nr;
+	int libs_changed = !lk_strvec_equal(&old->libs, &new->libs) && !c->pkg_has_lib;
 	int has_region = native_region(base, &region_from, &region_to) == 0;
 
-	args_at = base->link_args_start >= 0 ? (size_t)base->link_args_end - old->link_args.nr : base->args.nr;
 	if (libs_changed && !has_region) {
 		lk_strvec_push(&out->unknown, "the baseline's line has no run of rustc's objects then rlibs, where the package's native libraries would go");
 		libs_changed = 0;
@@ -451,18 +448,54 @@ static void build_line(const struct lk_record *base, const struct crate *c, cons
 			if (base->prov[i] == LK_PROV_RUSTC_FLAG && !lk_str_starts_with(base->args.items[i].text, "-Wl,-B"))
 				lk_strvec_push(&out->argv, base->args.items[i].text);
 		emit_libs(&out->argv, &new->libs);
-		copy_with_search(&out->argv, base, region_to, args_at, old, new);
+		copy_with_search(&out->argv, base, region_to, run_start, old, new);
 	} else {
-		copy_with_search(&out->argv, base, 0, args_at, old, new);
+		copy_with_search(&out->argv, base, 0, run_start, old, new);
 	}
-	out->link_args_start = base->link_args_start >= 0 ? (long)out->argv.nr - (long)(args_at - (size_t)base->link_args_start) : (long)out->argv.nr;
+	out->link_args_start = (long)out->argv.nr;
+	for (size_t k = 0; k < prefix->nr; k++)
+		lk_strvec_push(&out->argv, prefix->items[k]);
 	for (size_t k = 0; k < new->link_args.nr; k++)
 		lk_strvec_push(&out->argv, new->link_args.items[k]);
 	out->link_args_end = (long)out->argv.nr;
-	push_range(&out->argv, &base->args, base->link_args_end > 0 ? (size_t)base->link_args_end : base->args.nr,
-		   base->args.nr);
+	push_range(&out->argv, &base->args, run_end, base->args.nr);
 	if (out->link_args_start == out->link_args_end)
 		out->link_args_start = out->link_args_end = -1;
+}
+
+/*
+ * The link args in front of the script's: RUSTFLAGS' (or config's) now,
+ * when that is what cargo would pass; the baseline's when RUSTFLAGS was
+ * set for its link and is not here (the job that links sets it again).
+ */
+static void rustflags_prefix(const struct lk_record *base, const struct directives *old, const char *root,
+			     struct lk_strvec *prefix, struct lk_whatif_line *out)
+{
+	struct lk_strvec flags = LK_STRVEC_INIT;
+	const char *from = NULL;
+	struct lk_buf said = LK_BUF_INIT;
+	int cfg;
+
+	lk_strvec_push(&flags, "rustc");	/* lk_rustc_link_args reads an argv: its [0] is the program */
+	cfg = lk_cargo_rustflags(root, base->target, &flags, &from);
+	int env_now = !strcmp(from, "RUSTFLAGS") || !strcmp(from, "CARGO_ENCODED_RUSTFLAGS");
+	int env_then = lk_record_env(base, "RUSTFLAGS") || lk_record_env(base, "CARGO_ENCODED_RUSTFLAGS");
+
+	if (env_now || !env_then) {
+		lk_rustc_link_args((const char *const *)flags.items, flags.nr, prefix);
+		if (cfg < 0)
+			lk_strvec_push(&out->cannot_see, "a target.'cfg(...)' table of .cargo/config.toml has rustflags: cfg expressions are not evaluated, so its link args are not on the predicted line");
+	} else {
+		for (long i = base->link_args_start; i >= 0 && i < base->link_args_end - (long)old->link_args.nr; i++)
+			lk_strvec_push(prefix, base->args.items[i].text);
+		if (prefix->nr) {
+			lk_buf_addf(&said, "RUSTFLAGS was set for the baseline's link and is not set here: its link args (%zu) are the baseline's",
+				    prefix->nr);
+			lk_strvec_push(&out->said, said.buf);
+		}
+	}
+	lk_strvec_release(&flags);
+	lk_buf_release(&said);
 }
 
 /* ---- the package in this tree ---- */
@@ -673,6 +706,7 @@ static void old_link_args_from_run(const struct lk_record *base, struct directiv
 	size_t skip = 0;
 
 	if (flags) {
+		lk_strvec_push(&words, "rustc");	/* lk_rustc_link_args reads an argv: its [0] is the program */
 		lk_rsp_split(flags, &words);
 		lk_rustc_link_args((const char *const *)words.items, words.nr, &from_flags);
 	}
@@ -690,7 +724,7 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 {
 	struct directives old = { LK_STRVEC_INIT, LK_STRVEC_INIT, LK_STRVEC_INIT };
 	struct directives new = { LK_STRVEC_INIT, LK_STRVEC_INIT, LK_STRVEC_INIT };
-	struct lk_strvec lines = LK_STRVEC_INIT;
+	struct lk_strvec lines = LK_STRVEC_INIT, prefix = LK_STRVEC_INIT;
 	struct crate c;
 	char *build_dir = NULL, *output = NULL, *dir_name = NULL;
 	int rc = -1;
@@ -746,9 +780,10 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 			   base->path, base->build_output ? base->build_output : "RUSTFLAGS");
 		goto out;
 	}
-	build_line(base, &c, &old, &new, out);
 	this_tree(base, &c, target_dir, out);
-	if (!same_list(&old.libs, &new.libs) && c.pkg_has_lib)
+	rustflags_prefix(base, &old, out->cwd ? out->cwd : base->cwd, &prefix, out);
+	build_line(base, &c, &old, &new, &prefix, out);
+	if (!lk_strvec_equal(&old.libs, &new.libs) && c.pkg_has_lib)
 		lk_strvec_push(&out->cannot_see, "the package's rustc-link-lib lines changed: they reach this crate through the package's own rlib, which `cargo check` does not build");
 	lk_strvec_push(&out->said, "the Rust code's objects and rlibs are the baseline's: `cargo check` compiles no object, so a change in Rust code since the baseline (a new extern \"C\" reference) is not seen");
 	other_scripts(build_dir, &c, base->start_ns, out);
@@ -760,6 +795,7 @@ out:
 	free(output);
 	free(dir_name);
 	lk_strvec_release(&lines);
+	lk_strvec_release(&prefix);
 	directives_release(&old);
 	directives_release(&new);
 	return rc;

@@ -15,5 +15,7 @@ void lk_strvec_push(struct lk_strvec *v, const char *s);
 /* Take ownership of the malloc'd `s`. */
 void lk_strvec_push_owned(struct lk_strvec *v, char *s);
 void lk_strvec_release(struct lk_strvec *v);
+/* The same strings in the same order? */
+int lk_strvec_equal(const struct lk_strvec *a, const struct lk_strvec *b);
 
 #endif

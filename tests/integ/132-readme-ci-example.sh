@@ -37,35 +37,10 @@ fn main() { call() }
 fn calls() { call() }'
 workspace links 'fn main() { println!("ok"); }'
 
-# run WORKSPACE: the steps in order; one line per step (NAME: ran RC | skipped | uses); the job's outcome.
+# run WORKSPACE: the README example's steps in order (readme-job.py); one line per step; the job's outcome.
 run() {
-	FAKE_LOG=$T/$1.sudo PATH=$T/fake:$PATH "$PY" - "$ROOT/README.md" "$T/$1" <<'EOF'
-import os, re, subprocess, sys, yaml
-readme, ws = sys.argv[1], sys.argv[2]
-text = open(readme).read()
-block = re.search(r"### A CI job \(GitHub Actions\)\n\n```yaml\n(.*?)```", text, re.S).group(1)
-job = next(iter(yaml.safe_load(block)["jobs"].values()))
-sub = lambda v: str(v).replace("${{ github.workspace }}", ws)
-env = dict(os.environ, GITHUB_WORKSPACE=ws, GITHUB_STEP_SUMMARY=ws + ".summary.md")
-env.update({k: sub(v) for k, v in job.get("env", {}).items()})
-open(env["GITHUB_STEP_SUMMARY"], "w").close()
-failed = False
-for i, step in enumerate(job["steps"]):
-    name = step.get("name", step.get("uses"))
-    cond = step.get("if", "success()")
-    if (cond == "failure()") != failed and cond != "always()":
-        print("%s: skipped" % name)
-        continue
-    if "uses" in step:
-        print("%s: uses" % name)
-        continue
-    with open("%s.step%d.out" % (ws, i), "w") as out:
-        rc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", sub(step["run"])],
-                            cwd=ws, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
-    print("%s: ran %d" % (name, rc))
-    failed = failed or rc != 0
-print("job: %s" % ("failure" if failed else "success"))
-EOF
+	FAKE_LOG=$T/$1.sudo PATH=$T/fake:$PATH "$PY" "$ROOT/tests/integ/readme-job.py" "$ROOT/README.md" \
+		"### A CI job (GitHub Actions)" - "$T/$1"
 }
 
 # 1. The build fails before any link: no record directory; every step that runs is fine but the build's.

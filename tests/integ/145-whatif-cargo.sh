@@ -95,6 +95,16 @@ done
 check_contains "drop-archive: the undefined symbol named" "$(cat whatif-lld-drop-archive.out)" "undefined-symbol: lk_answer"
 check_contains "drop-archive: the difference that decides, by meaning" "$(cat whatif-lld-drop-archive.out)" "removing -l:libanswer.a"
 check_contains "drop-archive: the fix in the build script" "$(cat whatif-lld-drop-archive.out)" "build.rs"
+# The edited tree is missing-lib's now: its Markdown and GitHub forms.
+"$LINKSCOPE" whatif "$base" --cargo "$CARGO_TARGET_DIR" --format markdown >missing.md
+check_eq "markdown: exit 1 too" 1 "$?"
+check_contains "markdown: its heading" "$(head -n 1 missing.md)" "## linkscope whatif: the next link of"
+rendered=$(cmark-gfm missing.md 2>/dev/null | "$PY" -c 'import html,re,sys; print(html.unescape(re.sub(r"<[^>]*>", "", sys.stdin.read())))')
+check_contains "markdown: rendered by cmark-gfm, the library's name intact" "$rendered" "lk_not_on_this_system"
+GITHUB_WORKSPACE=$T/crate "$LINKSCOPE" whatif "$base" --cargo "$CARGO_TARGET_DIR" --format github >missing.gh
+check_eq "github: exit 1 too" 1 "$?"
+check_contains "github: an ::error annotation" "$(cat missing.gh)" "::error "
+check_contains "github: naming the library the system lacks" "$(cat missing.gh)" "cannot find -llk_not_on_this_system"
 check_contains "missing-lib: the library rustc-link-lib names" "$(cat whatif-lld-missing-lib.out)" "lk_not_on_this_system"
 
 # A Rust-side edit: not seen, and said so.
@@ -129,6 +139,90 @@ check_contains "... from the newest good link of cargo_group (GNU ld's)" "$(cat 
 "$LINKSCOPE" whatif "$LINKSCOPE_DIR" --target no-such-crate --cargo "$CARGO_TARGET_DIR" 2>err.out >/dev/null
 check_eq "--target naming no target of the dir: usage" 2 "$?"
 check_contains "... said" "$(cat err.out)" "no good link of target no-such-crate"
+
+# --- A -sys crate exports its archive's dir through `links =` (DEP_CSYS_ROOT);
+# the bin's own build.rs puts it in a group with a trailing -lc, as the case's root build.rs does.
+mkdir -p ws/csys/src ws/csys/csrc ws/app/src
+printf '[workspace]\nmembers = ["csys", "app"]\nresolver = "2"\n' >ws/Cargo.toml
+printf '[package]\nname = "csys"\nversion = "0.1.0"\nedition = "2021"\nlinks = "csys"\n' >ws/csys/Cargo.toml
+printf '' >ws/csys/src/lib.rs
+printf 'int csys_half(void) { return 21; }\nint csys_answer(void) { return csys_half() * 2; }\n' >ws/csys/csrc/csys.c
+cat >ws/csys/build.rs <<'RS'
+use std::{env, path::Path, process::Command};
+fn main() {
+    let out = env::var("OUT_DIR").unwrap();
+    let obj = Path::new(&out).join("csys.o");
+    assert!(Command::new("cc").args(["-c", "-fPIC", "csrc/csys.c", "-o"]).arg(&obj).status().unwrap().success());
+    assert!(Command::new("ar").arg("rcs").arg(Path::new(&out).join("libcsys.a")).arg(&obj).status().unwrap().success());
+    println!("cargo:root={}", out);
+    println!("cargo:rerun-if-changed=csrc");
+}
+RS
+printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\ncsys = { path = "../csys" }\n' >ws/app/Cargo.toml
+printf 'extern crate csys;\nextern "C" { fn csys_answer() -> i32; }\nfn main() { println!("{}", unsafe { csys_answer() }); }\n' >ws/app/src/main.rs
+cat >ws/app/build.rs <<'RS'
+fn main() {
+    let root = std::env::var("DEP_CSYS_ROOT").unwrap();
+    for a in ["-Wl,--start-group".to_string(), format!("-L{root}"), "-l:libcsys.a".to_string(), "-Wl,--end-group".to_string(), "-lc".to_string()] {
+        println!("cargo:rustc-link-arg={a}");
+    }
+}
+RS
+cp ws/csys/csrc/csys.c csys.c.orig
+cp ws/app/build.rs app-build.rs.orig
+export CARGO_TARGET_DIR=$T/ws-target
+RUSTFLAGS="$LLD_FLAGS" "$CARGO" build --offline -q --manifest-path ws/Cargo.toml >ws-base.out 2>&1 || cat ws-base.out
+wsbase=$(grep -l '"output": ".*/deps/app-' "$LINKSCOPE_DIR"/*.json | sort | tail -n 1)
+check "the -sys workspace's good link is recorded" test -n "$wsbase"
+ws_edit() {
+	local name=$1 predicted real
+	cp csys.c.orig ws/csys/csrc/csys.c
+	cp app-build.rs.orig ws/app/build.rs
+	case $name in
+	sys-new-undefined) printf 'int csys_gone(void);\nint csys_half(void) { return 21 + csys_gone(); }\nint csys_answer(void) { return csys_half() * 2; }\n' >ws/csys/csrc/csys.c ;;
+	sys-drop-archive) sed -i 's|"-l:libcsys.a".to_string(), ||' ws/app/build.rs ;;
+	sys-new-member) printf 'int csys_half(void) { return 20; }\nint csys_answer(void) { return csys_half() * 2 + 2; }\n' >ws/csys/csrc/csys.c ;;
+	esac
+	"$CARGO" check --offline -q --manifest-path ws/Cargo.toml >/dev/null 2>&1
+	"$LINKSCOPE" whatif "$wsbase" --cargo "$CARGO_TARGET_DIR" >"whatif-$name.out" 2>&1
+	predicted=$?
+	RUSTFLAGS="$LLD_FLAGS" "$CARGO" build --offline -q --manifest-path ws/Cargo.toml >/dev/null 2>&1
+	real=$?
+	[ "$real" -ne 0 ] && real=1
+	check_eq "-sys workspace, $name: whatif's exit status is the real link's outcome" "$real" "$predicted"
+	echo "$name $predicted $real" | sed 's/^/# /'
+}
+ws_edit sys-new-undefined
+check_contains "sys-new-undefined: the new reference in the -sys crate's C code named" "$(cat whatif-sys-new-undefined.out)" "csys_gone"
+ws_edit sys-drop-archive
+ws_edit sys-new-member
+
+# --- RUSTFLAGS and .cargo/config.toml: their link args come before the build script's.
+# A baseline linked without RUSTFLAGS (the shim named by CARGO_TARGET_<TRIPLE>_LINKER), so config's rustflags apply.
+triple=$(rustc -vV | sed -n 's/^host: //p')
+linker_var=CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$triple")_LINKER
+cp -r "$ROOT/testdata/cargo-group" cfgcrate
+export CARGO_TARGET_DIR=$T/cfg-target
+env "$linker_var=$SHIM" "$CARGO" build --offline -q --manifest-path cfgcrate/Cargo.toml >cfg-base.out 2>&1 || cat cfg-base.out
+cfgbase=$(grep -l "\"output\": \"$T/cfg-target/debug/deps/cargo_group-" "$LINKSCOPE_DIR"/*.json | sort | tail -n 1)
+check "the config baseline is recorded" test -n "$cfgbase"
+mkdir -p cfgcrate/.cargo
+printf '[build]\nrustflags = ["-C", "link-arg=-Wl,--no-such-option-from-config"]\n' >cfgcrate/.cargo/config.toml
+(cd cfgcrate && "$CARGO" check --offline -q >/dev/null 2>&1)
+(cd cfgcrate && "$LINKSCOPE" whatif "$cfgbase" --cargo "$CARGO_TARGET_DIR" >"$T/cfg-config.out" 2>&1)
+predicted=$?
+(cd cfgcrate && env "$linker_var=$SHIM" "$CARGO" build --offline -q >/dev/null 2>&1)
+real=$?; [ "$real" -ne 0 ] && real=1
+check_eq "config.toml's build.rustflags link arg: whatif's exit status is the real link's" "$real" "$predicted"
+check_contains "... the option named" "$(cat cfg-config.out)" "no-such-option-from-config"
+rm -r cfgcrate/.cargo
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" "$CARGO" check --offline -q >/dev/null 2>&1)
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" "$LINKSCOPE" whatif "$cfgbase" --cargo "$CARGO_TARGET_DIR" >"$T/cfg-env.out" 2>&1)
+predicted=$?
+(cd cfgcrate && RUSTFLAGS="-C link-arg=-Wl,--no-such-option-from-env" env "$linker_var=$SHIM" "$CARGO" build --offline -q >/dev/null 2>&1)
+real=$?; [ "$real" -ne 0 ] && real=1
+check_eq "RUSTFLAGS' link arg: whatif's exit status is the real link's" "$real" "$predicted"
+check_contains "... the option named" "$(cat cfg-env.out)" "no-such-option-from-env"
 
 # Usage: no source, two sources, a dir without build outputs.
 "$LINKSCOPE" whatif "$base" >/dev/null 2>&1

@@ -18,43 +18,10 @@ mkdir -p linkscope/build && ln -s "$LK_BUILD/bin" linkscope/build/bin && printf 
 EOF
 chmod +x fake/git
 
-# run JOB WORKSPACE: its steps in order, one line per step (NAME: ran RC | skipped).
+# run JOB WORKSPACE: the README recipe's job, its steps in order (readme-job.py), one line per step.
 run() {
-	ARTIFACTS=$T/artifacts PATH=$T/fake:$PATH "$PY" - "$ROOT/README.md" "$1" "$2" <<'EOF'
-import os, re, shutil, subprocess, sys, yaml
-readme, name, ws = sys.argv[1], sys.argv[2], sys.argv[3]
-text = open(readme).read()
-block = re.search(r"### Predicting the link in the job that does not link: `linkscope whatif`\n.*?```yaml\n(.*?)```", text, re.S).group(1)
-job = yaml.safe_load(block)["jobs"][name]
-sub = lambda v: str(v).replace("${{ github.workspace }}", ws)
-env = dict(os.environ, GITHUB_WORKSPACE=ws)
-env.update({k: sub(v) for k, v in job.get("env", {}).items()})
-failed = False
-for i, step in enumerate(job["steps"]):
-    label = step.get("name", step.get("uses"))
-    if failed:
-        print("%s: skipped" % label)
-        continue
-    uses = step.get("uses", "")
-    if uses.startswith("actions/checkout"):
-        print("%s: uses" % label)
-        continue
-    if "upload-artifact" in uses:
-        shutil.copy(os.path.join(ws, step["with"]["path"]), os.environ["ARTIFACTS"])
-        print("%s: uploaded" % label)
-        continue
-    if "download-artifact" in uses:
-        for f in os.listdir(os.environ["ARTIFACTS"]):
-            shutil.copy(os.path.join(os.environ["ARTIFACTS"], f), ws)
-        print("%s: downloaded" % label)
-        continue
-    with open("%s.step%d.out" % (ws, i), "w") as out:
-        rc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", sub(step["run"])],
-                            cwd=ws, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
-    print("%s: ran %d" % (label, rc))
-    failed = failed or rc != 0
-print("job: %s" % ("failure" if failed else "success"))
-EOF
+	ARTIFACTS=$T/artifacts PATH=$T/fake:$PATH "$PY" "$ROOT/tests/integ/readme-job.py" "$ROOT/README.md" \
+		"### Predicting the link in the job that does not link: \`linkscope whatif\`" "$1" "$2"
 }
 
 unset RUSTFLAGS CARGO_TARGET_DIR
