@@ -19,7 +19,8 @@
  *    bindings, then the rule's, then the file's), rspfile_content in
  *    place of @$RSP_FILE; the command is a `&&` chain
  *    ($PRE_LINK && link && $POST_BUILD) run by sh from the build dir, and
- *    the link is the command in it that writes the output.
+ *    the link is the command in it that writes the output. Ninja
+ *    Multi-Config: each build-<Config>.ninja (build.ninja repeats the default).
  * Runs nothing: a command only a shell could read is an error naming it.
  */
 #include <dirent.h>
@@ -788,6 +789,35 @@ static int ninja_cands(const char *build_dir, const char *ninja_file, struct cm_
 	return 0;
 }
 
+/*
+ * Ninja Multi-Config writes one build-<Config>.ninja per configuration
+ * (build.ninja is the default one's again): each is read, so the
+ * baseline's Release/app finds its own; a plain Ninja dir has build.ninja alone.
+ */
+static int ninja_all(const char *build_dir, const char *build_ninja, struct cm_cands *c,
+		     const struct lk_record *base, struct lk_err *err)
+{
+	DIR *dh = opendir(build_dir);
+	struct dirent *d;
+	size_t seen = 0, configs = 0;
+	int rc = 0;
+
+	while (dh && !rc && (d = readdir(dh)) && seen++ < 65536) {
+		size_t n = strlen(d->d_name);
+		struct lk_buf p = LK_BUF_INIT;
+
+		if (n <= 12 || strncmp(d->d_name, "build-", 6) || strcmp(d->d_name + n - 6, ".ninja"))
+			continue;
+		lk_buf_addf(&p, "%s/%s", build_dir, d->d_name);
+		rc = ninja_cands(build_dir, p.buf, c, base, err);
+		configs++;
+		lk_buf_release(&p);
+	}
+	if (dh)
+		closedir(dh);
+	return rc < 0 || configs ? rc : ninja_cands(build_dir, build_ninja, c, base, err);
+}
+
 /* ---- the target ---- */
 
 static void list_targets(const struct cm_cands *c, const int *tiers, int tier, struct lk_buf *b)
@@ -821,7 +851,7 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 
 	lk_buf_addf(&ninja, "%s/build.ninja", dir);
 	if (access(ninja.buf, F_OK) == 0)
-		rc = ninja_cands(dir, ninja.buf, &c, base, err);
+		rc = ninja_all(dir, ninja.buf, &c, base, err);
 	else
 		rc = makefile_cands(dir, &c, base, err);
 	if (rc < 0)
@@ -851,6 +881,32 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 					 "no target of '%s' links '%s' (targets that link: %s); --target NAME chooses",
 					 dir, want, names.buf);
 		goto done;
+	}
+	if (nbest > 1 && target) {
+		/* one target in several configurations (Ninja Multi-Config): the one whose output sits where the baseline's did */
+		char *want_dir = ws_path(base->cwd, want), *slash = strrchr(want_dir, '/');
+		size_t same = 0;
+
+		if (slash)
+			*slash = '\0';
+		for (size_t i = 0; i < c.nr; i++) {
+			char *o, *os;
+
+			if (tiers[i] != best || !c.items[i].output)
+				continue;
+			o = ws_path(c.items[i].cwd, c.items[i].output);
+			os = strrchr(o, '/');
+			if (os)
+				*os = '\0';
+			if (slash && os && !strcmp(o, want_dir)) {
+				same++;
+				pick = i;
+			}
+			free(o);
+		}
+		free(want_dir);
+		if (same == 1)
+			nbest = 1;
 	}
 	if (nbest > 1) {
 		list_targets(&c, tiers, best, &names);

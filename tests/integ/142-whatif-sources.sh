@@ -121,6 +121,17 @@ for cfg in "${configs[@]}"; do
 	check_contains "$gen: an unknown --target: an error naming the build dir and the targets" "$out" \
 		"'$b' has no target 'nosuchtarget' that links (targets that link: "
 done
+# Ninja Multi-Config: one build-<Config>.ninja per configuration; the baseline's output dir chooses
+if command -v ninja >/dev/null; then
+	b=$T/b-multi
+	cmake -S cm -B "$b" -G "Ninja Multi-Config" "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" "-DCMAKE_CXX_LINKER_LAUNCHER=$SHIM;--" >cmake.out 2>&1
+	cmake --build "$b" --config Release >build.out 2>&1
+	check "Ninja Multi-Config: Release builds through the shim" test -x "$b/Release/app"
+	same_line "Ninja Multi-Config: --cmake gives Release/app's link, not Debug's" "$(rec_of app "$b")" \
+		"$("$READ" --read cmake "$(rec_of app "$b")" "$b" 2>&1)"
+	same_line "Ninja Multi-Config: --target app from Release/libdyn.so's baseline: Release's" "$(rec_of app "$b")" \
+		"$("$READ" --read cmake "$(rec_of libdyn.so "$b")" "$b" app 2>&1)"
+fi
 out=$("$READ" --read cmake "$app" "$T/cm" 2>&1)
 check_contains "--cmake on a source dir: not a configured build dir" "$out" "'$T/cm' is not a configured CMake build dir"
 
