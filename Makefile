@@ -38,6 +38,9 @@ SHIM_LDFLAGS ?= -static
 endif
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 ELF_LIBS = $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf) -lbfd
+# Bundles (analyzer/bundle.c): the tar by libarchive, its compression by libzstd; the analyzer only.
+BUNDLE_CFLAGS = $(shell $(PKG_CONFIG) --cflags libarchive libzstd 2>/dev/null)
+BUNDLE_LIBS = $(shell $(PKG_CONFIG) --libs libarchive libzstd 2>/dev/null || echo -larchive -lzstd)
 
 COMMON_SRC := $(wildcard common/*.c)
 SHIM_LIB_SRC := $(filter-out shim/main.c,$(wildcard shim/*.c))
@@ -79,13 +82,15 @@ $(BUILD)/obj/analyzer/fix/%.o: INCLUDES := -iquote analyzer/model -iquote analyz
 	-iquote analyzer/explain -iquote analyzer/fix
 $(BUILD)/obj/analyzer/report/%.o: INCLUDES := $(foreach s,$(filter-out whatif,$(ANALYZER_STAGES)),-iquote analyzer/$(s))
 $(BUILD)/obj/analyzer/whatif/%.o: INCLUDES := $(ANALYZER_INCLUDES)
-$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o: INCLUDES := $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o \
+	$(BUILD)/obj/analyzer/bundle.o $(BUILD)/obj/analyzer/records.o: INCLUDES := $(ANALYZER_INCLUDES)
 $(BUILD)/obj/tests/%.o: INCLUDES := -iquote shim $(ANALYZER_INCLUDES)
+$(BUILD)/obj/analyzer/bundle.o: CFLAGS_ALL += $(BUNDLE_CFLAGS)
 
 # A plain `make` on a fresh machine says which build dependency is missing
 # and the command that installs it (scripts/check-build-deps.sh), once per
 # build dir; the tests' headers are checked when they are built.
-BUILD_DEPS := jansson.h=libjansson-dev gelf.h=libelf-dev bfd.h=binutils-dev
+BUILD_DEPS := jansson.h=libjansson-dev gelf.h=libelf-dev bfd.h=binutils-dev archive.h=libarchive-dev zstd.h=libzstd-dev
 $(BUILD)/.build-deps-ok:
 	@scripts/check-build-deps.sh "$(CC)" $(BUILD_DEPS)
 	@mkdir -p $(dir $@) && touch $@
@@ -115,14 +120,15 @@ $(SHIM): Makefile $(BUILD)/obj/shim/main.o $(BUILD)/lib/liblkshim.a $(BUILD)/lib
 # report --failed's cache (analyzer/failcache.c) keeps each analysis with what it
 # read: the C library's calls that look at files, the environment and the programs
 # run are wrapped to note it (analyzer/readset.c). Only the analyzer's own binary.
-ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o
+ANALYZER_MAIN_OBJ := $(BUILD)/obj/analyzer/main.o $(BUILD)/obj/analyzer/cli.o $(BUILD)/obj/analyzer/failcache.o $(BUILD)/obj/analyzer/readset.o \
+	$(BUILD)/obj/analyzer/bundle.o $(BUILD)/obj/analyzer/records.o
 ANALYZER_WRAP := open __open_2 openat __openat_2 fopen stat lstat fstatat access opendir \
 	realpath __realpath_chk glob getenv mkdtemp mkstemp lk_runcmd lk_runcmd_start
 ANALYZER_WRAP_FLAGS := $(foreach f,$(ANALYZER_WRAP),-Wl,--wrap=$(f))
 
 $(ANALYZER): Makefile $(ANALYZER_MAIN_OBJ) $(BUILD)/lib/liblkanalyzer.a $(BUILD)/lib/liblkcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) $(ANALYZER_WRAP_FLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS)
+	$(CC) $(LDFLAGS_ALL) $(ANALYZER_WRAP_FLAGS) -o $@ $(filter-out Makefile,$^) $(JANSSON_LIBS) $(ELF_LIBS) $(BUNDLE_LIBS)
 
 $(BUILD)/lib/liblkanalyzer.a: $(ANALYZER_LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -156,11 +162,11 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 # One include path for the shim's and the analyzer's sources: a header name
 # in both would be taken from the first dir, and a function left undeclared
 # (an int on 64 bits) is an error here, not a pointer cut in half.
-FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all \
+FUZZ_FLAGS := $(CPPFLAGS_ALL) -iquote shim -iquote analyzer $(ANALYZER_INCLUDES) -std=c11 -g -O1 -fno-sanitize-recover=all \
 	-Werror=implicit-function-declaration
-FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC))
+FUZZ_LIB_OBJ := $(patsubst %.c,build-fuzz/obj/%.o,$(COMMON_SRC) $(SHIM_LIB_SRC) $(ANALYZER_LIB_SRC) analyzer/bundle.c)
 
-build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*/*.h analyzer/fix/where/*.h)
+build-fuzz/obj/%.o: %.c $(wildcard include/linkscope/*.h shim/*.h analyzer/*.h analyzer/*/*.h analyzer/fix/where/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
@@ -169,7 +175,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) \
-		$(JANSSON_LIBS) $(ELF_LIBS)
+		$(JANSSON_LIBS) $(ELF_LIBS) $(BUNDLE_LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 

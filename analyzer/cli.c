@@ -33,7 +33,7 @@ enum opt_id {
 	OPT_VERIFY, OPT_WRITE_REPORTS, OPT_FAILED, OPT_SINCE, OPT_JOBS, OPT_MAX_SIZE, OPT_MAX_AGE,
 	OPT_DRY_RUN, OPT_CACHE_DIR, OPT_BASELINE, OPT_ACCEPT, OPT_ACCEPT_FILE, OPT_LINKERS, OPT_HELP,
 	OPT_PROBES, OPT_ALL, OPT_ROOT, OPT_CARGO, OPT_CMAKE, OPT_LINE, OPT_ARGV_FILE, OPT_TARGET, OPT_PROFILE,
-	OPT_NR
+	OPT_OUTPUT, OPT_INPUTS, OPT_NR
 };
 
 #define O(id) (1u << (id))
@@ -62,6 +62,8 @@ static const struct option {
 	{ OPT_ACCEPT, "--accept", NULL, "KIND:SYMBOL", 1, "accept a known fact (KIND:* every one of a kind)" },
 	{ OPT_ACCEPT_FILE, "--accept-file", NULL, "FILE", 0, "the KIND:SYMBOL lines of FILE, # comments" },
 	{ OPT_LINKERS, "--linkers", NULL, "bfd,lld,mold", 0, "these linkers must link it too" },
+	{ OPT_OUTPUT, "--output", "-o", "FILE", 0, "write the bundle to FILE (0600; replaced whole)" },
+	{ OPT_INPUTS, "--inputs", NULL, NULL, 0, "also carry every input the link read, system libraries too" },
 	{ OPT_FORMAT, "--format", NULL, "FORMAT", 0, "the output's format" },
 	{ OPT_JSON, "--json", NULL, NULL, 0, "the same as --format json" },
 	{ OPT_FULL, "--full", NULL, NULL, 0, "every codegen unit and rlib, not folded" },
@@ -116,6 +118,9 @@ static const struct command {
 	  O(OPT_LINE) | O(OPT_ARGV_FILE) | O(OPT_TARGET) | O(OPT_PROFILE) | O(OPT_LINKERS) | O(OPT_ROOT),
 	  "text|json|markdown|github", "BASELINE", 1, 1,
 	  "the next link, predicted from BASELINE (a record of a good link) and a job that does not link: exit 0 links, 1 fails, 3 cannot tell" },
+	{ LK_CMD_BUNDLE, "bundle", REPLAY_OPTS | O(OPT_FORMAT) | O(OPT_JSON) | O(OPT_OUTPUT) | O(OPT_INPUTS),
+	  "text|json", "RECORD", 1, 1,
+	  "one file with the record, its kept copies and (--inputs) its inputs, that every command takes as RECORD" },
 	{ LK_CMD_HELP, "help", O(OPT_HELP), "text", "[COMMAND]", 0, 1, "this help, or a command's" },
 };
 
@@ -371,6 +376,8 @@ static int set_option(const struct option *o, const char *value, struct lk_optio
 	case OPT_MAX_AGE: opt->max_age = value; return 0;
 	case OPT_DRY_RUN: opt->dry_run = 1; return 0;
 	case OPT_BASELINE: opt->baseline = value; return 0;
+	case OPT_OUTPUT: opt->output = value; return 0;
+	case OPT_INPUTS: opt->inputs = 1; return 0;
 	case OPT_ACCEPT:
 		lk_strvec_push(&opt->accept, value);
 		return 0;
@@ -436,6 +443,8 @@ static int finish(const struct command *c, const char **ops, size_t nops, struct
 		return usage_error("--write-reports writes beside the record's file: a record on stdin has none");
 	if (stdin_uses > 1)
 		return usage_error("'-' (a record on stdin) can be given once");
+	if (c->cmd == LK_CMD_BUNDLE && (!opt->output || !*opt->output))
+		return usage_error("'bundle' needs -o FILE: where to write the bundle");
 	if (lk_check_accept_known(&opt->accept, &err) < 0)
 		return usage_error("%s", err.msg);
 	for (size_t i = 0; i < nops; i++) {

@@ -19,7 +19,7 @@ struct lk_walls;
 
 enum lk_cmd {
 	LK_CMD_LIST, LK_CMD_SHOW, LK_CMD_EXPLAIN, LK_CMD_REPORT, LK_CMD_WHY, LK_CMD_DIFF,
-	LK_CMD_PRUNE, LK_CMD_INDEX, LK_CMD_CHECK, LK_CMD_WHATIF, LK_CMD_HELP,
+	LK_CMD_PRUNE, LK_CMD_INDEX, LK_CMD_CHECK, LK_CMD_WHATIF, LK_CMD_BUNDLE, LK_CMD_HELP,
 	LK_CMD_NR
 };
 
@@ -47,6 +47,9 @@ struct lk_options {
 	const char *target, *profile;	/* whatif --target, --profile */
 	struct lk_strvec accept;	/* check: KIND:SYMBOL (owned) */
 	unsigned linkers;	/* check --linkers: 1 << enum lk_linker of each that must link */
+	const char *output;	/* bundle -o FILE */
+	struct lk_strvec *shown;	/* main's: pairs of a bundled copy's path (or SHA-256) and the name the outputs give it (main.c) */
+	int inputs;		/* bundle --inputs */
 	struct lk_walls *walls;		/* what the driver's runs went without (sandbox.h): main's, said once */
 	int dir_shared;			/* LINKSCOPE_DIR_SHARED=1: kept copies from a dir not the user's alone */
 };

@@ -47,7 +47,11 @@
 #include "cli.h"
 #include "color.h"
 #include "symtab.h"
+#include "bundle.h"
+#include "records.h"
 #include "whatif.h"
+#include "fingerprint.h"
+#include "linkscope/runcmd.h"
 
 static int cmd_list(const struct lk_options *opt);
 static int cmd_show(const struct lk_options *opt);
@@ -56,13 +60,15 @@ static int cmd_report(const struct lk_options *opt);
 static int cmd_diff(const struct lk_options *opt);
 static int cmd_prune(const struct lk_options *opt);
 static int cmd_check(const struct lk_options *opt);
+static int cmd_bundle(const struct lk_options *opt);
 static int cmd_whatif(const struct lk_options *opt);
 
 /* What runs each command cli.c parsed (index parses its own options; help is cli.c's). */
 static int (*const runs[LK_CMD_NR])(const struct lk_options *opt) = {
 	[LK_CMD_LIST] = cmd_list, [LK_CMD_SHOW] = cmd_show, [LK_CMD_EXPLAIN] = cmd_replay,
 	[LK_CMD_REPORT] = cmd_report, [LK_CMD_WHY] = cmd_replay, [LK_CMD_DIFF] = cmd_diff,
-	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check, [LK_CMD_WHATIF] = cmd_whatif,
+	[LK_CMD_PRUNE] = cmd_prune, [LK_CMD_CHECK] = cmd_check, [LK_CMD_BUNDLE] = cmd_bundle,
+	[LK_CMD_WHATIF] = cmd_whatif,
 };
 
 /* The default of --jobs: one analysis per CPU online. */
@@ -153,124 +159,15 @@ static int cmd_list(const struct lk_options *opt)
 	return bad ? 1 : 0;
 }
 
-/*
- * Keep from `rec` only the kept copies that are the user's and hold what
- * their names say (common/private.c), saying once on stderr why any other
- * is not used. `said` (may be NULL: this record alone) holds what was said
- * already for other records of this run.
- */
-static void check_kept(const struct lk_options *opt, struct lk_record *rec, struct lk_strvec *said)
-{
-	struct lk_strvec own = LK_STRVEC_INIT, *notes = said ? said : &own;
-	size_t before = notes->nr;
-
-	lk_private_check_kept(rec, opt->dir_shared, notes);
-	for (size_t i = before; i < notes->nr; i++)
-		fprintf(stderr, "linkscope: %s\n", notes->items[i]);
-	lk_strvec_release(&own);
-}
-
-/* `again`'s kept copies: those lk_private_check_kept left `checked` (a second load of it), not hashed twice. */
-static void keep_checked_copies(struct lk_record *again, const struct lk_record *checked)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < again->kept.nr; i++) {
-		struct lk_record_kept *k = &again->kept.items[i];
-		int ok = 0;
-
-		for (size_t j = 0; j < checked->kept.nr && !ok; j++)
-			ok = k->blob && checked->kept.items[j].blob && !strcmp(k->blob, checked->kept.items[j].blob) &&
-			     !strcmp(k->path, checked->kept.items[j].path);
-		if (ok) {
-			again->kept.items[kept++] = *k;
-		} else {
-			free(k->path);
-			free(k->blob);
-			free(k->reason);
-		}
-	}
-	again->kept.nr = kept;
-}
-
-/*
- * Load RECORD (`which`: as lk_recdir_resolve() takes it) into `rec`, and
- * into `again` too when it is not NULL (whatif makes the second its
- * prediction's); 0, or 1 after saying why.
- */
-static int load_record(const struct lk_options *opt, const char *which, struct lk_record *rec,
-		       struct lk_record *again)
-{
-	struct lk_err err = LK_ERR_INIT;
-	char *path;
-	int is_temp, loaded;
-
-	if (!(path = lk_recdir_resolve(opt->dir, which, &is_temp, &err))) {
-		fprintf(stderr, "linkscope: %s\n", err.msg);
-		return 1;
-	}
-	loaded = lk_record_load(path, rec, &err);
-	if (loaded == 0 && again && lk_record_load(path, again, &err) < 0) {
-		lk_record_release(rec);
-		loaded = -1;
-	}
-	if (is_temp)
-		unlink(path);	/* read: the record is in memory now */
-	free(path);
-	if (loaded < 0) {
-		fprintf(stderr, "linkscope: %s\n", err.msg);
-		return 1;
-	}
-	if (is_temp) {
-		/* The outputs name the record as the user gave it, not the temporary copy. */
-		free(rec->path);
-		rec->path = lk_xstrdup("-");
-	}
-	check_kept(opt, rec, NULL);
-	if (again)
-		keep_checked_copies(again, rec);
-	return 0;
-}
-
-/* Build the line model of a loaded record; 0, or 1 after saying why (the record released). */
-static int build_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
-{
-	struct lk_line_options lopt = { opt->run_driver, opt->walls };
-	struct lk_err err = LK_ERR_INIT;
-
-	if (lk_line_build(rec, &lopt, line, &err) < 0) {
-		fprintf(stderr, "linkscope: %s\n", err.msg);
-		lk_record_release(rec);
-		return 1;
-	}
-	lk_resolve_line(rec, line);
-	lk_warn_line(rec, line);
-	return 0;
-}
-
-/* Load RECORD and build its line model; 0, or 1 after saying why. */
-static int load_line_of(const struct lk_options *opt, const char *which, struct lk_record *rec,
-			struct lk_line *line)
-{
-	if (load_record(opt, which, rec, NULL))
-		return 1;
-	return build_line(opt, rec, line);
-}
-
-static int load_line(const struct lk_options *opt, struct lk_record *rec, struct lk_line *line)
-{
-	return load_line_of(opt, opt->record, rec, line);
-}
-
 static int cmd_diff(const struct lk_options *opt)
 {
 	struct lk_record a, b;
 	struct lk_line la, lb;
 	int rc = 0;
 
-	if (load_line_of(opt, opt->record, &a, &la))
+	if (lk_records_load_line_of(opt, opt->record, &a, &la))
 		return 1;
-	if (load_line_of(opt, opt->record_b, &b, &lb)) {
+	if (lk_records_load_line_of(opt, opt->record_b, &b, &lb)) {
 		lk_line_release(&la);
 		lk_record_release(&a);
 		return 1;
@@ -295,7 +192,7 @@ static int cmd_show(const struct lk_options *opt)
 	struct lk_line line;
 	int rc = 0;
 
-	if (load_line(opt, &rec, &line))
+	if (lk_records_load_line(opt, &rec, &line))
 		return 1;
 	sopt.color = lk_color_wanted(stdout);
 	if (!strcmp(opt->format, "json"))
@@ -425,7 +322,7 @@ static int cmd_replay(const struct lk_options *opt)
 	struct lk_fixes fx = { NULL, 0, NULL };
 	int rc, fixes = strcmp(opt->command, "why") != 0;
 
-	if (load_line(opt, &rec, &line))
+	if (lk_records_load_line(opt, &rec, &line))
 		return 1;
 	if (lk_replay_run(&rec, &line, fixes ? LK_REPLAY_SNAPSHOT : 0, &rp, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
@@ -498,7 +395,7 @@ static int cmd_report_failed(const struct lk_options *opt)
 			sopt.examined--;
 			bad++;
 		} else {
-			check_kept(opt, &recs.items[recs.nr++], &said);
+			lk_records_check_kept(opt, &recs.items[recs.nr++], &said);
 		}
 		free(path);
 	}
@@ -544,7 +441,7 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_replay rp;
 
-	if (load_line_of(opt, which, rec, line))
+	if (lk_records_load_line_of(opt, which, rec, line))
 		return 1;
 	if (lk_replay_run(rec, line, 0, &rp, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
@@ -613,6 +510,76 @@ static int cmd_check(const struct lk_options *opt)
 	return rc;
 }
 
+/* bundle's summary line: text, or the "linkscope-bundle/1" object (docs/bundle-format.md). */
+static void bundle_summary(FILE *out, const struct lk_options *opt, const struct lk_bundle_summary *sum)
+{
+	struct lk_jsonw w = LK_JSONW_INIT;
+
+	if (strcmp(opt->format, "json")) {
+		fprintf(out, "wrote '%s': the record, %zu kept copies and %zu inputs (%zu contents, %llu bytes, %llu compressed)\n",
+			opt->output, sum->kept, sum->inputs, sum->blobs, (unsigned long long)sum->bytes,
+			(unsigned long long)sum->compressed);
+		for (size_t i = 0; i < sum->absent.nr; i++)
+			fprintf(out, "not carried: '%s': the link read it, and it is not on this machine\n", sum->absent.items[i]);
+		return;
+	}
+	lk_jsonw_object(&w);
+	lk_jsonw_key(&w, "schema");
+	lk_jsonw_str(&w, "linkscope-bundle/1");
+	lk_jsonw_key(&w, "bundle");
+	lk_jsonw_str(&w, opt->output);
+	lk_jsonw_key(&w, "kept");
+	lk_jsonw_int(&w, (int64_t)sum->kept);
+	lk_jsonw_key(&w, "inputs");
+	lk_jsonw_int(&w, (int64_t)sum->inputs);
+	lk_jsonw_key(&w, "contents");
+	lk_jsonw_int(&w, (int64_t)sum->blobs);
+	lk_jsonw_key(&w, "bytes");
+	lk_jsonw_int(&w, (int64_t)sum->bytes);
+	lk_jsonw_key(&w, "compressed");
+	lk_jsonw_int(&w, (int64_t)sum->compressed);
+	lk_jsonw_key(&w, "absent");
+	lk_jsonw_array(&w);
+	for (size_t i = 0; i < sum->absent.nr; i++)
+		lk_jsonw_str(&w, sum->absent.items[i]);
+	lk_jsonw_end(&w);
+	lk_jsonw_end(&w);
+	fprintf(out, "%s\n", w.out.buf);
+	lk_buf_release(&w.out);
+}
+
+/* bundle RECORD -o FILE [--inputs]: the record, its kept copies and its inputs, in one file (bundle.h). */
+static int cmd_bundle(const struct lk_options *opt)
+{
+	struct lk_line_options lopt = { opt->run_driver, opt->walls };
+	struct lk_bundle_summary sum;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_record rec;
+	struct lk_line line;
+	int rc;
+
+	if (lk_records_open(opt, opt->record, &rec, &text))
+		return 1;
+	if (lk_line_build(&rec, &lopt, &line, &err) < 0) {
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+		lk_record_release(&rec);
+		lk_buf_release(&text);
+		return 1;
+	}
+	lk_resolve_line(&rec, &line);
+	rc = lk_bundle_write(&rec, &line, text.buf, text.len, opt->output, opt->inputs, &sum, &err);
+	if (rc < 0)
+		fprintf(stderr, "linkscope: %s\n", err.msg);
+	else
+		bundle_summary(stdout, opt, &sum);
+	lk_bundle_summary_release(&sum);
+	lk_line_release(&line);
+	lk_record_release(&rec);
+	lk_buf_release(&text);
+	return rc < 0 ? 1 : 0;
+}
+
 /* A bound as a link takes it: the variable when set, else the default (prune.h). */
 /* whatif BASELINE --cargo DIR ...: the next link predicted; its exit status is the prediction's (whatif.h). */
 static int cmd_whatif(const struct lk_options *opt)
@@ -640,11 +607,11 @@ static int cmd_whatif(const struct lk_options *opt)
 			return LK_WHATIF_USAGE;
 		}
 	}
-	rc = load_record(opt, picked ? picked : opt->record, &base, &next);
+	rc = lk_records_load_twice(opt, picked ? picked : opt->record, &base, &next);
 	free(picked);
 	if (rc)
 		return LK_WHATIF_USAGE;
-	if (build_line(opt, &base, &line)) {
+	if (lk_records_build_line(opt, &base, &line)) {
 		lk_record_release(&next);
 		return LK_WHATIF_USAGE;
 	}
@@ -698,7 +665,10 @@ int main(int argc, char **argv)
 {
 	struct lk_options opt;
 	struct lk_walls walls = { { 0 } };
-	char *note;
+	struct lk_strvec shown = LK_STRVEC_INIT;
+	FILE *mem = NULL, *real_stdout = NULL;
+	char *note, *text = NULL;
+	size_t len = 0;
 	int rc;
 
 	/*
@@ -722,7 +692,20 @@ int main(int argc, char **argv)
 		return rc < 0 ? 2 : 0;
 	}
 	opt.walls = &walls;
+	/* A bundle's analysis names its copies as the link named the files: collected, then put back. */
+	if (lk_records_name_a_bundle(&opt) && (mem = open_memstream(&text, &len))) {
+		real_stdout = stdout;
+		stdout = mem;
+		opt.shown = &shown;
+	}
 	rc = runs[opt.cmd](&opt);
+	if (real_stdout) {
+		stdout = real_stdout;
+		if (fclose(mem) == 0)
+			lk_records_put_names_back(stdout, text, len, &shown);
+		free(text);
+	}
+	lk_strvec_release(&shown);
 	if ((note = lk_walls_note(&walls)))
 		fprintf(stderr, "linkscope: note: %s\n", note);
 	free(note);

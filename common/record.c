@@ -27,6 +27,7 @@
 #include "linkscope/json.h"
 #include "linkscope/jsonw.h"
 #include "linkscope/record.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 
 char *lk_record_utf8_lossy(const char *s, size_t len)
@@ -579,6 +580,10 @@ const char *lk_record_env(const struct lk_record *rec, const char *name)
 
 void lk_record_release(struct lk_record *rec)
 {
+	/* A bundle's record: its unpacked files go with it (every command that took the bundle). */
+	if (rec->unpacked)
+		lk_scratch_remove(rec->unpacked);
+	free(rec->unpacked);
 	free(rec->path);
 	free(rec->dir);
 	free(rec->id);

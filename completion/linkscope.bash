@@ -22,9 +22,9 @@ _linkscope()
 	--format)
 		COMPREPLY=($(compgen -W "$(sed -n "s/^formats $cmd //p" <<<"$table")" -- "$cur"))
 		return ;;
-	--dir | --cache-dir | --accept-file | --cargo | --cmake | --root)
+	--dir | --cache-dir | --accept-file | --cargo | --cmake | --root | --output | -o)
 		COMPREPLY=($(compgen -d -- "$cur"))
-		[ "$prev" = --accept-file ] && COMPREPLY=($(compgen -f -- "$cur"))
+		[[ $prev == --accept-file || $prev == --output || $prev == -o ]] && COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--line | --argv-file)
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -47,7 +47,7 @@ _linkscope()
 		return
 	fi
 	case $cmd in
-	show | explain | report | why | diff | check | whatif)
+	show | explain | report | why | diff | check | whatif | bundle)
 		local ids
 		ids=$("$ls" list 2>/dev/null | sed 's#.*/##; s/\.json$//')
 		COMPREPLY=($(compgen -W "last last-failed $ids" -- "$cur") $(compgen -f -- "$cur")) ;;

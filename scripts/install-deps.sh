@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="gcc g++ make pkg-config binutils libjansson-dev libcmocka-dev libelf-dev \
-binutils-dev python3 python3-jsonschema cmake clang libclang-rt-14-dev \
+binutils-dev libarchive-dev libzstd-dev python3 python3-jsonschema cmake clang libclang-rt-14-dev \
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross zlib1g-dev strace lld mold meson ninja-build cmark-gfm autoconf"
 # cmark-gfm: GitHub's Markdown renderer, which tests/integ/131 renders the reports with;
 # autoconf: 131 runs a real configure through the shim.

@@ -28,6 +28,7 @@
 #include "explain.h"
 #include "nearmiss.h"
 #include "resolve.h"
+#include "symtab.h"
 
 #define LOOKED_IN_SHOWN 8	/* dirs named in a sentence; JSON keeps all */
 #define SYMBOLS_SHOWN 5
@@ -147,6 +148,7 @@ static void explain_references(const struct lk_replay *out, const struct lk_line
 {
 	struct { long *items; size_t nr, alloc; } items = { NULL, 0, 0 };
 	struct lk_buf b = LK_BUF_INIT;
+	const struct lk_sym *sym;
 
 	for (size_t i = 0; i < d->refs.nr; i++) {
 		long item = out->inputs.items[d->refs.items[i]].item;
@@ -167,6 +169,8 @@ static void explain_references(const struct lk_replay *out, const struct lk_line
 			lk_buf_addf(&b, " at %ld", it->position);
 		if (i)
 			lk_buf_addstr(&b, " references some of them too");
+		else if (d->symbols.nr == 1 && (sym = lk_symtab_lookup(out->symtab, d->symbol)) && sym->discarded_def)
+			lk_buf_addf(&b, " references %s, which no input on the line defines in a section ld keeps", d->symbol);
 		else if (d->symbols.nr == 1)
 			lk_buf_addf(&b, " references %s, which no input on the line defines", d->symbol);
 		else

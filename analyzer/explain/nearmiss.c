@@ -19,6 +19,8 @@
  *   no-rtti        `typeinfo for X` while an object defines `vtable for X`: it
  *                  was compiled with -fno-rtti
  *   template       a template instantiation that no input defines
+ *   comdat-discarded  an input defines it only in a COMDAT group that ld discarded:
+ *                  an earlier input's group of that signature, kept, does not define it
  *   static-member  `A::b`, a variable a class or namespace declares and nothing defines
  *                  (a static constexpr member taken by reference before C++17)
  *   main           `main`: a library linked as a program, or its object not on the line
@@ -40,6 +42,7 @@
 #include "elf.h"
 #include "explain.h"
 #include "nearmiss.h"
+#include "symtab.h"
 
 #define TREE_FILES_MAX 256	/* objects read from the build tree */
 #define BYTES_MAX (512ll << 20)	/* of all files read: a line of 174 archives is read only in part */
@@ -800,6 +803,65 @@ static int plain_variable(const struct cxx *want)
 	       strncmp(want->dm, "std::", 5) && strncmp(want->dm, "__gnu_cxx::", 11);
 }
 
+/* "PATH" or "PATH(MEMBER)" of a replay input, and with `at` " (at N)" when the line has its top-level item there; into b. */
+static void input_words(const struct lk_line *line, const struct lk_replay *out, long input, int at, struct lk_buf *b)
+{
+	const struct lk_rinput *in = &out->inputs.items[input];
+	long item = in->item;
+
+	lk_buf_addstr(b, in->path ? in->path : "an input");
+	if (in->member)
+		lk_buf_addf(b, "(%s)", in->member);
+	while (item >= 0 && line->items.items[item].parent >= 0)
+		item = line->items.items[item].parent;
+	if (at && item >= 0 && line->items.items[item].position >= 0)
+		lk_buf_addf(b, " (at %ld)", line->items.items[item].position);
+}
+
+/*
+ * An input defines `u` only in a COMDAT group that ld discarded (the
+ * replay's read.c): ld keeps the first group of a signature it loads and
+ * drops the later ones whole, so a symbol that only a dropped copy
+ * defines is undefined. The copies differ: compiled from different
+ * definitions of the template or inline code, or by different compilers.
+ * 1 when it is so (the other near misses would tell a wrong story then).
+ */
+static int comdat_discarded(const struct lk_line *line, const struct lk_replay *out, struct lk_diag *d, const char *u)
+{
+	const struct lk_sym *s = out->symtab ? lk_symtab_lookup(out->symtab, u) : NULL;
+	struct lk_buf def = LK_BUF_INIT, kept = LK_BUF_INIT, b = LK_BUF_INIT, fix = LK_BUF_INIT, where = LK_BUF_INIT;
+	const struct lk_rinput *in;
+	struct lk_finding *f;
+	char *dm;
+
+	if (!s || !s->discarded_def || s->discarded_kept < 0 || (size_t)s->discarded_kept >= out->inputs.nr ||
+	    s->discarded_input < 0 || (size_t)s->discarded_input >= out->inputs.nr)
+		return 0;
+	dm = lk_demangle(u);
+	input_words(line, out, s->discarded_input, 1, &def);
+	input_words(line, out, s->discarded_kept, 1, &kept);
+	input_words(line, out, s->discarded_kept, 0, &where);
+	lk_buf_addf(&b, "%s defines %s, but only in its COMDAT group %s, which ld discarded: %s loaded a group of that signature first, and that copy does not define it (ld keeps the first group of a signature and drops the later ones whole; a symbol only a dropped copy defines is undefined)",
+		    def.buf, dm ? dm : u, s->discarded_group, kept.buf);
+	in = &out->inputs.items[s->discarded_kept];
+	lk_buf_addf(&fix, "the two copies of the COMDAT group %s differ: %s and %s were compiled from different definitions of that template or inline code (an ODR violation: two versions of a header), or by different compilers; rebuild %s from the same headers with the same compiler as %s",
+		    s->discarded_group, kept.buf, def.buf, in->member ? in->member : lk_path_base(in->path ? in->path : "it"),
+		    lk_path_base(out->inputs.items[s->discarded_input].path ? out->inputs.items[s->discarded_input].path : "the other"));
+	f = add_finding(d, "comdat-discarded", u, where.buf, b.buf, fix.buf);
+	if (f && in->path) {
+		f->def_path = lk_xstrdup(out->inputs.items[s->discarded_input].path);
+		f->def_member = out->inputs.items[s->discarded_input].member ?
+				lk_xstrdup(out->inputs.items[s->discarded_input].member) : NULL;
+	}
+	free(dm);
+	lk_buf_release(&def);
+	lk_buf_release(&kept);
+	lk_buf_release(&where);
+	lk_buf_release(&b);
+	lk_buf_release(&fix);
+	return 1;
+}
+
 static void look_at(const struct corpus *c, const struct lk_record *rec, struct lk_diag *d, const char *u,
 		    const struct lk_provider_index *ix)
 {
@@ -851,7 +913,8 @@ void lk_nearmiss_find(const struct lk_record *rec, const struct lk_line *line, s
 		if (d->kind != LK_DIAG_UNDEFINED || d->defined_path || d->provider)
 			continue;
 		for (size_t k = 0; k < d->symbols.nr && k < SYMBOLS_LOOKED_AT; k++)
-			look_at(&c, rec, d, d->symbols.items[k], ix);
+			if (!comdat_discarded(line, out, d, d->symbols.items[k]))
+				look_at(&c, rec, d, d->symbols.items[k], ix);
 	}
 	corpus_release(&c);
 }

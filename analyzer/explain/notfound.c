@@ -28,6 +28,7 @@
 #include "elf.h"
 #include "notfound.h"
 #include "provider.h"
+#include "resolve.h"
 
 static void say(struct lk_diag *d, struct lk_buf *b)
 {
@@ -273,7 +274,8 @@ static void missing_dirs(const struct lk_line *line, struct lk_diag *d)
 	struct lk_buf b = LK_BUF_INIT;
 
 	for (size_t i = 0; i < line->libdirs.nr; i++) {
-		if (exists(line->libdirs.items[i]))
+		/* A bundle's -L dir gone here is not a cause: the link had it, the bundle carries what it read there. */
+		if (exists(line->libdirs.items[i]) || lk_resolve_bundles_dir(line->rec, line->libdirs.items[i]))
 			continue;
 		lk_buf_addf(&b, "-L %s does not exist", line->libdirs.items[i]);
 		say(d, &b);

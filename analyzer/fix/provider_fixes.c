@@ -15,10 +15,12 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "crate.h"
 #include "explain.h"
 #include "fix_parts.h"
 #include "provider.h"
 #include "resolve.h"
+#include "symtab.h"
 
 /* "cc", "gcc", "x86_64-linux-gnu-gcc-12", "clang": a C driver, which does not add libstdc++. */
 static int c_driver(const struct lk_record *rec)
@@ -31,30 +33,39 @@ static int c_driver(const struct lk_record *rec)
 	       strstr(d, "-gcc") != NULL || !strcmp(d, "linkscope-cc");
 }
 
-/* The Rust crate an input belongs to: libfoo_sys-0123abcd.rlib -> foo_sys; foo-0123.foo.x-cgu.0.rcgu.o -> foo. */
-static char *crate_of(const struct lk_replay *out, const struct lk_line *line, const struct lk_diag *d)
+/*
+ * The Rust crate the diagnostic's first reference belongs to (crate.h):
+ * an rlib's or a codegen unit's; on a rustc line, also the package whose
+ * build script made the referencing library in its OUT_DIR (a bin crate
+ * whose build.rs compiles C with the cc crate, no `links =`). *out_dir
+ * says which. Owned, or NULL.
+ */
+static char *crate_of(const struct lk_fixer *fx, const struct lk_diag *d, int *out_dir)
 {
-	long ri = d->ref_input;
-	const struct lk_line_item *it;
-	const char *name, *end;
+	long ri = d->ref_input, item;
+	const struct lk_record *rec = fx->rec;
+	const char *path;
 
-	if (ri < 0 || out->inputs.items[ri].item < 0)
+	*out_dir = 0;
+	if (ri < 0 || (item = fx->rp->inputs.items[ri].item) < 0)
 		return NULL;
-	it = &line->items.items[out->inputs.items[ri].item];
-	if (it->info.kind == LK_FILE_RLIB) {
-		name = lk_path_base(it->path);
-		if (strncmp(name, "lib", 3))
+	path = fx->line->items.items[item].path;
+	if (lk_crate_out_dir(path)) {
+		if (!rec->caller_is_rustc && !(rec->prov_method && !strncmp(rec->prov_method, "rustc", 5)))
+			return NULL;	/* a C link of a cargo-built archive: the fix is that link's */
+		while (fx->line->items.items[item].parent >= 0)
+			item = fx->line->items.items[item].parent;
+		/*
+		 * An archive a build script put on the line by cargo:rustc-link-arg
+		 * sits after every -l rustc writes: a rustc-link-lib line would come
+		 * before it. The word then goes after it, as a link-arg too (where/cargo.c).
+		 */
+		if (rec->link_args_start >= 0 && fx->line->items.items[item].position >= rec->link_args_start &&
+		    fx->line->items.items[item].position < rec->link_args_end)
 			return NULL;
-		name += 3;
-		end = strchr(name, '-');
-		if (!end)
-			end = strstr(name, ".rlib");
-		return end ? lk_xstrndup(name, (size_t)(end - name)) : NULL;
+		*out_dir = 1;
 	}
-	name = lk_path_base(it->path ? it->path : "");
-	if (strstr(name, ".rcgu.o") && (end = strpbrk(name, "-.")))
-		return lk_xstrndup(name, (size_t)(end - name));
-	return NULL;
+	return lk_crate_of_path(path);
 }
 
 static int dir_searched(const struct lk_line *line, const char *dir)
@@ -114,7 +125,8 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 	unsigned state = lk_line_state_at_end(line);
 	char *arg = lk_provider_arg(line, d->provider, state), *found = NULL;
 	char *shorter = arg[0] == '-' && arg[1] == 'l' && arg[2] != ':' ? NULL : short_lib(line, d->provider, state, &found);
-	char *crate = crate_of(out, line, d);
+	int out_dir;
+	char *crate = crate_of(fx, d, &out_dir);
 	const char *lib = lk_path_base(d->provider);
 
 	if (!strncmp(lib, "libstdc++", 9) && c_driver(rec) && !crate) {
@@ -153,8 +165,13 @@ static void provider_fixes(const struct lk_fixer *fx, const struct lk_diag *d)
 				lk_buf_addf(&l, "cargo:rustc-link-search=native=%s", dir);
 				lk_strvec_push_owned(&script, lk_buf_detach(&l));
 			}
-			lk_buf_addf(&desc, "the crate %s references %s: the build script of the crate that links the library (its -sys crate, when it has one) should print \"%s\"",
-				    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			if (out_dir)
+				lk_buf_addf(&desc, "the C code the build script of the package %s compiled (%s, in its OUT_DIR) references %s: that build script should print \"%s\"",
+					    crate, lk_path_base(line->items.items[out->inputs.items[d->ref_input].item].path),
+					    d->symbols.nr == 1 ? "it" : "them", script.items[0]);
+			else
+				lk_buf_addf(&desc, "the crate %s references %s: the build script of the crate that links the library (its -sys crate, when it has one) should print \"%s\"",
+					    crate, d->symbols.nr == 1 ? "it" : "them", script.items[0]);
 			if (script.nr > 1)
 				lk_buf_addf(&desc, " and \"%s\"", script.items[1]);
 			lk_buf_addf(&desc, " (on this line: %s, after the crate's objects)", word);
@@ -302,7 +319,7 @@ static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d,
 		{ "key-function", LK_EDIT_KIND_DECLARATION }, { "extern-c", LK_EDIT_KIND_DECLARATION },
 		{ "signature", LK_EDIT_KIND_DECLARATION }, { "local", LK_EDIT_KIND_DECLARATION },
 		{ "template", LK_EDIT_KIND_DECLARATION }, { "static-member", LK_EDIT_KIND_DECLARATION },
-		{ "inline-definition", LK_EDIT_KIND_DECLARATION },
+		{ "inline-definition", LK_EDIT_KIND_DECLARATION }, { "comdat-discarded", LK_EDIT_KIND_REBUILD },
 	};
 
 	if (!f->fix)
@@ -316,6 +333,33 @@ static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d,
 		}
 }
 
+/*
+ * comdat-discarded: the input whose incomplete copy of the group ld kept
+ * moved to the end of the line, so that the complete copy, read first
+ * now, is the one kept. A workaround: the copies still differ.
+ */
+static void kept_group_moved(const struct lk_fixer *fx, const struct lk_diag *d, const struct lk_finding *f)
+{
+	const struct lk_sym *s = f->found && fx->rp->symtab ? lk_symtab_lookup(fx->rp->symtab, f->found) : NULL;
+	const struct lk_line_item *it;
+	struct lk_edit e = { LK_EDIT_KIND_MOVE, -1, -1, LK_STRVEC_INIT, NULL, NULL, NULL, 0 };
+	struct lk_buf desc = LK_BUF_INIT;
+	long item;
+
+	if (!s || !s->discarded_def || s->discarded_kept < 0 || (size_t)s->discarded_kept >= fx->rp->inputs.nr)
+		return;
+	for (item = fx->rp->inputs.items[s->discarded_kept].item; item >= 0 && fx->line->items.items[item].parent >= 0;)
+		item = fx->line->items.items[item].parent;
+	if (item < 0 || (it = &fx->line->items.items[item])->position < 0 || !it->word)
+		return;
+	e.position = it->position;
+	lk_strvec_push(&e.words, it->word);
+	lk_buf_addf(&desc, "move %s (at %ld) to the end of the line, so that the complete copy of the COMDAT group %s is read first and kept (the copies still differ)",
+		    it->word, it->position, s->discarded_group);
+	lk_fix_offer(fx, d, &e, desc.buf)->workaround = 1;
+	lk_buf_release(&desc);
+}
+
 void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 {
 	struct lk_buf b = LK_BUF_INIT;
@@ -325,6 +369,8 @@ void lk_fix_near_misses(const struct lk_fixer *fx, const struct lk_diag *d)
 		size_t k;
 
 		stated_near_miss(fx, d, f);
+		if (!strcmp(f->kind, "comdat-discarded"))
+			kept_group_moved(fx, d, f);
 		if (!f->in || !f->found)
 			continue;
 		if (!strcmp(f->kind, "main")) {

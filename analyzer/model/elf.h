@@ -74,6 +74,7 @@ struct lk_elf_sym {
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 	unsigned versioned_ref : 1;	/* shared objects: an undefined reference with a version (a verneed entry) */
+	uint32_t group;		/* a definition in a COMDAT group's section: 1 + its index in lk_elf_syms.groups; 0 none */
 };
 
 struct lk_elf_syms {
@@ -82,6 +83,14 @@ struct lk_elf_syms {
 	/* An object's sections named like C identifiers: ld defines __start_NAME and __stop_NAME for them. */
 	struct lk_strvec start_stop;
 	int machine;		/* the file's e_machine */
+	/*
+	 * A relocatable object's COMDAT groups (SHT_GROUP with GRP_COMDAT), by
+	 * signature, in section order: ld keeps the first group of a signature
+	 * it loads and discards the later ones with their sections, so that a
+	 * symbol defined only there is undefined (bfd's elf_link_add_object_symbols,
+	 * lld's ObjFile::initializeSymbols).
+	 */
+	struct lk_strvec groups;
 };
 
 void lk_elf_syms_release(struct lk_elf_syms *syms);

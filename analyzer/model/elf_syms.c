@@ -36,6 +36,7 @@ void lk_elf_syms_release(struct lk_elf_syms *syms)
 	syms->items = NULL;
 	syms->nr = syms->alloc = 0;
 	lk_strvec_release(&syms->start_stop);
+	lk_strvec_release(&syms->groups);
 }
 
 /* Version names by index from SHT_GNU_verdef; names[i] borrowed from the string table. */
@@ -83,7 +84,7 @@ int lk_elf_start_stop_name(const char *n)
 }
 
 static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, const GElf_Sym *s,
-		     const char *version, int hidden, int in_group)
+		     const char *version, int hidden, int in_group, uint32_t group)
 {
 	struct lk_elf_sym *y;
 
@@ -107,6 +108,51 @@ static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, co
 		      s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
 	y->hidden_version = hidden;
 	y->mergeable = in_group || GELF_ST_BIND(s->st_info) == STB_GNU_UNIQUE;
+	y->group = y->defined ? group : 0;
+}
+
+/*
+ * A COMDAT group section of a relocatable object: its signature (the
+ * name of the symbol sh_info of its symbol table sh_link names; a section
+ * symbol's is that section's name) pushed to out->groups, and each member
+ * section's entry of group_of[] (nsec entries) set to 1 + its index. Each
+ * word and index checked against the section's size and the section count.
+ */
+static void read_group(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, size_t shstrndx, int shstrndx_ok,
+		       struct lk_elf_syms *out, uint32_t *group_of, size_t nsec)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Scn *symscn = elf_getscn(e, sh->sh_link);
+	Elf_Data *symd = symscn ? elf_getdata(symscn, NULL) : NULL;
+	GElf_Shdr symsh, secsh;
+	GElf_Sym sig;
+	const char *name = NULL;
+	const uint32_t *w;
+	size_t n;
+	uint32_t idx;
+
+	if (!d || !d->d_buf || d->d_size < 4 || !symd || !gelf_getshdr(symscn, &symsh) || sh->sh_info > INT32_MAX ||
+	    !gelf_getsym(symd, (int)sh->sh_info, &sig))
+		return;
+	w = d->d_buf;
+	if (!(w[0] & GRP_COMDAT))
+		return;
+	if (GELF_ST_TYPE(sig.st_info) == STT_SECTION) {
+		Elf_Scn *ss = sig.st_shndx < SHN_LORESERVE ? elf_getscn(e, sig.st_shndx) : NULL;
+
+		if (ss && shstrndx_ok && gelf_getshdr(ss, &secsh))
+			name = elf_strptr(e, shstrndx, secsh.sh_name);
+	} else {
+		name = elf_strptr(e, symsh.sh_link, sig.st_name);
+	}
+	if (!name || !*name || out->groups.nr >= UINT32_MAX - 1)
+		return;
+	lk_strvec_push(&out->groups, name);
+	idx = (uint32_t)out->groups.nr;
+	n = d->d_size / 4;
+	for (size_t i = 1; i < n; i++)
+		if (w[i] < nsec)
+			group_of[w[i]] = idx;
 }
 
 /* The globals of an open ELF: .symtab for objects, .dynsym (and versions) for shared ones. */
@@ -117,6 +163,7 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 	GElf_Shdr shdr, symshdr;
 	struct versions vers = { NULL, 0, 0 }, *v = &vers;
 	struct { char *items; size_t nr, alloc; } grouped = { NULL, 0, 0 };	/* per section: SHF_GROUP */
+	uint32_t *group_of = NULL;	/* per section: its COMDAT group, 1-based; 0 none (ET_REL only) */
 	Elf_Data *data, *vdata = NULL;
 	size_t n, shstrndx = 0;
 	int shstrndx_ok;
@@ -154,12 +201,19 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 		free(grouped.items);
 		return 0;	/* no symbols: a stripped or empty input */
 	}
+	if (ehdr.e_type == ET_REL) {
+		group_of = lk_xcalloc(grouped.nr + 1, sizeof(*group_of));
+		for (scn = NULL; (scn = elf_nextscn(e, scn));)
+			if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_GROUP)
+				read_group(e, scn, &shdr, shstrndx, shstrndx_ok, out, group_of, grouped.nr);
+	}
 	data = elf_getdata(symscn, NULL);
 	if (versym)
 		vdata = elf_getdata(versym, NULL);
 	if (!data || !symshdr.sh_entsize) {
 		free(vers.names);
 		free(grouped.items);
+		free(group_of);
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': bad symbol table", path);
 	}
 	n = symshdr.sh_size / symshdr.sh_entsize;
@@ -187,12 +241,14 @@ static int read_elf_syms(Elf *e, const char *path, struct lk_elf_syms *out, stru
 				continue;	/* local to the DSO */
 		}
 		push_sym(out, i, name, &s, version, hidden,
-			 s.st_shndx < grouped.nr && grouped.items[s.st_shndx]);
+			 s.st_shndx < grouped.nr && grouped.items[s.st_shndx],
+			 group_of && s.st_shndx < grouped.nr ? group_of[s.st_shndx] : 0);
 		if (vdata && s.st_shndx == SHN_UNDEF && gelf_getversym(vdata, (int)i, &vs) && (vs & 0x7fff) >= 2)
 			out->items[out->nr - 1].versioned_ref = 1;
 	}
 	free(vers.names);
 	free(grouped.items);
+	free(group_of);
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * lib<name>.so before lib<name>.a in each dir unless -Bstatic; -l:file
  * literally; a file of another machine skipped ("skipping incompatible X
  * when searching for -lY"), and kept in the item's `skipped` for the
- * explanation of a "cannot find" (explain/notfound.c).
+ * explanation of a "cannot find" (explain/notfound.c). A bundle's copy of
+ * a candidate (lk_resolve_bundled) is read in its place, as ld read it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
 
 			for (int pass = 0; pass < 2; pass++) {
 				struct lk_elf_info info;
-				char *path;
+				char *path, *copy;
 
 				lk_buf_reset(&file);
 				if (verbatim && pass)
@@ -53,6 +54,11 @@ int lk_resolve_search_lib(const struct lk_line *line, struct lk_line_item *it)
 					lk_buf_addf(&file, "lib%s.%s", name, pass == 0 ? "so" : "a");
 				path = join(dir, file.buf);
 				lk_strvec_push(&it->tried, path);
+				/* A bundle's copy of the candidate stands in when it is not here, or another here. */
+				if ((copy = lk_resolve_bundled(line->rec, path))) {
+					free(path);
+					path = copy;
+				}
 				lk_elf_identify(path, &info);
 				if (!is_found(&info)) {
 					lk_elf_info_release(&info);

@@ -559,6 +559,7 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	(void)err;
 	memset(line, 0, sizeof(*line));
 	line->walls = opt->walls;
+	line->rec = rec;
 	linker_argv(rec, opt, line, &argv);
 	fill_gcc_atfiles(rec, &argv);
 	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));

@@ -158,6 +158,7 @@ struct lk_line {
 	char *no_driver_why;		/* --run-driver refused: why, or NULL */
 	char *scratch;			/* the driver's runs' directory, the model's (lk_line_scratch), or NULL */
 	struct lk_walls *walls;		/* where those runs' walls are told (lk_line_options'), or NULL */
+	const struct lk_record *rec;	/* borrowed: the record it was built from (its kept copies stand in for files -l finds missing), which outlives the line; or NULL */
 };
 
 struct lk_line_options {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +25,8 @@
 #include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/file.h"
+#include "linkscope/sha256.h"
 #include "linkscope/runcmd.h"
 #include "script.h"
 #include "linkscope/vec.h"
@@ -283,6 +286,88 @@ static char *kept_as(const struct lk_record *rec, const char *path, int object_o
 	return NULL;
 }
 
+/* Does the file at `path` hold the content named `sha256` (its size that of `copy` first: a cheap no)? */
+static int same_content(const char *path, const char *copy, const char *sha256)
+{
+	struct lk_sha256 ctx;
+	struct stat a, b;
+	char buf[65536], hex[65];
+	ssize_t n;
+	int fd;
+
+	if (stat(copy, &b) < 0 || (fd = lk_file_open_regular(path, &a)) < 0)
+		return 0;
+	if (a.st_size != b.st_size) {
+		close(fd);
+		return 0;
+	}
+	lk_sha256_init(&ctx);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		lk_sha256_update(&ctx, buf, (size_t)n);
+	close(fd);
+	lk_sha256_final_hex(&ctx, hex);
+	return n == 0 && !strcmp(hex, sha256);
+}
+
+char *lk_resolve_bundled(const struct lk_record *rec, const char *path)
+{
+	char *abs;
+
+	/* Only a bundle's record has bundled copies: a record's line costs nothing more. */
+	if (!rec || !rec->unpacked)
+		return NULL;
+	abs = in_cwd(rec, path);
+	for (size_t i = 0; i < rec->kept.nr; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *kabs, *blob;
+		int same;
+
+		if (!k->reason || strcmp(k->reason, "bundle"))
+			continue;
+		kabs = in_cwd(rec, k->path);
+		same = !strcmp(kabs, abs);
+		free(kabs);
+		if (!same)
+			continue;
+		blob = join(rec->dir, k->blob);
+		/* bundle.c names every bundled copy blobs/<sha256>, checked when it was unpacked. */
+		if (access(blob, R_OK) < 0 || same_content(abs, blob, k->blob + 6)) {
+			free(blob);
+			blob = NULL;
+		}
+		free(abs);
+		return blob;
+	}
+	free(abs);
+	return NULL;
+}
+
+int lk_resolve_bundles_dir(const struct lk_record *rec, const char *dir)
+{
+	char *abs;
+	size_t n;
+	int found = 0;
+
+	if (!rec || !rec->unpacked)
+		return 0;
+	abs = in_cwd(rec, dir);
+	n = strlen(abs);
+	while (n > 1 && abs[n - 1] == '/')
+		n--;
+	for (size_t i = 0; i < rec->kept.nr && !found; i++) {
+		const struct lk_record_kept *k = &rec->kept.items[i];
+		char *kabs;
+
+		if (!k->reason || strcmp(k->reason, "bundle"))
+			continue;
+		kabs = in_cwd(rec, k->path);
+		found = !strncmp(kabs, abs, n) && kabs[n] == '/';
+		free(kabs);
+	}
+	free(abs);
+	return found;
+}
+
 /* The copy the shim kept of `path`, if any. */
 static char *kept_copy(const struct lk_record *rec, const char *path)
 {
@@ -388,14 +473,28 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 			it->info.kind = LK_FILE_MISSING;
 			return;
 		}
+		/* Found in a bundle (libsearch.c): its candidate, the last tried, is gone or another here. */
+		if (c->rec->unpacked && !strncmp(it->path, c->rec->dir, strlen(c->rec->dir)) && it->tried.nr)
+			set_note(it, "%s; read from the copy in the bundle",
+				 access(it->tried.items[it->tried.nr - 1], F_OK) < 0 ? "not on this machine" :
+				 "another file on this machine");
 	} else if (it->kind == LK_ITEM_FILE) {
 		char *path = it->path ? it->path : in_cwd(c->rec, it->word);
 		char *copy;
 
 		it->path = path;
 		lk_elf_identify(path, &it->info);
-		/* The copy is what ld read; a file rewritten since is not (analyzer/model/fingerprint.c). */
-		if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
+		/* A bundle's copy is what ld read where the file here is gone or another (bundle.c). */
+		if ((copy = lk_resolve_bundled(c->rec, path))) {
+			int gone = it->info.kind == LK_FILE_MISSING;
+
+			lk_elf_info_release(&it->info);
+			it->path = copy;
+			lk_elf_identify(copy, &it->info);
+			set_note(it, "%s; read from the copy in the bundle", gone ? "not on this machine" :
+				 "another file on this machine");
+			free(path);
+		} else if ((it->info.kind == LK_FILE_MISSING || lk_fingerprint_changed(c->rec, it)) &&
 		    (copy = kept_copy(c->rec, path))) {
 			int gone = it->info.kind == LK_FILE_MISSING;
 
@@ -453,7 +552,19 @@ static size_t add_child(struct ctx *c, size_t parent, const struct lk_script_inp
 	return line->items.nr++;
 }
 
-/* Where ld looks for a file a script names (ldlang.c / ldfile.c). */
+/* Is `path` there for the link: on this machine, or carried by its bundle (found where ld found it)? */
+static int there(struct ctx *c, const char *path)
+{
+	char *copy;
+
+	if (access(path, F_OK) == 0)
+		return 1;
+	copy = lk_resolve_bundled(c->rec, path);
+	free(copy);
+	return copy != NULL;
+}
+
+/* Where ld looks for a file a script names (ldlang.c / ldfile.c); `script` as the link named it. */
 static char *script_file_path(struct ctx *c, const char *script, const char *name)
 {
 	const char *sysroot = c->line->sysroot;
@@ -470,7 +581,7 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 	{
 		char *here = in_cwd(c->rec, name);
 
-		if (access(here, F_OK) == 0)
+		if (there(c, here))
 			return here;
 		free(here);
 	}
@@ -479,11 +590,28 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 				  c->line->default_dirs.items[d - c->line->libdirs.nr];
 		char *p = join(dir, name);
 
-		if (access(p, F_OK) == 0)
+		if (there(c, p))
 			return p;
 		free(p);
 	}
 	return in_cwd(c->rec, name);
+}
+
+/*
+ * The path the link named a bundle's copy `path` by (malloc'd), or `path`
+ * itself: a script's names are looked up from where the link read it (a
+ * sysroot's libc.so names its files inside the sysroot), not from the copy.
+ */
+static char *as_linked(const struct lk_record *rec, const char *path)
+{
+	size_t n = strlen(rec->dir);
+
+	if (!rec->unpacked || strncmp(path, rec->dir, n) || path[n] != '/')
+		return lk_xstrdup(path);
+	for (size_t i = 0; i < rec->kept.nr; i++)
+		if (!strcmp(path + n + 1, rec->kept.items[i].blob))
+			return in_cwd(rec, rec->kept.items[i].path);
+	return lk_xstrdup(path);
 }
 
 static void read_script(struct ctx *c, size_t index, int depth)
@@ -492,9 +620,9 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	struct lk_buf text = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_script script;
-	char *path = lk_xstrdup(it->path);
+	char *path = as_linked(c->rec, it->path);
 
-	if (lk_buf_read_file(&text, path, (size_t)1 << 20) < 0) {
+	if (lk_buf_read_file(&text, it->path, (size_t)1 << 20) < 0) {
 		set_note(it, "cannot read it as a linker script: too large or unreadable");
 		goto out;
 	}
@@ -629,10 +757,15 @@ static int try_needed_dir(struct ctx *c, const char *dir, const char *name,
 {
 	struct lk_elf_info info;
 	/* A relative dir (-rpath-link ., LD_LIBRARY_PATH=lib) is ld's cwd's, the record's. */
-	char *abs = in_cwd(c->rec, dir), *path = join(abs, name);
+	char *abs = in_cwd(c->rec, dir), *path = join(abs, name), *copy;
 	int ok;
 
 	free(abs);
+	/* A bundle's copy where the library is not here, or another here (bundle.c carries them as "needed"). */
+	if ((copy = lk_resolve_bundled(c->rec, path))) {
+		free(path);
+		path = copy;
+	}
 	lk_elf_identify(path, &info);
 	ok = info.kind == LK_FILE_SHARED && compatible(c, &info);
 	lk_elf_info_release(&info);

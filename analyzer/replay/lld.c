@@ -374,6 +374,38 @@ int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, l
 	return 1;
 }
 
+/* The argv position of a replay input's top-level line item, or -1. */
+static long top_position(const struct lk_line *line, const struct lk_replay *rp, long input)
+{
+	long item = input >= 0 ? rp->inputs.items[input].item : -1;
+
+	while (item >= 0 && line->items.items[item].parent >= 0)
+		item = line->items.items[item].parent;
+	return item >= 0 ? line->items.items[item].position : -1;
+}
+
+/*
+ * Was the member `ref` taken by lld's own rule: its archive read before
+ * any reference to the symbol it was taken for (GNU ld, reading left to
+ * right, would not have gone back for it)? A member whose archive comes
+ * after the reference is taken by every linker: an undefined symbol it
+ * references is a library missing, not archive order.
+ */
+static int taken_from_before(const struct lk_line *line, const struct lk_replay *lazy, const struct lk_rinput *ref)
+{
+	const struct lk_sym *s = lazy->symtab ? lk_symtab_lookup(lazy->symtab, ref->pulled_for) : NULL;
+	const struct lk_line_item *archive = ref->item >= 0 ? &line->items.items[ref->item] : NULL;
+	long at, first;
+
+	while (archive && archive->parent >= 0)
+		archive = &line->items.items[archive->parent];
+	if (!s || !archive || s->first_ref < 0 || (size_t)s->first_ref >= lazy->inputs.nr)
+		return 1;	/* not known: lld's rule, as before */
+	at = archive->position;
+	first = top_position(line, lazy, s->first_ref);
+	return at < 0 || first < 0 || at < first;
+}
+
 /* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike; mold checks no TLS type). */
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
 		       int tls_checked, struct lk_linker_verdict *v)
@@ -421,7 +453,7 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 			lk_buf_addf(&b, "for %s: add -Wl,-z,notext, so that %s makes a text relocation of it as GNU ld and mold do (the output's code is then patched at load time); or make the code position-independent",
 				    who, who);
 			rp_linker_fix(v, lk_buf_detach(&b), "-Wl,-z,notext", -1);
-		} else if (ref && ref->member && ref->pulled_for) {
+		} else if (ref && ref->member && ref->pulled_for && taken_from_before(line, lazy, ref)) {
 			struct lk_rinput archive = *ref;
 
 			archive.member = NULL;

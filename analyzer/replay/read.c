@@ -3,9 +3,11 @@
  * as ld/ldlang.c's open_input_bfds and load_symbols read them, a
  * --start-group rescanned as a whole until a pass pulls nothing
  * (ldlang.c's lang_group_statement handling), a regular object's symbols
- * added as bfd/elflink.c's elf_link_add_object_symbols adds them, and the
- * words an edit appended read after the user's last input, where the fix
- * trials' snapshot is taken.
+ * added as bfd/elflink.c's elf_link_add_object_symbols adds them (those of
+ * a COMDAT group whose signature an earlier input loaded dropped first, as
+ * ldlang.c's section_already_linked drops the group), and the words an
+ * edit appended read after the user's last input, where the fix trials'
+ * snapshot is taken.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +32,40 @@ static void multiple_definition(struct rp *r, struct lk_sym *s, long second)
 	d->ref_input = second;
 }
 
+/*
+ * The object's COMDAT groups that a group of the same signature loaded
+ * earlier makes ld discard (ldlang.c's section_already_linked, before the
+ * object's symbols are added; lld and mold keep the first group too):
+ * discarded[k] for group k (1-based), or NULL when none is.
+ */
+static unsigned char *discarded_groups(struct rp *r, long input, const struct lk_elf_syms *syms)
+{
+	unsigned char *discarded = NULL;
+
+	if (!syms->groups.nr)
+		return NULL;
+	if (!r->comdats)
+		r->comdats = lk_symtab_new();
+	for (size_t k = 0; k < syms->groups.nr; k++) {
+		struct lk_sym *g = lk_symtab_intern(r->comdats, syms->groups.items[k]);
+
+		if (!g->defined) {
+			g->defined = 1;
+			g->def_input = input;
+			continue;
+		}
+		if (!discarded)
+			discarded = lk_xcalloc(syms->groups.nr + 1, 1);
+		discarded[k + 1] = 1;
+	}
+	return discarded;
+}
+
 /* A regular object (or archive member) joins the link; seen[i] (if not NULL) gets the entry of symbol i. */
 static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen)
 {
+	unsigned char *discarded = discarded_groups(r, input, syms);
+
 	for (size_t i = 0; i < syms->start_stop.nr; i++)
 		lk_strvec_push(&r->start_stop, syms->start_stop.items[i]);
 	for (size_t i = 0; i < syms->nr; i++) {
@@ -41,6 +74,22 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 
 		if (seen)
 			seen[i] = s;
+		if (discarded && y->group && discarded[y->group]) {
+			/*
+			 * bfd: "Symbols from discarded section are undefined" (lld
+			 * too): no definition. Nor a reference the replay counts: the
+			 * relocations that would use it went with the group.
+			 */
+			if (!s->discarded_def) {
+				const char *sig = syms->groups.items[y->group - 1];
+
+				s->discarded_def = 1;
+				s->discarded_input = input;
+				s->discarded_kept = lk_symtab_lookup(r->comdats, sig)->def_input;
+				s->discarded_group = lk_symtab_strdup(r->tab, sig);
+			}
+			continue;
+		}
 		switch (lk_symtab_add_regular(r->tab, s, y, input, r->rules)) {
 		case LK_SYM_MULTIPLE:
 			multiple_definition(r, s, input);
@@ -69,6 +118,7 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			break;
 		}
 	}
+	free(discarded);
 }
 
 /* The symbols (and under --gc-sections the sections) of a regular input read from disk join the link. */

@@ -164,6 +164,7 @@ static void rp_release(struct rp *r)
 	lk_strvec_release(&r->lazy_dropped_refs);
 	lk_strvec_release(&r->lazy_dropped_roots);
 	lk_strvec_release(&r->start_stop);
+	lk_symtab_free(r->comdats);
 	lk_policy_release(&r->policy);
 	free(r->archives.items);
 	free(r->archive_slot.items);

@@ -72,6 +72,8 @@ struct rp {
 	const struct lk_replay_edit *edit;	/* a counterfactual (never NULL: a neutral one for none) */
 	struct { struct { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } live_undefined;
 	struct lk_strvec start_stop;	/* the regular inputs' sections named like C identifiers */
+	/* the COMDAT group signatures loaded, each `defined` once the first group of it joined (read.c), or NULL */
+	struct lk_symtab *comdats;
 	struct rp_relocs *relocs;	/* the relocation room (reloc.h) */
 	unsigned sections_want;	/* what is read of a regular input's sections (enum lk_elf_gc_want) */
 	int lazy_pending;	/* RP_LLD: a new reference names a symbol an archive read already defines */

@@ -224,6 +224,15 @@ static int same_pos(const struct lk_srcpos *a, const struct lk_srcpos *b)
 }
 
 /* The near misses' source lines, each said once (copies of one object in the build tree name the same line). */
+/* The comdat-discarded near miss of d (an input defines it only in a COMDAT group ld dropped), or NULL. */
+static const struct lk_finding *comdat_dropped(const struct lk_diag *d)
+{
+	for (size_t i = 0; i < d->near_misses.nr; i++)
+		if (!strcmp(d->near_misses.items[i].kind, "comdat-discarded") && d->near_misses.items[i].def_path)
+			return &d->near_misses.items[i];
+	return NULL;
+}
+
 static void near_miss_lines_out(FILE *out, const struct lk_diag *d, int md)
 {
 	const char *lead = md ? "- " : "  - ";
@@ -325,6 +334,7 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 	for (size_t i = 0; i < rp->diags.nr; i++) {
 		const struct lk_diag *d = &rp->diags.items[i];
 		const struct lk_fix_list *fl = lk_fixes_of(fixes, i);
+		const struct lk_finding *dropped;
 		char *human = lk_demangle(d->symbol);
 
 		if (d->symbols.nr > 1) {
@@ -360,6 +370,10 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 				d->provider_package ? ")" : "");
 		} else if (d->defined_path) {
 			fprintf(out, "  defined in %s, on the line but read before the reference\n", d->defined_path);
+		} else if ((dropped = comdat_dropped(d))) {
+			fprintf(out, "  defined in %s%s%s%s, only in a COMDAT group ld discarded\n", dropped->def_path,
+				dropped->def_member ? "(" : "", dropped->def_member ? dropped->def_member : "",
+				dropped->def_member ? ")" : "");
 		} else if (d->kind == LK_DIAG_UNDEFINED && d->looked_in.nr) {
 			fprintf(out, "  defined in nothing found (%zu dirs searched)\n", d->looked_in.nr);
 		}

@@ -153,15 +153,19 @@ static int names_symbol(const char *text, const char *sym)
  * that symbol's (its key, so the links that fail on it are one cause,
  * and its reference's source line); else the reason is its key.
  */
-static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp, const char *why)
+static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp, const struct lk_fixes *fixes,
+		     const char *why)
 {
 	const struct lk_diag *d = NULL;
+	const struct lk_fix_list *fl = NULL;
 	struct lk_summary_part *p;
 	struct lk_buf key = LK_BUF_INIT;
 
 	for (size_t i = 0; !d && i < rp->diags.nr; i++)
-		if (rp->diags.items[i].kind == LK_DIAG_UNDEFINED && names_symbol(why, rp->diags.items[i].symbol))
+		if (rp->diags.items[i].kind == LK_DIAG_UNDEFINED && names_symbol(why, rp->diags.items[i].symbol)) {
 			d = &rp->diags.items[i];
+			fl = lk_fixes_of(fixes, i);
+		}
 	lk_buf_addf(&key, "linker-rule|%s", d ? d->symbol : why);
 	p = new_part(parts, key.buf, "linker-rule");
 	lk_buf_release(&key);
@@ -171,6 +175,22 @@ static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp,
 		return;
 	p->symbol = lk_xstrdup(d->symbol);
 	src_of(p, d);
+	/*
+	 * GNU ld's fixes of the symbol, where the user would make them, as
+	 * stated ones: tried under GNU ld's rules, not this linker's, so none
+	 * is said verified here; they place the annotation on the build file.
+	 */
+	for (size_t k = 0; fl && k < fl->nr; k++) {
+		const struct lk_fix *f = &fl->items[k];
+		struct lk_summary_fix sf = { f->description, 0, 1, NULL, NULL, 0 };
+
+		if (!f->where)
+			continue;
+		sf.where = f->where->sentence;
+		sf.file = f->where->file;
+		sf.line = f->where->line;
+		push_fix(&p->fixes, &sf);
+	}
 }
 
 static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
@@ -275,7 +295,7 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 	else if (own->why.nr)
 		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
 		for (size_t i = 0; i < own->why.nr; i++)
-			add_rule(parts, &rp, own->why.items[i]);
+			add_rule(parts, &rp, &fixes, own->why.items[i]);
 	else if (!rp.diags.nr)
 		add_plain(parts, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
 	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)

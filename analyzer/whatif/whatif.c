@@ -114,6 +114,20 @@ static void set_output(struct lk_record *next)
 	}
 }
 
+/* The recorded variable `name` of `next` set to `value` (added when the baseline's record lacks it). */
+static void set_env(struct lk_record *next, const char *name, const char *value)
+{
+	for (size_t i = 0; i < next->env.nr; i++)
+		if (!strcmp(next->env.items[i].name, name)) {
+			free(next->env.items[i].value);
+			next->env.items[i].value = lk_xstrdup(value);
+			return;
+		}
+	LK_GROW(next->env.items, next->env.nr + 1, next->env.alloc);
+	next->env.items[next->env.nr].name = lk_xstrdup(name);
+	next->env.items[next->env.nr++].value = lk_xstrdup(value);
+}
+
 /*
  * `next` (a load of the baseline's record) made the predicted link's: the
  * source's argv, no outcome, no fingerprints (what is on disk now is what
@@ -133,12 +147,15 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 		free(next->cwd);
 		next->cwd = lk_xstrdup(wl->cwd);
 	}
-	/* The fixes' "where" reads the package's build.rs in this tree, not in the baseline's. */
-	for (size_t i = 0; wl->manifest_dir && i < next->env.nr; i++)
-		if (!strcmp(next->env.items[i].name, "CARGO_MANIFEST_DIR")) {
-			free(next->env.items[i].value);
-			next->env.items[i].value = lk_xstrdup(wl->manifest_dir);
-		}
+	/* The fixes' "where" reads the package's build.rs and its output in this tree, not in the baseline's. */
+	if (wl->manifest_dir)
+		set_env(next, "CARGO_MANIFEST_DIR", wl->manifest_dir);
+	if (!strcmp(wl->source, "cargo") && wl->read && lk_str_ends_with(wl->read, "/output")) {
+		lk_buf_add(&path, wl->read, strlen(wl->read) - strlen("output"));
+		lk_buf_addstr(&path, "out");
+		set_env(next, "OUT_DIR", path.buf);
+		lk_buf_reset(&path);
+	}
 	next->has_exit = 0;
 	next->exit_status = 0;
 	next->signal = 0;

@@ -271,6 +271,7 @@ struct lk_record {
 	struct { struct lk_record_kept *items; size_t nr, alloc; } kept;
 	struct { struct lk_record_seen *items; size_t nr, alloc; } seen;
 	struct lk_envvars env;
+	char *unpacked;		/* a bundle's record: the private dir it was unpacked into (dir is in it), removed by lk_record_release; else NULL */
 };
 
 /* A record file larger than this is not read (a record of the LLVM line is about 1 MiB). */

@@ -77,6 +77,37 @@ make CC="$SHIM" >"$T/make.out" 2>&1
 check_eq "LIBS: with the line added, make links" 0 "$?"
 cd "$T" || exit 1
 
+# --- the rule's own words choose the variable (issue #34), whatever else
+# the Makefile defines or another rule reads; each applied, make links ---
+# own_case NAME MAKEFILE WANT-VARIABLE: the where's variable and text, then the line written after it (or at the end).
+own_case() {
+	cd "$T" && rm -rf "oc-$1" && mkdir "oc-$1" && cd "oc-$1" || exit 1
+	printf '#include <zlib.h>\nint main(void) { return zlibVersion()[0] == 0; }\n' >prog.c
+	printf '%b' "$2" >Makefile
+	make CC="$SHIM" >"$T/oc.out" 2>&1
+	check "$1: make's link fails" grep -q "undefined reference to .zlibVersion" "$T/oc.out"
+	json=$("$LINKSCOPE" report --format json last-failed)
+	check_eq "$1: the variable the link rule reads" "$3 $3 += -lz" "$(field "$json" "$where['variable'] + ' ' + $where['text']")"
+	line=$(field "$json" "$where['line']")
+	if [ "$line" != None ]; then
+		sed -i "${line}a $(field "$json" "$where['text']")" Makefile
+	else
+		printf '%s\n' "$(field "$json" "$where['text']")" >>Makefile
+	fi
+	make CC="$SHIM" >"$T/oc.out" 2>&1
+	check_eq "$1: with the line written, make links" 0 "$?"
+	check "$1: and the program runs" ./prog
+	cd "$T" || exit 1
+}
+own_case "LDLIBS defined, the rule reads EXTRA" \
+	'LDLIBS = -lm\nOBJS = prog.o\nEXTRA =\nprog: $(OBJS)\n\t$(CC) -o $@ $(OBJS) $(EXTRA)\nother: other.o\n' EXTRA
+own_case "built-in rule, another rule reads LIBS" \
+	'LIBS = -lm\nprog: prog.o\nother: other.o\n\t$(CC) -o $@ $^ $(LIBS)\n' LDLIBS
+own_case "target from a variable, the recipe continued" \
+	'BIN = prog\n$(BIN): prog.o\n\t$(CC) -o $@ $^ \\\n\t\t$(TOOL_LIBS) -lm\n' TOOL_LIBS
+own_case "a pattern rule" \
+	'%: %.o\n\t$(CC) $(LDFLAGS) -o $@ $< $(PLIBS)\nprog: prog.o\n' PLIBS
+
 # --- meson: the target's dependencies: ---
 mkdir -p ms/src && cd ms || exit 1
 cat >src/meson.build <<'EOF'

@@ -25,7 +25,7 @@ id_ok=$(sed -n 3p <<<"$ids") id_bad=$(sed -n 2p <<<"$ids") id_fixed=$(sed -n 1p 
 table=$("$REAL" help --table)
 check_eq "help --table: exit 0" 0 $?
 cmds=$(sed -n '/^formats /!s/ .*//p' <<<"$table")
-check_eq "every command is in the table" "list show explain report why diff prune index check whatif help" "$(xargs <<<"$cmds")"
+check_eq "every command is in the table" "list show explain report why diff prune index check whatif bundle help" "$(xargs <<<"$cmds")"
 overview=$("$REAL" help)
 for c in $cmds; do
 	check_contains "help lists '$c'" "$overview" "  $c "

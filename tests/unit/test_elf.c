@@ -370,9 +370,37 @@ static void test_elf_cut_while_held(void **state)
 	lk_elf_archive_close(&ar);
 }
 
+/* An object's COMDAT groups by signature, and the group of each definition in one (g++'s C5 constructor group). */
+static void test_elf_comdat_groups(void **state)
+{
+	struct lk_elf_syms s = { 0 };
+	struct lk_err err = LK_ERR_INIT;
+	const struct lk_elf_sym *c1, *c2, *plain;
+	char gdir[64], path[128];
+
+	(void)state;
+	test_dir_make(gdir, sizeof(gdir), "lk-elf-comdat",
+		      "printf 'template <class T> struct Box { T v; Box(T x) : v(x) {} };\\n"
+		      "template struct Box<int>;\\nint plain_fn(void) { return 1; }\\n' >b.cpp && g++ -c b.cpp -o b.o");
+	snprintf(path, sizeof(path), "%s/b.o", gdir);
+	assert_int_equal(lk_elf_read_syms(path, &s, &err), 0);
+	assert_int_equal(s.groups.nr, 1);
+	assert_string_equal(s.groups.items[0], "_ZN3BoxIiEC5Ei");
+	assert_non_null(c1 = find(&s, "_ZN3BoxIiEC1Ei", NULL));
+	assert_non_null(c2 = find(&s, "_ZN3BoxIiEC2Ei", NULL));
+	assert_int_equal(c1->group, 1);
+	assert_int_equal(c2->group, 1);
+	assert_true(c1->weak && c1->mergeable);
+	assert_non_null(plain = find(&s, "_Z8plain_fnv", NULL));
+	assert_int_equal(plain->group, 0);
+	lk_elf_syms_release(&s);
+	test_dir_remove(gdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_elf_comdat_groups),
 		cmocka_unit_test(test_elf_identify_kinds),
 		cmocka_unit_test(test_elf_object_symbols),
 		cmocka_unit_test(test_elf_archive_armap_and_members),

@@ -195,6 +195,48 @@ static void test_where_cmake_subdir_target(void **state)
 	world_release(&w);
 }
 
+/*
+ * The target's last target_link_libraries, to its closing parenthesis (a
+ * ')' in a comment or a quoted argument does not end it), is where the
+ * line goes; one without a keyword makes the new line plain too.
+ */
+static void test_where_cmake_after_target_link_libraries(void **state)
+{
+	static const char *const argv[] = { "/usr/bin/cc", "CMakeFiles/meter.dir/meter.c.o", "-o", "meter", NULL };
+	struct world w;
+	struct lk_fix_where *got;
+
+	(void)state;
+	world_init(&w, CMAKE_TREE " && printf 'TARGET_LINK_LIBRARIES(meter # the tools )\\n  PRIVATE \"q)\"\\n  shapes)\\n"
+		   "target_link_libraries(meterx z)\\n' >>src/tools/CMakeLists.txt", "b/tools", argv, "meter", "-lm");
+	got = wh_cmake(&w.ask);
+	assert_non_null(got);
+	assert_string_equal(got->text, "target_link_libraries(meter PRIVATE m)");
+	assert_int_equal(got->line, 6);
+	lk_where_free(got);
+	world_release(&w);
+
+	world_init(&w, CMAKE_TREE " && printf 'target_link_libraries(meter\\n shapes)\\n' >>src/tools/CMakeLists.txt", "b/tools",
+		   argv, "meter", "-lm");
+	got = wh_cmake(&w.ask);
+	assert_non_null(got);
+	assert_string_equal(got->text, "target_link_libraries(meter m)");
+	assert_int_equal(got->line, 5);
+	lk_where_free(got);
+	world_release(&w);
+	/* the C++ driver: after the target's own LINKER_LANGUAGE, which would set it back */
+	world_init(&w, CMAKE_TREE " && printf 'set_target_properties(meter PROPERTIES\\n LINKER_LANGUAGE C)\\n' >>src/tools/CMakeLists.txt",
+		   "b/tools", argv, "meter", NULL);
+	w.fix.driver = (char *)"g++";
+	got = wh_cmake(&w.ask);
+	w.fix.driver = NULL;
+	assert_non_null(got);
+	assert_string_equal(got->text, "set_target_properties(meter PROPERTIES LINKER_LANGUAGE CXX)");
+	assert_int_equal(got->line, 5);
+	lk_where_free(got);
+	world_release(&w);
+}
+
 static void test_where_meson_scan(void **state)
 {
 	static const char *const argv[] = { "cc", "-o", "app", "app.p/main.c.o", NULL };
@@ -297,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_where_make_automake_ldadd),
 		cmocka_unit_test(test_where_make_odd_files),
 		cmocka_unit_test(test_where_cmake_subdir_target),
+		cmocka_unit_test(test_where_cmake_after_target_link_libraries),
 		cmocka_unit_test(test_where_meson_scan),
 		cmocka_unit_test(test_where_cargo_sys_crate),
 		cmocka_unit_test(test_where_cargo_rustflags),

@@ -21,6 +21,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "crate.h"
 #include "parts.h"
 
 /* Ancestors looked at for a Cargo.toml above a source, or a .cargo/config.toml above the cwd. */
@@ -283,30 +284,19 @@ static void crates_release(struct crates *cs)
 	free(cs->profile);
 }
 
-/* "foo-sys" and "foo_sys" are one crate name. */
-static int same_crate(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
-			return 0;
-	return *a == *b;
-}
-
-/* The crate of the diagnostic's first reference: libfoo_sys-HASH.rlib -> foo_sys, foo-HASH.x.rcgu.o -> foo; owned or NULL. */
+/*
+ * The crate of the diagnostic's first reference (crate.h): libfoo_sys-HASH.rlib
+ * -> foo_sys, foo-HASH.x.rcgu.o -> foo, TARGET/PROFILE/build/PKG-HASH/out/libx.a
+ * -> PKG (the package whose build script made the archive); owned or NULL.
+ */
 static char *ref_crate(const struct wh_ask *a)
 {
-	const char *name, *end;
 	long ri = a->d ? a->d->ref_input : -1;
 	long item = ri >= 0 ? a->out->inputs.items[ri].item : -1;
 
-	if (item < 0 || !a->line->items.items[item].path)
+	if (item < 0)
 		return NULL;
-	name = lk_path_base(a->line->items.items[item].path);
-	if (ends_with(name, ".rlib") && !strncmp(name, "lib", 3) && (end = strchr(name + 3, '-')))
-		return lk_xstrndup(name + 3, (size_t)(end - name - 3));
-	if (strstr(name, ".rcgu.o") && (end = strpbrk(name, "-.")))
-		return lk_xstrndup(name, (size_t)(end - name));
-	return NULL;
+	return lk_crate_of_path(a->line->items.items[item].path);
 }
 
 /* The `cargo:` line's instruction (after "cargo:" or "cargo::"), or NULL. */
@@ -381,6 +371,9 @@ static long script_line(const char *build_rs, const char *out_line)
 	if (text && in && !(nr = line_with(text, in, NULL)) && (eq = strchr(in, '=')) && eq[1]) {
 		key = lk_xstrndup(in, (size_t)(eq - in));
 		nr = line_with(text, eq + 1, key);
+		/* a path the script formats (OUT_DIR/libx.a): the line naming its file */
+		if (!nr && strchr(eq + 1, '/') && *lk_path_base(eq + 1))
+			nr = line_with(text, lk_path_base(eq + 1), key);
 		free(key);
 	}
 	free(text);
@@ -425,11 +418,11 @@ static const struct crate *lib_owner(const struct crates *cs, const char *stem, 
 		const struct crate *c = &cs->items[i];
 		size_t n = strlen(ref);
 
-		if (c->build_rs && !strncmp(c->pkg, ref, n) && same_crate(c->pkg + n, "-sys"))
+		if (c->build_rs && !strncmp(c->pkg, ref, n) && lk_crate_same(c->pkg + n, "-sys"))
 			return c;
 	}
 	for (size_t i = 0; ref && i < cs->nr; i++)
-		if (cs->items[i].build_rs && same_crate(cs->items[i].pkg, ref))
+		if (cs->items[i].build_rs && lk_crate_same(cs->items[i].pkg, ref))
 			return &cs->items[i];
 	return NULL;
 }
@@ -468,6 +461,28 @@ static char *joined(const struct lk_strvec *v, const char *sep)
 	return lk_buf_detach(&b);
 }
 
+/*
+ * The last line of a build script that calls the cc crate's compile
+ * (`.compile("NAME")`, `.try_compile(`), 1-based, or 0: cc prints the
+ * archive's cargo:rustc-link-lib and -search lines there, not the script.
+ */
+static long cc_compile_line(const char *build_rs)
+{
+	char *text = wh_read(build_rs);
+	long nr = 1, last = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL, nr++) {
+		size_t n = strcspn(p, "\n");
+		char *line = lk_xstrndup(p, n);
+
+		if (strstr(line, ".compile(") || strstr(line, ".try_compile("))
+			last = nr;
+		free(line);
+	}
+	free(text);
+	return last;
+}
+
 /* In crate c's build script: print `lines` after `after` (an output line, or NULL for "at the end"). */
 static struct lk_fix_where *in_script(const struct crate *c, const struct lk_strvec *lines, const char *after,
 				      const char *why)
@@ -478,7 +493,10 @@ static struct lk_fix_where *in_script(const struct crate *c, const struct lk_str
 
 	w->line = after ? script_line(c->build_rs, after) : 0;
 	lk_buf_addf(&s, "in the build script of the crate %s (%s), print \"%s\"", c->pkg, c->build_rs, quoted);
-	if (after)
+	if (after && !w->line && (w->line = cc_compile_line(c->build_rs)))
+		lk_buf_addf(&s, " after line %ld, the cc crate's compile, which prints \"%s\"%s", w->line, after,
+			    why ? why : "");
+	else if (after)
 		lk_buf_addf(&s, " after \"%s\"%s", after, why ? why : "");
 	else
 		lk_buf_addstr(&s, " (it prints no cargo:rustc-link-* line now)");
@@ -513,7 +531,7 @@ static struct lk_fix_where *missing_library(const struct wh_ask *a, const struct
 		lk_buf_addstr(&why, w->sentence);
 		if (c->links)
 			lk_buf_addf(&why, ": %s is the crate with links = \"%s\"", c->pkg, c->links);
-		if (ref && !same_crate(ref, c->pkg))
+		if (ref && !lk_crate_same(ref, c->pkg))
 			lk_buf_addf(&why, "%s not %s, which only references the symbols", c->links ? "," : ":", ref);
 		free(w->sentence);
 		w->sentence = lk_buf_detach(&why);

@@ -52,6 +52,13 @@ struct lk_fix_where *wh_cmake(const struct wh_ask *a);
 struct lk_fix_where *wh_meson(const struct wh_ask *a);
 struct lk_fix_where *wh_make(const struct wh_ask *a);
 
+/*
+ * Are the words driver or linker options that do not name a library and
+ * do not depend on their place (-nostartfiles, -no-pie, -static, -pthread;
+ * not -l, -L, -Wl,, a file)? They go with the flags, not the libraries.
+ */
+int wh_flags_only(const struct lk_strvec *words);
+
 /* The file's text (NUL-terminated, owned), or NULL: missing, not regular, over WH_FILE_MAX. */
 char *wh_read(const char *path);
 /* `name` against `dir` (`name` itself when absolute). Owned. */

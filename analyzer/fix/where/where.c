@@ -11,6 +11,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "edit.h"
 #include "parts.h"
 
 char *wh_read(const char *path)
@@ -54,6 +55,18 @@ int wh_climb(char **dir)
 	free(*dir);
 	*dir = parent;
 	return 1;
+}
+
+int wh_flags_only(const struct lk_strvec *words)
+{
+	for (size_t i = 0; i < words->nr; i++) {
+		const char *w = words->items[i];
+
+		if (w[0] != '-' || !strncmp(w, "-l", 2) || !strncmp(w, "-L", 2) || !strncmp(w, "-Wl,", 4) ||
+		    !strncmp(w, "-Xlinker", 8))
+			return 0;
+	}
+	return words->nr > 0;
 }
 
 int wh_is_file(const char *path)
@@ -119,9 +132,16 @@ static void where_of(const struct lk_record *rec, const struct lk_line *line, co
 {
 	struct wh_ask a = { rec, line, rp, d, f, NULL, &f->args, memo };
 
-	/* A stated fix is a rebuild or another tool, not words of the line. */
-	if (f->where || f->stated || !rec->cwd || (!f->args.nr && !f->build_script.nr) || *asked >= WH_FIXES_MAX)
+	/*
+	 * A stated fix is a rebuild or another tool, not words of the line;
+	 * but for a line edit the replay cannot try (-nostartfiles: the start
+	 * files are the driver's), the words still go in a build file.
+	 */
+	if (f->where || (f->stated && !(lk_edit_on_line(&f->edit) && f->edit.kind == LK_EDIT_KIND_INSERT)) || !rec->cwd ||
+	    (!f->args.nr && !f->build_script.nr && !(f->stated && f->edit.words.nr)) || *asked >= WH_FIXES_MAX)
 		return;
+	if (!f->args.nr && f->stated)
+		a.words = &f->edit.words;
 	++*asked;
 	if (f->replaces && f->position >= 0 && (size_t)f->position < rec->args.nr)
 		a.old = rec->args.items[f->position].text;
