@@ -185,7 +185,7 @@ fuzz-build: $(FUZZ_BIN)
 # largest seed, or 4 KiB; -len_control=0: at once, not grown over hours),
 # and a reader that takes FUZZ_LARGE_TIMEOUT s on one input is a failure:
 # a superlinear step shows as a timeout.
-FUZZ_LARGE := dwarf_line where
+FUZZ_LARGE := dwarf_line where whatif_sources
 FUZZ_LARGE_LEN ?= 4194304
 FUZZ_LARGE_TIMEOUT ?= 10
 fuzz: deps fuzz-build

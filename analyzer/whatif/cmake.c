@@ -19,7 +19,8 @@
  *    bindings, then the rule's, then the file's), rspfile_content in
  *    place of @$RSP_FILE; the command is a `&&` chain
  *    ($PRE_LINK && link && $POST_BUILD) run by sh from the build dir, and
- *    the link is the command in it that writes the output.
+ *    the link is the command in it that writes the output. Ninja
+ *    Multi-Config: each build-<Config>.ninja (build.ninja repeats the default).
  * Runs nothing: a command only a shell could read is an error naming it.
  */
 #include <dirent.h>
@@ -37,6 +38,8 @@
 #define CM_LIST_MAX 12
 /* Nested variable lookups in ninja (a rule binding naming another): deeper is a loop. */
 #define NJ_EVAL_DEPTH 32
+/* Variable lookups in one build dir's files, at most (a few per statement in a real one). */
+#define NJ_STEPS_MAX ((size_t)50 << 20)
 /* include/subninja nesting. */
 #define NJ_INCLUDE_DEPTH 16
 
@@ -256,13 +259,75 @@ struct nj_build {
 	size_t lineno;
 };
 
+/* Names to their latest definition's index: file variables and rules are looked up often. */
+struct nj_slot {
+	const char *name;	/* borrowed from the definition */
+	size_t len, idx;
+};
+
+struct nj_index {
+	struct nj_slot *slots;
+	size_t cap, nr;
+};
+
 struct nj {
 	const char *build_dir;
 	struct nj_vars vars;
+	struct nj_index vars_ix, rules_ix;
+	size_t steps, bytes;	/* lookups made, bytes of file variables: bounded */
+	int over;		/* a bound was passed: the files cannot be read */
 	struct { struct nj_rule *items; size_t nr, alloc; } rules;
 	struct { struct nj_build *items; size_t nr, alloc; } builds;
 	size_t files;
 };
+
+static uint64_t ix_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
+}
+
+static struct nj_slot *ix_find(const struct nj_index *ix, const char *name, size_t n)
+{
+	size_t i;
+
+	if (!ix->cap)
+		return NULL;
+	for (i = ix_hash(name, n) & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
+		struct nj_slot *sl = &ix->slots[i];
+
+		if (!sl->name || (sl->len == n && !memcmp(sl->name, name, n)))
+			return sl;
+	}
+}
+
+static void ix_put(struct nj_index *ix, const char *name, size_t idx)
+{
+	struct nj_slot *sl;
+
+	if ((ix->nr + 1) * 2 > ix->cap) {
+		struct nj_index bigger = { NULL, ix->cap ? ix->cap * 2 : 64, 0 };
+
+		bigger.slots = lk_xcalloc(bigger.cap, sizeof(*bigger.slots));
+		for (size_t i = 0; i < ix->cap; i++)
+			if (ix->slots[i].name)
+				*ix_find(&bigger, ix->slots[i].name, ix->slots[i].len) = ix->slots[i];
+		bigger.nr = ix->nr;
+		free(ix->slots);
+		*ix = bigger;
+	}
+	sl = ix_find(ix, name, strlen(name));
+	if (!sl->name)
+		ix->nr++;
+	sl->name = name;
+	sl->len = strlen(name);
+	sl->idx = idx;
+}
 
 static void vars_set(struct nj_vars *v, const char *name, size_t nlen, char *value)
 {
@@ -290,10 +355,16 @@ static void vars_release(struct nj_vars *v)
 
 static const struct nj_rule *rule_get(const struct nj *nj, const char *name)
 {
-	for (size_t i = nj->rules.nr; i-- > 0;)
-		if (!strcmp(nj->rules.items[i].name, name))
-			return &nj->rules.items[i];
-	return NULL;
+	const struct nj_slot *sl = ix_find(&nj->rules_ix, name, strlen(name));
+
+	return sl && sl->name ? &nj->rules.items[sl->idx] : NULL;
+}
+
+static const char *file_var(const struct nj *nj, const char *name, size_t n)
+{
+	const struct nj_slot *sl = ix_find(&nj->vars_ix, name, n);
+
+	return sl && sl->name ? nj->vars.items[sl->idx].value : NULL;
 }
 
 static int nj_varchar(char c)
@@ -322,16 +393,21 @@ static void add_shell_path(struct lk_buf *b, const char *p)
 	lk_buf_addch(b, '\'');
 }
 
-static void eval(const struct nj *nj, const struct nj_build *bd, const char *s, size_t len, struct lk_buf *out,
+static void eval(struct nj *nj, const struct nj_build *bd, const char *s, size_t len, struct lk_buf *out,
 		 int depth);
 
-static void lookup(const struct nj *nj, const struct nj_build *bd, const char *name, size_t n, struct lk_buf *out,
+static void lookup(struct nj *nj, const struct nj_build *bd, const char *name, size_t n, struct lk_buf *out,
 		   int depth)
 {
 	const struct nj_rule *r;
 	const char *v;
 
-	if (depth > NJ_EVAL_DEPTH)
+	/* a loop of rule variables, or one doubling at each level: a bound, not a hang */
+	if (depth > NJ_EVAL_DEPTH || ++nj->steps > NJ_STEPS_MAX) {
+		nj->over = 1;
+		return;
+	}
+	if (nj->over)
 		return;
 	if (bd) {
 		int in = n == 2 && !memcmp(name, "in", 2), nl = n == 10 && !memcmp(name, "in_newline", 10);
@@ -356,17 +432,19 @@ static void lookup(const struct nj *nj, const struct nj_build *bd, const char *n
 			return;
 		}
 	}
-	if ((v = vars_get(&nj->vars, name, n)))
+	if ((v = file_var(nj, name, n)))
 		lk_buf_addstr(out, v);
+	if (out->len > WS_LINE_MAX)
+		nj->over = 1;
 }
 
 /* ninja's $-escapes: $$ $  $: $\n ${name} $name; file vars are stored evaluated. */
-static void eval(const struct nj *nj, const struct nj_build *bd, const char *s, size_t len, struct lk_buf *out,
+static void eval(struct nj *nj, const struct nj_build *bd, const char *s, size_t len, struct lk_buf *out,
 		 int depth)
 {
 	const char *end = s + len;
 
-	while (s < end) {
+	while (s < end && !nj->over) {
 		if (*s != '$' || s + 1 >= end) {
 			lk_buf_addch(out, *s++);
 			continue;
@@ -396,7 +474,7 @@ static void eval(const struct nj *nj, const struct nj_build *bd, const char *s, 
 }
 
 /* The unescaped-space separated paths of `s` up to `end`, each evaluated into `into`. */
-static const char *paths(const struct nj *nj, const char *s, const char *end, struct lk_strvec *into, int stop_colon)
+static const char *paths(struct nj *nj, const char *s, const char *end, struct lk_strvec *into, int stop_colon)
 {
 	while (s < end) {
 		const char *e = s;
@@ -471,6 +549,7 @@ static int nj_statement(struct nj *nj, const char *file, size_t lineno, const ch
 		LK_GROW(nj->rules.items, nj->rules.nr + 1, nj->rules.alloc);
 		memset(&nj->rules.items[nj->rules.nr], 0, sizeof(struct nj_rule));
 		nj->rules.items[nj->rules.nr++].name = lk_xstrndup(n, (size_t)(end - n));
+		ix_put(&nj->rules_ix, nj->rules.items[nj->rules.nr - 1].name, nj->rules.nr - 1);
 		*scope = &nj->rules;
 	} else if (!strncmp(p, "build ", 6)) {
 		struct lk_strvec outs = LK_STRVEC_INIT;
@@ -479,6 +558,15 @@ static int nj_statement(struct nj *nj, const char *file, size_t lineno, const ch
 		if (q >= end || *q != ':') {
 			lk_strvec_release(&outs);
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %zu: a build statement without ':'", file, lineno);
+		}
+		/* "out | implicit-out:": $out is the explicit ones only */
+		for (size_t k = 0; k < outs.nr; k++) {
+			if (!strcmp(outs.items[k], "|")) {
+				while (outs.nr > k)
+					free(outs.items[--outs.nr]);
+				outs.items[k] = NULL;
+				break;
+			}
 		}
 		for (r = q + 1; r < end && *r == ' '; r++)
 			;
@@ -534,7 +622,11 @@ static int nj_statement(struct nj *nj, const char *file, size_t lineno, const ch
 		for (v = eq + 1; v < end && *v == ' '; v++)
 			;
 		eval(nj, NULL, v, (size_t)(end - v), &val, 0);
+		nj->bytes += val.len;
+		if (nj->bytes > WS_FILE_MAX)
+			nj->over = 1;
 		vars_set(&nj->vars, p, (size_t)(ne - p), lk_buf_detach(&val));
+		ix_put(&nj->vars_ix, nj->vars.items[nj->vars.nr - 1].name, nj->vars.nr - 1);
 	}
 	return 0;
 }
@@ -581,6 +673,9 @@ static int nj_parse(struct nj *nj, const char *path, int depth, struct lk_err *e
 		if (line.len && line.buf[line.len - 1] == '\r')
 			line.buf[--line.len] = '\0';
 		rc = nj_statement(nj, path, first, line.buf, line.len, &scope, depth, err);
+		if (!rc && nj->over)
+			rc = lk_err_set(err, LK_E_FORMAT, "'%s' line %zu: its variables expand past %zu MiB or %d levels",
+					path, first, WS_LINE_MAX >> 20, NJ_EVAL_DEPTH);
 		lk_buf_release(&line);
 		p = e;
 	}
@@ -591,6 +686,8 @@ static int nj_parse(struct nj *nj, const char *path, int depth, struct lk_err *e
 static void nj_release(struct nj *nj)
 {
 	vars_release(&nj->vars);
+	free(nj->vars_ix.slots);
+	free(nj->rules_ix.slots);
 	for (size_t i = 0; i < nj->rules.nr; i++) {
 		free(nj->rules.items[i].name);
 		vars_release(&nj->rules.items[i].bind);
@@ -681,9 +778,44 @@ static int ninja_cands(const char *build_dir, const char *ninja_file, struct cm_
 		}
 		lk_buf_release(&cmd);
 		lk_buf_release(&rsp);
+		if (nj.over) {
+			lk_err_set(err, LK_E_FORMAT, "'%s' line %zu: the link command's variables expand past %zu MiB or %d levels",
+				   b->file, b->lineno, WS_LINE_MAX >> 20, NJ_EVAL_DEPTH);
+			nj_release(&nj);
+			return -1;
+		}
 	}
 	nj_release(&nj);
 	return 0;
+}
+
+/*
+ * Ninja Multi-Config writes one build-<Config>.ninja per configuration
+ * (build.ninja is the default one's again): each is read, so the
+ * baseline's Release/app finds its own; a plain Ninja dir has build.ninja alone.
+ */
+static int ninja_all(const char *build_dir, const char *build_ninja, struct cm_cands *c,
+		     const struct lk_record *base, struct lk_err *err)
+{
+	DIR *dh = opendir(build_dir);
+	struct dirent *d;
+	size_t seen = 0, configs = 0;
+	int rc = 0;
+
+	while (dh && !rc && (d = readdir(dh)) && seen++ < 65536) {
+		size_t n = strlen(d->d_name);
+		struct lk_buf p = LK_BUF_INIT;
+
+		if (n <= 12 || strncmp(d->d_name, "build-", 6) || strcmp(d->d_name + n - 6, ".ninja"))
+			continue;
+		lk_buf_addf(&p, "%s/%s", build_dir, d->d_name);
+		rc = ninja_cands(build_dir, p.buf, c, base, err);
+		configs++;
+		lk_buf_release(&p);
+	}
+	if (dh)
+		closedir(dh);
+	return rc < 0 || configs ? rc : ninja_cands(build_dir, build_ninja, c, base, err);
 }
 
 /* ---- the target ---- */
@@ -719,7 +851,7 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 
 	lk_buf_addf(&ninja, "%s/build.ninja", dir);
 	if (access(ninja.buf, F_OK) == 0)
-		rc = ninja_cands(dir, ninja.buf, &c, base, err);
+		rc = ninja_all(dir, ninja.buf, &c, base, err);
 	else
 		rc = makefile_cands(dir, &c, base, err);
 	if (rc < 0)
@@ -749,6 +881,32 @@ int lk_whatif_from_cmake(const struct lk_record *base, const char *build_dir, co
 					 "no target of '%s' links '%s' (targets that link: %s); --target NAME chooses",
 					 dir, want, names.buf);
 		goto done;
+	}
+	if (nbest > 1 && target) {
+		/* one target in several configurations (Ninja Multi-Config): the one whose output sits where the baseline's did */
+		char *want_dir = ws_path(base->cwd, want), *slash = strrchr(want_dir, '/');
+		size_t same = 0;
+
+		if (slash)
+			*slash = '\0';
+		for (size_t i = 0; i < c.nr; i++) {
+			char *o, *os;
+
+			if (tiers[i] != best || !c.items[i].output)
+				continue;
+			o = ws_path(c.items[i].cwd, c.items[i].output);
+			os = strrchr(o, '/');
+			if (os)
+				*os = '\0';
+			if (slash && os && !strcmp(o, want_dir)) {
+				same++;
+				pick = i;
+			}
+			free(o);
+		}
+		free(want_dir);
+		if (same == 1)
+			nbest = 1;
 	}
 	if (nbest > 1) {
 		list_targets(&c, tiers, best, &names);

@@ -45,6 +45,7 @@ struct mk_state {
 	/* the last line that could not be split and names the output: its number and why */
 	size_t bad_line;
 	struct lk_err bad;
+	int cmake_script;	/* a CMake Makefile's `cmake -E cmake_link_script`: the line is in link.txt */
 };
 
 static const char *cur_dir(const struct mk_state *s)
@@ -94,7 +95,7 @@ static int make_says(const char *line)
 	const char *colon = strchr(line, ':');
 	const char *p;
 
-	if (!colon || memchr(line, ' ', (size_t)(colon - line)))
+	if (!colon || colon == line || memchr(line, ' ', (size_t)(colon - line)))
 		return 0;
 	if ((colon - line >= 4 && !strncmp(colon - 4, "make", 4)) || colon[-1] == ']')
 		return !strncmp(colon, ": ", 2);
@@ -166,6 +167,9 @@ static void one_line(struct mk_state *s, const char *line, size_t len, size_t li
 		const char *output;
 		int tier, lt = 0;
 
+		if (c->nr - from >= 3 && !strcmp(c->words[from + 1], "-E") &&
+		    !strcmp(c->words[from + 2], "cmake_link_script"))
+			s->cmake_script = 1;
 		if (libtool_link(c->words + from, c->nr - from, &drv)) {
 			lt = 1;
 			from += drv;
@@ -255,8 +259,9 @@ int lk_whatif_from_make(const struct lk_record *base, const char *file, const ch
 		rc = lk_err_set(err, LK_E_FORMAT, "'%s' line %zu may be the link of '%s' and cannot be read: %s", file,
 				s.bad_line, s.want, s.bad.msg);
 	else if (!rc && !s.pick.tier)
-		rc = lk_err_set(err, LK_E_NOTFOUND, "'%s' shows no link that writes '%s'%s%s%s", file, s.want,
-				s.nseen ? " (links seen: " : "", s.seen.buf, s.nseen ? ")" : "");
+		rc = lk_err_set(err, LK_E_NOTFOUND, "'%s' shows no link that writes '%s'%s%s%s%s", file, s.want,
+				s.nseen ? " (links seen: " : "", s.seen.buf, s.nseen ? ")" : "",
+				s.cmake_script ? "; it is a CMake build's, whose links are in link.txt files: --cmake BUILD_DIR reads them" : "");
 	if (!rc) {
 		struct lk_buf said = LK_BUF_INIT, read = LK_BUF_INIT;
 

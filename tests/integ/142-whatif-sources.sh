@@ -49,16 +49,22 @@ EOF
 	check_eq "$1" same "$got"
 }
 
-# ---- a CMake project: an executable linking a static library target, zlib and libm; a subdir's tool ----
+# ---- a CMake project: an executable linking a static library target, zlib and libm; a subdir's tool;
+# a shared library; a C++ executable ----
 mkdir -p cm/lib cm/app cm/tools
 cat >cm/CMakeLists.txt <<'EOF'
 cmake_minimum_required(VERSION 3.13)
-project(wisrc C)
+project(wisrc C CXX)
 add_library(shapes STATIC lib/shapes.c)
 add_executable(app app/main.c)
 target_link_libraries(app PRIVATE shapes z m)
 add_subdirectory(tools)
+add_library(dyn SHARED lib/shapes.c)
+target_link_libraries(dyn PRIVATE m)
+add_executable(cxxapp app/cxx.cpp)
+target_link_libraries(cxxapp PRIVATE shapes)
 EOF
+printf '#include <string>\nextern "C" int area(int w, int h);\nint main() { return std::to_string(area(2, 3)) == "6" ? 0 : 1; }\n' >cm/app/cxx.cpp
 cp cm/CMakeLists.txt cm.orig
 echo 'int area(int w, int h) { return w * h; }' >cm/lib/shapes.c
 cat >cm/app/main.c <<'EOF'
@@ -76,13 +82,28 @@ printf '#include <math.h>\nint main(int c, char **v) { (void)v; return (int)cos(
 
 gens=("Unix Makefiles")
 command -v ninja >/dev/null && gens+=(Ninja)
-for gen in "${gens[@]}"; do
-	b=$T/b-${gen// /-}
-	cmake -S cm -B "$b" -G "$gen" "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" >cmake.out 2>&1
+# each generator as is, and with the response files it can be told to use
+# (link.txt's @objects1 and @linkLibs.rsp, written by the configure; ninja's
+# @$RSP_FILE, written by ninja just before the link)
+configs=("Unix Makefiles|" "Unix Makefiles|-DCMAKE_C_USE_RESPONSE_FILE_FOR_OBJECTS=ON -DCMAKE_C_USE_RESPONSE_FILE_FOR_LIBRARIES=ON -DCMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS=ON")
+command -v ninja >/dev/null && configs+=("Ninja|" "Ninja|-DCMAKE_NINJA_FORCE_RESPONSE_FILE=ON")
+nb=0
+for cfg in "${configs[@]}"; do
+	gen=${cfg%%|*}
+	extra=${cfg#*|}
+	nb=$((nb + 1))
+	b=$T/b-$nb
+	# shellcheck disable=SC2086 # the extra -D words, split
+	cmake -S cm -B "$b" -G "$gen" "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" "-DCMAKE_CXX_LINKER_LAUNCHER=$SHIM;--" $extra >cmake.out 2>&1
 	cmake --build "$b" >build.out 2>&1
-	check "$gen: the project builds through the shim" test -x "$b/app" -a -x "$b/tools/meter"
+	gen="$gen${extra:+ (response files)}"
+	check "$gen: the project builds through the shim" test -x "$b/app" -a -x "$b/tools/meter" -a -x "$b/cxxapp"
 	app=$(rec_of app)
 	meter=$(rec_of meter)
+	same_line "$gen: --cmake gives a shared library's link" "$(rec_of libdyn.so)" \
+		"$("$READ" --read cmake "$(rec_of libdyn.so)" "$b" 2>&1)"
+	same_line "$gen: --cmake gives a C++ executable's link" "$(rec_of cxxapp)" \
+		"$("$READ" --read cmake "$(rec_of cxxapp)" "$b" 2>&1)"
 	same_line "$gen: --cmake gives app's link as CMake ran it (launcher left out)" "$app" \
 		"$("$READ" --read cmake "$app" "$b" 2>&1)"
 	same_line "$gen: --cmake gives the subdir's meter, from where it ran" "$meter" \
@@ -100,6 +121,17 @@ for gen in "${gens[@]}"; do
 	check_contains "$gen: an unknown --target: an error naming the build dir and the targets" "$out" \
 		"'$b' has no target 'nosuchtarget' that links (targets that link: "
 done
+# Ninja Multi-Config: one build-<Config>.ninja per configuration; the baseline's output dir chooses
+if command -v ninja >/dev/null; then
+	b=$T/b-multi
+	cmake -S cm -B "$b" -G "Ninja Multi-Config" "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" "-DCMAKE_CXX_LINKER_LAUNCHER=$SHIM;--" >cmake.out 2>&1
+	cmake --build "$b" --config Release >build.out 2>&1
+	check "Ninja Multi-Config: Release builds through the shim" test -x "$b/Release/app"
+	same_line "Ninja Multi-Config: --cmake gives Release/app's link, not Debug's" "$(rec_of app "$b")" \
+		"$("$READ" --read cmake "$(rec_of app "$b")" "$b" 2>&1)"
+	same_line "Ninja Multi-Config: --target app from Release/libdyn.so's baseline: Release's" "$(rec_of app "$b")" \
+		"$("$READ" --read cmake "$(rec_of libdyn.so "$b")" "$b" app 2>&1)"
+fi
 out=$("$READ" --read cmake "$app" "$T/cm" 2>&1)
 check_contains "--cmake on a source dir: not a configured build dir" "$out" "'$T/cm' is not a configured CMake build dir"
 
@@ -235,6 +267,20 @@ for e in "${edits[@]}"; do
 	word=${names[$e]}
 	[ "$e" = lib-first ] && word=area	# here the project's archive moves: its area goes unresolved
 	try_whatif "make, $e" "$word" "$mkbase" --line "n-$e.txt" make -C mk CC="$SHIM -- cc" app
+done
+
+# argv files: the make project's line written out, without -lz and unchanged; the real link runs that argv
+mkdir -p av
+for e in none drop-lib; do
+	"$PY" - "$mkbase" "$e" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+argv = [a for a in r['argv_expanded'] if not (sys.argv[2] == 'drop-lib' and a == '-lz')]
+with open('av/%s.txt' % sys.argv[2], 'w') as f:
+    f.write('# app without -lz\ncwd: ../mk\n' + ''.join(a + '\n' for a in argv))
+EOF
+	try_whatif "argv-file, $e" "${names[$e]}" "$mkbase" --argv-file "av/$e.txt" \
+		sh -c 'cd mk && exec "$@"' sh $(tail -n +3 "av/$e.txt")
 done
 
 # aarch64: a -nodefaultlibs line whose trailing -lc is dropped

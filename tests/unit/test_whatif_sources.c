@@ -26,20 +26,6 @@
 #include "src_parts.h"
 #include "testdir.h"
 
-/*
- * whatif.c's, the lead's: this weak one stands in until it is linked
- * (a strong definition in liblkanalyzer.a wins when it is there).
- */
-__attribute__((weak)) void lk_whatif_line_release(struct lk_whatif_line *l)
-{
-	lk_strvec_release(&l->argv);
-	free(l->cwd);
-	free(l->read);
-	lk_strvec_release(&l->said);
-	lk_strvec_release(&l->cannot_see);
-	lk_strvec_release(&l->unknown);
-}
-
 /* Release `l` and make it empty again, for the next read (whatever the release leaves). */
 static void line_done(struct lk_whatif_line *l)
 {
@@ -234,6 +220,11 @@ static void test_whatif_make_no_link(void **state)
 	assert_int_equal(make_read("cc -c main.c\ncc -o other main.o\n", "/b", "app", NULL, &l, &err), -1);
 	assert_err_has(&err, "make-n.txt' shows no link that writes 'app' (links seen: 'other')");
 	line_done(&l);
+	/* a CMake-generated Makefile's make -n: the link is link.txt's */
+	assert_int_equal(make_read("cd /b && /usr/bin/cmake -E cmake_link_script CMakeFiles/app.dir/link.txt --verbose=1\n",
+				   "/b", "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "shows no link that writes 'app'; it is a CMake build's, whose links are in link.txt files: --cmake BUILD_DIR");
+	line_done(&l);
 	assert_int_equal(lk_whatif_from_make(&(struct lk_record){ .cwd = NULL }, at("missing.txt"), NULL, &l, &err), -1);
 	assert_err_has(&err, "missing.txt'");
 }
@@ -331,7 +322,7 @@ static void test_whatif_cmake_ninja(void **state)
 	    "  command = $PRE_LINK && /x/linkscope-cc -- /usr/bin/cc $FLAGS $LINK_FLAGS $in -o $TARGET_FILE $LINK_PATH $LINK_LIBRARIES && $POST_BUILD\n"
 	    "  description = Linking C executable $TARGET_FILE\n"
 	    "rule C_SHARED_LIBRARY_LINKER__dyn_\n"
-	    "  command = $PRE_LINK && /usr/bin/cc -fPIC -shared $SONAME_FLAG$SONAME -o $TARGET_FILE @$RSP_FILE && $POST_BUILD\n"
+	    "  command = $PRE_LINK && /usr/bin/cc -fPIC -shared $SONAME_FLAG$SONAME -o $out @$RSP_FILE && $POST_BUILD\n"
 	    "  rspfile = $RSP_FILE\n"
 	    "  rspfile_content = $in_newline $LINK_PATH $LINK_LIBRARIES\n"
 	    "rule C_STATIC_LIBRARY_LINKER__shapes_\n"
@@ -350,7 +341,7 @@ static void test_whatif_cmake_ninja(void **state)
 	    "  PRE_LINK = cd /somewhere/else && /usr/bin/cmake -E echo pre && cd " "BUILD" "\n"
 	    "  POST_BUILD = :\n"
 	    "  TARGET_FILE = bin/my.app\n"
-	    "build libdyn.so: C_SHARED_LIBRARY_LINKER__dyn_ CMakeFiles/dyn.dir/d.c.o\n"
+	    "build libdyn.so | libdyn.pdb: C_SHARED_LIBRARY_LINKER__dyn_ CMakeFiles/dyn.dir/d.c.o\n"
 	    "  PRE_LINK = :\n"
 	    "  POST_BUILD = :\n"
 	    "  SONAME = libdyn.so\n"
@@ -383,6 +374,32 @@ static void test_whatif_cmake_ninja(void **state)
 	/* a static library is no link */
 	assert_int_equal(cmake_read(top, top, "libshapes.a", NULL, &l, &err), -1);
 	assert_err_has(&err, "no target of");
+}
+
+static void test_whatif_cmake_ninja_bounds(void **state)
+{
+	struct lk_whatif_line l = LK_WHATIF_LINE_INIT;
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	char top[160];
+
+	(void)state;
+	/* a file variable doubling at each line: 2^40 bytes if it were believed */
+	lk_buf_addstr(&text, "v0 = xxxxxxxx\n");
+	for (int i = 1; i <= 40; i++)
+		lk_buf_addf(&text, "v%d = $v%d$v%d\n", i, i - 1, i - 1);
+	put("bound1/build.ninja", text.buf);
+	snprintf(top, sizeof(top), "%s/bound1", dir);
+	assert_int_equal(cmake_read(top, top, "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "bound1/build.ninja' line 23: its variables expand past 16 MiB");
+	assert_err_has(&err, "expand past");
+	/* rule variables naming each other: a loop */
+	put("bound2/build.ninja", "rule C_EXECUTABLE_LINKER__app_\n  command = cc $a -o app\n  a = $b\n  b = $a\n"
+				  "build app: C_EXECUTABLE_LINKER__app_ m.o\n");
+	snprintf(top, sizeof(top), "%s/bound2", dir);
+	assert_int_equal(cmake_read(top, top, "app", NULL, &l, &err), -1);
+	assert_err_has(&err, "bound2/build.ninja' line 5: the link command's variables expand past");
+	lk_buf_release(&text);
 }
 
 /* ---- argv files ---- */
@@ -568,6 +585,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_whatif_cmake_makefiles),
 		cmocka_unit_test(test_whatif_cmake_makefiles_ambiguous),
 		cmocka_unit_test(test_whatif_cmake_ninja),
+		cmocka_unit_test(test_whatif_cmake_ninja_bounds),
 		cmocka_unit_test(test_whatif_argv_file_lines),
 		cmocka_unit_test(test_whatif_argv_file_json_and_errors),
 		cmocka_unit_test(test_whatif_paths_and_names),
