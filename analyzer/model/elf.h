@@ -221,6 +221,12 @@ void lk_elf_gc_release(struct lk_elf_gc *gc);
  * else its .comment ("GCC: (Debian 12.2.0-14) 12.2.0"); malloc'd, or NULL.
  */
 char *lk_elf_gc_producer(const struct lk_elf_gc *gc);
+/*
+ * The x86 feature bits the object of `gc` (still open) says it has: its
+ * .note.gnu.property's GNU_PROPERTY_X86_FEATURE_1_AND (bit 0 IBT, bit 1
+ * SHSTK), what -z cet-report judges; 0 when it has no such note.
+ */
+unsigned lk_elf_gc_x86_feature_1(const struct lk_elf_gc *gc);
 /* The name of the symbol `index` of `gc` (a local's too, a section symbol's section), borrowed, or NULL. */
 const char *lk_elf_gc_symbol_name(const struct lk_elf_gc *gc, uint32_t index);
 /*

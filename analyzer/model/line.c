@@ -449,6 +449,14 @@ static const struct ld_spelling {
 	{ "--add-needed", LK_LD_COPY_DT_NEEDED, NO_VALUE },
 	{ "--allow-multiple-definition", LK_LD_MULDEFS, NO_VALUE },
 	{ "--version-script", LK_LD_VERSION_SCRIPT, VALUE },
+	{ "--noinhibit-exec", LK_LD_NOINHIBIT_EXEC, NO_VALUE },
+	{ "--fatal-warnings", LK_LD_FATAL_WARNINGS, NO_VALUE },
+	{ "--no-fatal-warnings", LK_LD_NO_FATAL_WARNINGS, NO_VALUE },
+	{ "--warn-common", LK_LD_WARN_COMMON, NO_VALUE },
+	{ "-N", LK_LD_OMAGIC, NO_VALUE }, { "--omagic", LK_LD_OMAGIC, NO_VALUE },
+	{ "-n", LK_LD_NMAGIC, NO_VALUE }, { "--nmagic", LK_LD_NMAGIC, NO_VALUE },
+	{ "--no-warn-execstack", LK_LD_NO_WARN_EXECSTACK, NO_VALUE },
+	{ "--no-warn-rwx-segments", LK_LD_NO_WARN_RWX, NO_VALUE },
 };
 
 /* Is `w` spelling `sp` (`value`: the item's separate value)? Then 1, with `*v` its value. */
@@ -489,6 +497,14 @@ static enum lk_ld_option z_keyword(const char *keyword)
 		return LK_LD_UNDEFS;
 	if (!strcmp(keyword, "muldefs"))
 		return LK_LD_MULDEFS;
+	if (!strcmp(keyword, "execstack") || !strcmp(keyword, "noexecstack"))
+		return LK_LD_Z_EXECSTACK;
+	if (!strcmp(keyword, "text") || !strcmp(keyword, "notext") || !strcmp(keyword, "textoff"))
+		return LK_LD_Z_TEXT;
+	if (!strcmp(keyword, "nocopyreloc"))
+		return LK_LD_NOCOPYRELOC;
+	if (!strncmp(keyword, "cet-report=", 11))
+		return LK_LD_CET_REPORT;
 	return LK_LD_OTHER;
 }
 
@@ -568,6 +584,9 @@ static int state_option(struct builder *b, const char *w, long pos)
 		{ "-dn", LK_ST_STATIC, 1 }, { "-non_shared", LK_ST_STATIC, 1 },
 		{ "-Bdynamic", LK_ST_STATIC, 0 }, { "-dy", LK_ST_STATIC, 0 },
 		{ "-call_shared", LK_ST_STATIC, 0 },
+		/* -N and -n also turn shared objects off for what follows (GNU ld, lld and mold alike; --no-omagic does not undo it). */
+		{ "-N", LK_ST_STATIC, 1 }, { "--omagic", LK_ST_STATIC, 1 }, { "-omagic", LK_ST_STATIC, 1 },
+		{ "-n", LK_ST_STATIC, 1 }, { "--nmagic", LK_ST_STATIC, 1 }, { "-nmagic", LK_ST_STATIC, 1 },
 		{ "--as-needed", LK_ST_AS_NEEDED, 1 }, { "--no-as-needed", LK_ST_AS_NEEDED, 0 },
 		{ "--copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 1 },
 		{ "--no-copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 0 },

@@ -61,6 +61,19 @@ enum lk_ld_option {
 	LK_LD_COPY_DT_NEEDED,	/* --copy-dt-needed-entries, --add-needed */
 	LK_LD_MULDEFS,		/* --allow-multiple-definition, -z muldefs */
 	LK_LD_VERSION_SCRIPT,	/* --version-script=V */
+	/* The options that decide a link beyond its symbols (replay/decide.c). */
+	LK_LD_NOINHIBIT_EXEC,	/* --noinhibit-exec */
+	LK_LD_FATAL_WARNINGS,	/* --fatal-warnings */
+	LK_LD_NO_FATAL_WARNINGS,	/* --no-fatal-warnings */
+	LK_LD_WARN_COMMON,	/* --warn-common */
+	LK_LD_OMAGIC,		/* -N, --omagic (also a state option: LK_ST_STATIC) */
+	LK_LD_NMAGIC,		/* -n, --nmagic (likewise) */
+	LK_LD_NO_WARN_EXECSTACK,	/* --no-warn-execstack */
+	LK_LD_NO_WARN_RWX,	/* --no-warn-rwx-segments */
+	LK_LD_Z_EXECSTACK,	/* -z execstack, -z noexecstack (V: the keyword) */
+	LK_LD_Z_TEXT,		/* -z text, -z notext, -z textoff (V: the keyword) */
+	LK_LD_NOCOPYRELOC,	/* -z nocopyreloc */
+	LK_LD_CET_REPORT,	/* -z cet-report=V (V: the whole keyword) */
 };
 
 /* Why ld stops at an input it found (usable.c). */

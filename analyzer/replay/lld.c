@@ -376,14 +376,19 @@ int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, l
 
 /* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike; mold checks no TLS type). */
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       int tls_checked, struct lk_linker_verdict *v)
+		       enum lk_linker linker, struct lk_linker_verdict *v)
 {
+	int tls_checked = linker == LK_LINKER_LLD;
+
 	for (size_t i = 0; i < lazy->diags.nr; i++) {
 		const struct lk_diag *d = &lazy->diags.items[i];
 		const struct lk_rinput *ref = d->ref_input >= 0 ? &lazy->inputs.items[d->ref_input] : NULL;
 		struct lk_buf b = LK_BUF_INIT;
 
 		if (d->kind == LK_DIAG_TLS_MISMATCH && !tls_checked)
+			continue;
+		/* --noinhibit-exec: an error the linker then only warns about (decide.c). */
+		if (rp_noinhibit_spares(line, linker, d->kind))
 			continue;
 
 		v->success = 0;
@@ -494,7 +499,7 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 	if (!rp_refused(line, LK_LINKER_LLD, newer, skip, c.who, v) &&
 	    !rp_script_refused(line, LK_LINKER_LLD, newer, skip, c.who, v)) {
 		incompatible_taken(line, skip, c.who, v);
-		rp_lazy_rules_why(line, lazy, c.who, 1, v);
+		rp_lazy_rules_why(line, lazy, c.who, LK_LINKER_LLD, v);
 		check_shared_objects(&c);
 		v->unknown = bitcode_unread(line, c.who);
 	}

@@ -86,6 +86,8 @@ struct rp {
 	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
 	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
 	struct lk_strvec lazy_dropped_roots;	/* --gc-sections: every reference of those (roots for lld) */
+	/* decide.c: the .gnu.warning.SYM sections met (SYM), and the input of each ("libx.a(y.o)") */
+	struct lk_strvec warn_syms, warn_where;
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -236,7 +238,22 @@ int rp_lld_major(const struct lk_record *rec);
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       int tls_checked, struct lk_linker_verdict *v);
+		       enum lk_linker linker, struct lk_linker_verdict *v);
+/*
+ * decide.c: the options that decide a link beyond its symbols. As GNU
+ * ld's replay reads: a regular input's sections, a definition meeting
+ * another (before the table takes it), the end of the line. Then each
+ * linker's verdict (after they are all made), what --noinhibit-exec
+ * spares of `linker`'s errors, and GNU ld's missing __ehdr_start under -N.
+ */
+void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections);
+void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
+void rp_decide_finish(struct rp *r);
+void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out);
+void rp_decide_release(struct lk_replay_warned *w);
+int rp_noinhibit_exec(const struct lk_line *line);
+int rp_noinhibit_spares(const struct lk_line *line, enum lk_linker linker, enum lk_diag_kind kind);
+int rp_ehdr_missing(const struct rp *r, const char *name);
 /* script_commands.c: a linker script on the line with a command `linker` does not know, said in v (returns 1), or 0. */
 int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 		      struct lk_linker_verdict *v);
