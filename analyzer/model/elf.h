@@ -74,6 +74,8 @@ struct lk_elf_sym {
 	unsigned hidden_version : 1;	/* "sym@VER": not the default, binds only explicit references */
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 	unsigned versioned_ref : 1;	/* shared objects: an undefined reference with a version (a verneed entry) */
+	unsigned object : 1;	/* STT_OBJECT: data, which an executable's absolute or PC-relative reference copies */
+	unsigned protected_vis : 1;	/* STV_PROTECTED: a shared object's copy cannot be moved (no copy relocation) */
 };
 
 struct lk_elf_syms {

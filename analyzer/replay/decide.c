@@ -23,6 +23,13 @@
  *   cet-report=warning. lld and mold give none of the others.
  * - -z cet-report=error: an x86-64 regular input without both
  *   GNU_PROPERTY_X86_FEATURE_1_IBT and _SHSTK fails every linker.
+ * - A copy relocation: a non-PIE executable's absolute or PC-relative
+ *   reference (not through the GOT) from a read-only section to data a
+ *   shared object defines copies it into the executable. Every linker
+ *   refuses one under -z nocopyreloc, and one against a protected symbol
+ *   (its shared object binds it to its own copy). Only the inputs that
+ *   reference such a symbol are read again, for their relocations; an
+ *   archive member's are not (the outcome is then unknown).
  * - -N (--omagic): the data not page-aligned, the headers in no loaded
  *   segment: GNU ld cannot make a dynamic executable ("PHDR segment not
  *   covered by LOAD segment") and defines no __ehdr_start (checks.c);
@@ -38,6 +45,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/vec.h"
+#include "arch/arch.h"
 #include "rp.h"
 
 /* The last item of the line whose option is one of `a`, `b` (LK_LD_OTHER: none), or NULL. */
@@ -188,6 +196,74 @@ void rp_decide_finish(struct rp *r)
 	lk_strvec_release(&r->warn_where);
 }
 
+/* Does `in` (an object read again) refer to `name` as a copy relocation needs? Then its type's name, else NULL. */
+static const char *copying_reloc(const struct rp *r, const struct lk_rinput *in, const char *name)
+{
+	struct lk_elf_syms syms = { 0 };
+	struct lk_elf_gc g;
+	struct lk_err err = LK_ERR_INIT;
+	const struct lk_reloc_arch *arch;
+	const char *found = NULL;
+
+	(void)r;
+	memset(&g, 0, sizeof(g));
+	g.want = LK_ELF_GC_RELOCS;
+	if (lk_elf_read_syms_gc(in->path, &syms, &g, &err) < 0) {
+		lk_elf_syms_release(&syms);
+		return NULL;
+	}
+	arch = lk_reloc_arch_of(g.machine);
+	for (size_t i = 0; arch && !found && i < g.relocs.nr; i++) {
+		const struct lk_elf_reloc *x = &g.relocs.items[i];
+		const struct lk_reloc_howto *h = lk_reloc_howto_of(arch, x->type);
+		const char *target = lk_elf_gc_symbol_name(&g, x->symbol);
+
+		if (!h || x->section >= g.nsections || !target || strcmp(target, name))
+			continue;
+		if (h->cls == LK_RC_PC || h->cls == LK_RC_ABS_NARROW || (h->cls == LK_RC_ABS && !g.sections[x->section].write))
+			found = h->name;
+	}
+	lk_elf_gc_release(&g);
+	lk_elf_syms_release(&syms);
+	return found;
+}
+
+void rp_decide_copies(struct rp *r)
+{
+	struct lk_replay_warned *w = &r->out->warned;
+	int nocopy = has_option(r->line, LK_LD_NOCOPYRELOC);
+	size_t cursor = 0;
+	struct lk_sym *s;
+
+	if ((r->mode & (RP_LLD | RP_WORKER)) || (r->line->facts & (LK_LINE_SHARED | LK_LINE_PIE)))
+		return;
+	while ((s = lk_symtab_next(r->tab, &cursor)) && !w->copy_protected && !w->copy_forbidden) {
+		if (!s->defined || !s->dynamic || !s->dyn_object || !s->nrefs || !(s->dyn_protected || nocopy))
+			continue;
+		for (const struct lk_symref *ref = s->refs; ref; ref = ref->next) {
+			const struct lk_rinput *in = &r->out->inputs.items[ref->input];
+			const struct lk_rinput *def = &r->out->inputs.items[s->def_input];
+			struct lk_buf b = LK_BUF_INIT;
+			const char *type;
+
+			if (in->member) {
+				if (!w->copy_unknown) {
+					lk_buf_addf(&b, "whether '%s(%s)' needs a copy relocation of %s (defined by '%s') is not read: its relocations are an archive member's",
+						    lk_path_base(in->path), in->member, s->name, lk_path_base(def->path));
+					w->copy_unknown = lk_buf_detach(&b);
+				}
+				continue;
+			}
+			if (!(type = copying_reloc(r, in, s->name)))
+				continue;
+			lk_buf_addf(&b, "%s against %s from '%s' (%s defines it)", type, s->name, lk_path_base(in->path),
+				    lk_path_base(def->path));
+			*(s->dyn_protected ? &w->copy_protected : &w->copy_forbidden) = lk_buf_detach(&b);
+			break;
+		}
+	}
+}
+
 /* GNU ld defines no __ehdr_start under -N: the headers are in no loaded segment. */
 int rp_ehdr_missing(const struct rp *r, const char *name)
 {
@@ -201,6 +277,9 @@ void rp_decide_release(struct lk_replay_warned *w)
 	free(w->cet_missing);
 	free(w->multiple_common);
 	free(w->common_overridden);
+	free(w->copy_protected);
+	free(w->copy_forbidden);
+	free(w->copy_unknown);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -278,6 +357,15 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 		struct lk_buf b = LK_BUF_INIT;
 		char *w;
 
+		if (out->warned.copy_protected || out->warned.copy_forbidden) {
+			lk_buf_addf(&b, "%s fails: %s: %s", who_of(l),
+				    out->warned.copy_protected ? "an executable cannot copy a shared object's protected data (a copy relocation)" :
+				    "-z nocopyreloc, and a reference of the executable needs a copy relocation",
+				    out->warned.copy_protected ? out->warned.copy_protected : out->warned.copy_forbidden);
+			fails(v, lk_buf_detach(&b));
+		} else if (out->warned.copy_unknown && v->success && !v->unknown) {
+			v->unknown = lk_xstrdup(out->warned.copy_unknown);
+		}
 		if (cet && !strcmp(cet, "error") && x86_64_line(line, out) && out->warned.cet_missing) {
 			lk_buf_addf(&b, "%s fails: -z cet-report=error, and '%s' has no IBT and SHSTK properties (GNU_PROPERTY_X86_FEATURE_1_AND)",
 				    who_of(l), out->warned.cet_missing);

@@ -276,6 +276,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
 	rp_decide_finish(&r);
+	rp_decide_copies(&r);
 	if (!(r.mode & RP_LLD))
 		rp_version_scripts(&r);
 	rp_relocs_finish(&r);

@@ -168,6 +168,9 @@ struct lk_replay_warned {
 	char *cet_missing;	/* a regular input without both IBT and SHSTK (-z cet-report) */
 	char *multiple_common;	/* a symbol two inputs define as commons (--warn-common) */
 	char *common_overridden;	/* a common and a regular definition of one symbol (GNU ld's --warn-common) */
+	char *copy_protected;	/* "SYM in 'input'": an executable's copy relocation against a shared object's protected data */
+	char *copy_forbidden;	/* ... one that -z nocopyreloc forbids */
+	char *copy_unknown;	/* a reference that may need one, from an input not read again (an archive member) */
 	int textrel;		/* a text relocation (GNU ld warns "creating DT_TEXTREL" unless -z notext was said) */
 };
 

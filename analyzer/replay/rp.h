@@ -249,6 +249,7 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections);
 void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
 void rp_decide_finish(struct rp *r);
+void rp_decide_copies(struct rp *r);
 void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out);
 void rp_decide_release(struct lk_replay_warned *w);
 int rp_noinhibit_exec(const struct lk_line *line);

@@ -36,6 +36,7 @@ struct lk_sym {
 	unsigned unref : 1;	/* a counterfactual leaves out its early references (lk_replay_edit) */
 	unsigned def_hidden : 1;	/* a regular definition with hidden or internal visibility */
 	unsigned def_typed : 1;	/* a regular definition typed STT_OBJECT or STT_FUNC (not NOTYPE, not TLS) */
+	unsigned dyn_object : 1, dyn_protected : 1;	/* a shared object's definition: STT_OBJECT, STV_PROTECTED */
 	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
 	uint64_t def_value;	/* ... and its offset there (st_value), for relocation overflow's layout */
 	unsigned typed : 1, tls : 1;	/* an input gave it a symbol type, TLS or not (the TLS mismatch check) */

@@ -11,6 +11,9 @@
 #   object without .note.GNU-stack (GNU ld only; none on aarch64).
 # - -z cet-report=error (=warning under --fatal-warnings): crt1.o has no
 #   IBT and SHSTK properties, so all three fail.
+# - a non-PIE executable's copy relocation: refused by all three under
+#   -z nocopyreloc and against a shared object's protected data; code
+#   compiled -fPIC reads both through the GOT and links.
 # - -N (--omagic) turns shared objects off for what follows, in all three
 #   (-lgcc_s is then not found); GNU ld defines no __ehdr_start under -N,
 #   which static glibc needs.
@@ -47,11 +50,27 @@ cat >usew.c <<'C'
 void old(void);
 int main(void) { old(); return 0; }
 C
+cat >data.c <<'C'
+int shared_data = 3;
+__attribute__((visibility("protected"))) int prot = 4;
+C
+cat >usedata.c <<'C'
+extern int shared_data;
+int main(void) { return shared_data; }
+C
+cat >useprot.c <<'C'
+extern int prot;
+int main(void) { return prot; }
+C
 printf '.text\n.globl main\nmain: xor %%eax, %%eax\nret\n' >nostack.s
 cc -c main.c undef.c dup.c dup2.c warn.c usew.c
 cc -fno-pic -c abs.c
 cc -fcommon -c com1.c com2.c
 as nostack.s -o nostack.o
+cc -fPIC -shared data.c -o libdata.so
+cc -fno-pic -c usedata.c useprot.c
+cc -fPIC -c usedata.c -o usedata-pic.o
+cc -fPIC -c useprot.c -o useprot-pic.o
 
 case_of "success success success" ni-undef undef.o -Wl,--noinhibit-exec
 case_of "success failure success" ni-dup dup.o dup2.o -Wl,--noinhibit-exec
@@ -68,6 +87,11 @@ case_of "success success success" fw main.o -Wl,--fatal-warnings
 case_of "failure failure failure" cet main.o -Wl,-z,cet-report=error
 case_of "failure failure failure" cet-warning main.o -Wl,-z,cet-report=warning,--fatal-warnings
 case_of "success success success" cet-warned main.o -Wl,-z,cet-report=warning
+case_of "failure failure failure" nocopyreloc usedata.o -no-pie -L. -ldata -Wl,-z,nocopyreloc
+case_of "success success success" copyreloc usedata.o -no-pie -L. -ldata
+case_of "success success success" nocopyreloc-pic usedata-pic.o -no-pie -L. -ldata -Wl,-z,nocopyreloc
+case_of "failure failure failure" copy-protected useprot.o -no-pie -L. -ldata
+case_of "success success success" protected-pic useprot-pic.o -no-pie -L. -ldata
 case_of "failure failure failure" omagic main.o -Wl,--omagic
 case_of "success success success" omagic-dynamic-after main.o -Wl,-N,-Bdynamic -no-pie -nostartfiles -e main -nostdlib
 case_of "failure success success" omagic-static main.o -static -Wl,-N
@@ -85,4 +109,10 @@ aarch64-linux-gnu-as a64.s -o a64.o
 LK_CC=aarch64-linux-gnu-gcc case_of "success success success" a64-fw-stack -B"$T/xb" a64.o -Wl,--fatal-warnings
 aarch64-linux-gnu-gcc -c undef.c -o undef-a64.o
 LK_CC=aarch64-linux-gnu-gcc case_of "success success success" a64-ni-undef -B"$T/xb" undef-a64.o -Wl,--noinhibit-exec
+mkdir a64 && aarch64-linux-gnu-gcc -fPIC -shared data.c -o a64/libdata.so
+aarch64-linux-gnu-gcc -fno-pic -c useprot.c -o useprot-a64.o
+aarch64-linux-gnu-gcc -fno-pic -c usedata.c -o usedata-a64.o
+LK_CC=aarch64-linux-gnu-gcc case_of "failure failure failure" a64-copy-protected -B"$T/xb" useprot-a64.o -no-pie -La64 -ldata
+LK_CC=aarch64-linux-gnu-gcc case_of "failure failure failure" a64-nocopyreloc -B"$T/xb" usedata-a64.o -no-pie -La64 -ldata -Wl,-z,nocopyreloc
+LK_CC=aarch64-linux-gnu-gcc case_of "success success success" a64-copyreloc -B"$T/xb" usedata-a64.o -no-pie -La64 -ldata
 finish
