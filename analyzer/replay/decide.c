@@ -371,6 +371,13 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 				    who_of(l), out->warned.cet_missing);
 			fails(v, lk_buf_detach(&b));
 		}
+		if (fatal && v->success && !v->unknown && (has_option(line, LK_LD_WARN_UNRESOLVED) ||
+							   has_option(line, LK_LD_UNRESOLVED_SYMBOLS))) {
+			/* NEEDSWORK(#33): the undefined symbols each linker only warns about are not kept. */
+			lk_buf_addf(&b, "%s: --fatal-warnings with %s: whether an undefined symbol is left to warn about is not modelled",
+				    who_of(l), has_option(line, LK_LD_WARN_UNRESOLVED) ? "--warn-unresolved-symbols" : "--unresolved-symbols");
+			v->unknown = lk_buf_detach(&b);
+		}
 		if (!fatal || !(w = warning_of(line, out, (enum lk_linker)l)))
 			continue;
 		/* GNU ld under --noinhibit-exec writes the output all the same. */

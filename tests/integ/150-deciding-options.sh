@@ -67,6 +67,8 @@ cc -c main.c undef.c dup.c dup2.c warn.c usew.c
 cc -fno-pic -c abs.c
 cc -fcommon -c com1.c com2.c
 as nostack.s -o nostack.o
+printf '.text\n.globl f\nf: movabs $g, %%rax\nret\n.data\n.globl g\ng: .quad 0\n.section .note.GNU-stack,"",@progbits\n' >textrel.s
+as textrel.s -o textrel.o
 cc -fPIC -shared data.c -o libdata.so
 cc -fno-pic -c usedata.c useprot.c
 cc -fPIC -c usedata.c -o usedata-pic.o
@@ -84,6 +86,8 @@ case_of "failure success success" fw-stack nostack.o -Wl,--fatal-warnings
 case_of "success success success" fw-stack-said nostack.o -Wl,-z,noexecstack,--fatal-warnings
 case_of "success success success" fw-stack-undone nostack.o -Wl,--fatal-warnings,--no-fatal-warnings
 case_of "success success success" fw main.o -Wl,--fatal-warnings
+case_of "failure failure success" fw-textrel textrel.o -shared -Wl,--fatal-warnings
+case_of "success success success" fw-textrel-said textrel.o -shared -Wl,-z,notext,--fatal-warnings
 case_of "failure failure failure" cet main.o -Wl,-z,cet-report=error
 case_of "failure failure failure" cet-warning main.o -Wl,-z,cet-report=warning,--fatal-warnings
 case_of "success success success" cet-warned main.o -Wl,-z,cet-report=warning
