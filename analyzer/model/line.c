@@ -666,6 +666,7 @@ static void line_option(struct builder *b, const struct lk_line_item *it)
 	} else if (lk_str_starts_with(w, "--sysroot=")) {
 		free(line->sysroot);
 		line->sysroot = lk_xstrdup(w + 10);
+		line->sysroot_said = 1;
 	}
 }
 
@@ -716,7 +717,14 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		lk_buf_release(&word);
 		return (size_t)used;
 	}
-	if ((v = option_value(w, next, "-L", 1, &used)) || (v = option_value(w, next, "--library-path", 0, &used))) {
+	/* "-L=/dir": the '=' is the sysroot's prefix, part of the value (ld's getopt reads -L's value joined). */
+	if (!strncmp(w, "-L=", 3)) {
+		used = 0;
+		v = w + 2;
+	} else {
+		v = NULL;
+	}
+	if (v || (v = option_value(w, next, "-L", 1, &used)) || (v = option_value(w, next, "--library-path", 0, &used))) {
 		add_libdir(b->line, v);
 		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
 		return (size_t)used;
@@ -848,6 +856,8 @@ void lk_line_release(struct lk_line *line)
 	free(line->linker);
 	free(line->emulation);
 	free(line->sysroot);
+	for (int l = 0; l < 3; l++)
+		free(line->read_otherwise[l]);
 	lk_strvec_release(&line->libdirs);
 	lk_strvec_release(&line->default_dirs);
 	lk_strvec_release(&line->rpath);

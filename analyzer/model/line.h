@@ -156,7 +156,8 @@ struct lk_line {
 	char *linker;			/* the linker program this line runs */
 	const char *flavor;		/* "bfd", "lld", ... */
 	char *emulation;		/* -m value */
-	char *sysroot;			/* --sysroot=, or NULL */
+	char *sysroot;			/* --sysroot=, or GNU ld's configured one (resolve.c), or NULL */
+	int sysroot_said;		/* sysroot is the line's own --sysroot= */
 	int native;			/* the linker's target is this host */
 	int machine;			/* the link's e_machine (from -m), 0 if unknown */
 	struct lk_strvec libdirs;	/* -L, in order: all apply to every -l */
@@ -167,6 +168,13 @@ struct lk_line {
 	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
 	struct lk_strvec notes;		/* what could not be known, and why */
 	struct lk_strvec unknown;	/* what the model lacks because it was not run: the outcome is then unknown */
+	/*
+	 * By linker (GNU ld, lld, mold: replay.h's enum lk_linker order): why
+	 * that linker reads a sysroot prefix of the line ("=", "$SYSROOT" in
+	 * -L or a script's file names) otherwise than the line's own linker,
+	 * whose reading the model follows (its verdict is then unknown), or NULL.
+	 */
+	char *read_otherwise[3];
 	char *run_driver;		/* --run-driver: this machine's driver allowed to run (trust.c), or NULL */
 	char *no_driver_why;		/* --run-driver refused: why, or NULL */
 	char *scratch;			/* the driver's runs' directory, the model's (lk_line_scratch), or NULL */

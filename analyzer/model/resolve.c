@@ -144,6 +144,83 @@ static char *apply_sysroot(const char *sysroot, const char *dir)
 	return lk_buf_detach(&b);
 }
 
+/*
+ * The sysroot prefixes, as each linker reads them (checked against GNU ld
+ * 2.40, lld 14 and mold 1.10; tests/integ/151-sysroot-prefixes.sh):
+ * "=DIR" in -L is the sysroot's DIR in all three, GNU ld's configured
+ * sysroot when the line says none ("/" here), lld's none ("=" dropped),
+ * while mold without --sysroot searches "=DIR" as it is; "$SYSROOT" in -L
+ * is the sysroot's to GNU ld and mold, a plain name to lld. In a linker
+ * script's file names "=" is the sysroot's in all three, "$SYSROOT" only
+ * in GNU ld's.
+ */
+enum prefix_place { PREFIX_LIBDIR, PREFIX_SCRIPT };
+
+static int linker_index(const char *flavor)
+{
+	return !strcmp(flavor, "lld") ? 1 : !strcmp(flavor, "mold") ? 2 : 0;
+}
+
+static int sysroot_prefixed(const char *name, size_t *skip)
+{
+	if (name[0] == '=') {
+		*skip = 1;
+		return 1;
+	}
+	if (!strncmp(name, "$SYSROOT", 8)) {
+		*skip = 8;
+		return 1;
+	}
+	return 0;
+}
+
+/* `name` as linker `l` (linker_index) reads it at `place`; malloc'd. */
+static char *prefixed_as(const struct lk_line *line, int l, enum prefix_place place, const char *name)
+{
+	const char *given = line->sysroot_said ? line->sysroot : NULL;
+	/* GNU ld's sysroot: the line's, or its configured one (this machine's is "/"). */
+	const char *bfd = line->sysroot ? line->sysroot : "/";
+	struct lk_buf b = LK_BUF_INIT;
+	size_t skip;
+	int dollar = name[0] == '$';
+
+	if (!sysroot_prefixed(name, &skip))
+		return lk_xstrdup(name);
+	if (l == 0)
+		lk_buf_addf(&b, "%s%s", strcmp(bfd, "/") ? bfd : "", name + skip);
+	else if (dollar && (l == 1 || place == PREFIX_SCRIPT))
+		lk_buf_addstr(&b, name);
+	else if (l == 2 && place == PREFIX_LIBDIR && !given)
+		lk_buf_addstr(&b, name);
+	else
+		lk_buf_addf(&b, "%s%s", given && strcmp(given, "/") ? given : "", name + skip);
+	return lk_buf_detach(&b);
+}
+
+/* `name` as the line's own linker reads it; where another reads it otherwise, that one's verdict is unknown. */
+static char *sysroot_name(struct lk_line *line, enum prefix_place place, const char *name)
+{
+	static const char *const names[] = { "GNU ld", "lld", "mold" };
+	int own = linker_index(line->flavor);
+	char *mine = prefixed_as(line, own, place, name);
+
+	for (int l = 0; l < 3; l++) {
+		char *theirs;
+		struct lk_buf b = LK_BUF_INIT;
+
+		if (l == own || line->read_otherwise[l])
+			continue;
+		theirs = prefixed_as(line, l, place, name);
+		if (strcmp(theirs, mine)) {
+			lk_buf_addf(&b, "%s reads %s'%s' as '%s', not '%s' as %s does: its search is not modelled",
+				    names[l], place == PREFIX_LIBDIR ? "-L" : "the script name ", name, theirs, mine, names[own]);
+			line->read_otherwise[l] = lk_buf_detach(&b);
+		}
+		free(theirs);
+	}
+	return mine;
+}
+
 /* The record's -m value, passed to this machine's ld only if it is an emulation's name. */
 static int valid_emulation(const char *emu)
 {
@@ -459,8 +536,8 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 	const char *sysroot = c->line->sysroot;
 	int have_sysroot = sysroot && *sysroot && strcmp(sysroot, "/");
 
-	if (name[0] == '=')
-		return apply_sysroot(sysroot, name);
+	if (name[0] == '=' || !strncmp(name, "$SYSROOT", 8))
+		return sysroot_name(c->line, PREFIX_SCRIPT, name);
 	if (name[0] == '/') {
 		/* Inside the sysroot, a script's absolute names are relative to it. */
 		if (have_sysroot && !strncmp(script, sysroot, strlen(sysroot)))
@@ -815,7 +892,7 @@ static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
 	}
 	for (size_t i = 0; i < line->libdirs.nr; i++) {
-		char *d = apply_sysroot(line->sysroot, line->libdirs.items[i]);
+		char *d = sysroot_name(line, PREFIX_LIBDIR, line->libdirs.items[i]);
 		/* ld ran in the record's directory, the analyzer may not. */
 		char *abs = in_cwd(rec, d);
 

@@ -91,7 +91,14 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 	}
 	if (!*lx->p)
 		return 0;
-	if (strchr("(){};,=", *lx->p)) {
+	/*
+	 * In a file list a name may start with '=', the sysroot's prefix
+	 * (ldlex.l's INPUTLIST: "="?{FILENAMECHAR1}{FILENAMECHAR}*).
+	 */
+	if (lx->in_list && lx->p[0] == '=' && lx->p[1] &&
+	    (isalpha((unsigned char)lx->p[1]) || strchr("_/.\\$~", lx->p[1])))
+		lk_buf_addch(&lx->tok, *lx->p++);
+	else if (strchr("(){};,=", *lx->p)) {
 		lk_buf_addch(&lx->tok, *lx->p++);
 		return 0;
 	}
@@ -263,7 +270,8 @@ static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 				return -1;
 			continue;
 		}
-		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]) && (syntax_error_here(lx), 1))
+		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]) && !(lx->tok.buf[0] == '=' && lx->tok.len > 1) &&
+		    (syntax_error_here(lx), 1))
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unexpected '%s' in a file list",
 					  lx->path, lx->line, lx->tok.buf);
 		add_input(s, lx->tok.buf, as_needed, in_group);

@@ -357,6 +357,10 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 		struct lk_buf b = LK_BUF_INIT;
 		char *w;
 
+		/* Another linker reads a sysroot prefix of the line otherwise (model/resolve.c). */
+		if (line->read_otherwise[l] && l != (int)lk_linker_of_flavor(line->flavor) && !v->unknown)
+			v->unknown = lk_xstrdup(line->read_otherwise[l]);
+
 		if (out->warned.copy_protected || out->warned.copy_forbidden) {
 			lk_buf_addf(&b, "%s fails: %s: %s", who_of(l),
 				    out->warned.copy_protected ? "an executable cannot copy a shared object's protected data (a copy relocation)" :
