@@ -823,6 +823,7 @@ void lk_line_truncate(struct lk_line *line, size_t nr)
 		free(it->unusable_why);
 		lk_strvec_release(&it->tried);
 		lk_strvec_release(&it->skipped);
+		free(it->foreign_format);
 		lk_strvec_release(&it->script_commands);
 		lk_elf_info_release(&it->info);
 	}

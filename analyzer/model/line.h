@@ -108,6 +108,12 @@ struct lk_line_item {
 	struct lk_elf_info info;
 	char *note;		/* one line: why unresolved, or what is special */
 	struct lk_strvec skipped;	/* a library: the incompatible files ld skipped, in order (libsearch.c) */
+	/*
+	 * A library found as a linker script whose OUTPUT_FORMAT names another
+	 * target, which the line's own linker reads all the same (lld): that
+	 * target's name; GNU ld and mold would skip it (libsearch.c).
+	 */
+	char *foreign_format;
 	struct lk_strvec script_commands;	/* a linker script: its top-level commands (lk_script.commands) */
 	/* Found, but ld cannot use it (usable.c): the class, and one line naming the file and the cause. */
 	enum lk_unusable unusable;

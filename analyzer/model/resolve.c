@@ -457,7 +457,19 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 	struct lk_line_item *it = &c->line->items.items[index];
 
 	if (it->kind == LK_ITEM_LIB) {
-		if (lk_resolve_search_lib(c->line, it) < 0) {
+		int found = lk_resolve_search_lib(c->line, it);
+
+		for (int l = 0; found == 0 && it->foreign_format && l < 3; l += 2) {
+			/* An lld line took a script of another OUTPUT_FORMAT, which GNU ld and mold skip. */
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (c->line->read_otherwise[l])
+				continue;
+			lk_buf_addf(&b, "%s skips '%s' for %s (a linker script of OUTPUT_FORMAT(%s)), which lld reads: its search on from there is not modelled",
+				    l ? "mold" : "GNU ld", it->path, it->word, it->foreign_format);
+			c->line->read_otherwise[l] = lk_buf_detach(&b);
+		}
+		if (found < 0) {
 			char count[32];
 
 			snprintf(count, sizeof(count), "%zu", it->tried.nr);

@@ -383,8 +383,19 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 	if (in_list(ld_keywords, name) && strcmp(name, "INCLUDE") && strcmp(name, "INSERT") &&
 	    strcmp(name, "STARTUP")) {
 		/* Commands of one parenthesized argument list that add no input: skipped. */
+		int format = !strcmp(name, "OUTPUT_FORMAT");
+
 		if (expect(lx, "(", err) < 0)
 			return -1;
+		if (format) {
+			/* Its first name: the target a -l search compares (libsearch.c). */
+			if (next_token(lx, err) < 0)
+				return -1;
+			if (is(lx, ")"))
+				return 0;
+			if (!s->output_format)
+				s->output_format = lk_xstrdup(lx->tok.buf);
+		}
 		return skip_block(lx, '(', ')', err);
 	}
 	if (next_token(lx, err) < 0)
@@ -447,6 +458,7 @@ void lk_script_release(struct lk_script *s)
 	free(s->inputs.items);
 	lk_strvec_release(&s->search_dirs);
 	lk_strvec_release(&s->commands);
+	free(s->output_format);
 	free(s->error_token);
 	free(s->unmodelled);
 	memset(s, 0, sizeof(*s));

@@ -454,9 +454,23 @@ static void incompatible_taken(const struct lk_line *line, long skip, const char
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 		struct lk_buf b = LK_BUF_INIT;
+		struct lk_elf_info info;
+		int text;
 
 		if (it->kind != LK_ITEM_LIB || !it->skipped.nr || (skip >= 0 && it->position == skip))
 			continue;
+		lk_elf_identify(it->skipped.items[0], &info);
+		text = info.kind == LK_FILE_TEXT;
+		lk_elf_info_release(&info);
+		if (text) {
+			/* A linker script of another OUTPUT_FORMAT (libsearch.c): lld reads it as any script. */
+			if (!v->unknown) {
+				lk_buf_addf(&b, "%s reads '%s' for %s (at %ld), a linker script of another target that GNU ld skips: what it names is not modelled",
+					    who, it->skipped.items[0], it->word, it->position);
+				v->unknown = lk_buf_detach(&b);
+			}
+			continue;
+		}
 		v->success = 0;
 		lk_buf_addf(&b, "%s fails: for %s (at %ld) it takes %s, the first file its search finds, which is for another machine (lld skips no incompatible file)",
 			    who, it->word, it->position, it->skipped.items[0]);
@@ -501,7 +515,8 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 		incompatible_taken(line, skip, c.who, v);
 		rp_lazy_rules_why(line, lazy, c.who, LK_LINKER_LLD, v);
 		check_shared_objects(&c);
-		v->unknown = bitcode_unread(line, c.who);
+		if (!v->unknown)
+			v->unknown = bitcode_unread(line, c.who);
 	}
 	out->lld_success = v->success;
 }
