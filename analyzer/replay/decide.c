@@ -280,6 +280,11 @@ void rp_decide_release(struct lk_replay_warned *w)
 	free(w->copy_protected);
 	free(w->copy_forbidden);
 	free(w->copy_unknown);
+	for (int l = 0; l < 3; l++)
+		free(w->vs_refused[l]);
+	free(w->vnode_missing);
+	free(w->undefined_version);
+	free(w->undefined_cxx);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -323,6 +328,29 @@ static const char *who_of(enum lk_linker l)
 	return l == LK_LINKER_BFD ? "GNU ld" : l == LK_LINKER_LLD ? "lld" : "mold";
 }
 
+/*
+ * A version script's undefined global symbol under --no-undefined-version
+ * fails GNU ld and lld (mold only warns): GNU ld and lld 14 only when it
+ * is said, newer lld (rust-lld) by default unless --undefined-version;
+ * the last of the two wins.
+ */
+static int checks_versions(const struct lk_line *line, enum lk_linker l, const struct lk_linker_verdict *v)
+{
+	int check = l == LK_LINKER_LLD && !(v->version && !strcmp(v->version, "14"));
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+		const char *w = it->kind == LK_ITEM_OPTION ? it->word : "";
+
+		w += w[0] == '-' && w[1] == '-';
+		if (!strcmp(w, "-no-undefined-version"))
+			check = 1;
+		else if (!strcmp(w, "-undefined-version"))
+			check = 0;
+	}
+	return check;
+}
+
 /* A shared object joins GNU ld's output: an executable is then dynamic. */
 static int dynamic_output(const struct lk_line *line, const struct lk_replay *out)
 {
@@ -361,6 +389,24 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 		if (line->read_otherwise[l] && l != (int)lk_linker_of_flavor(line->flavor) && !v->unknown)
 			v->unknown = lk_xstrdup(line->read_otherwise[l]);
 
+		if (out->warned.vs_refused[l]) {
+			lk_buf_addf(&b, "%s fails: it refuses the version script: %s", who_of(l), out->warned.vs_refused[l]);
+			fails(v, lk_buf_detach(&b));
+		} else if (out->warned.vnode_missing) {
+			lk_buf_addf(&b, "%s fails: the version of %s is no node of the line's version scripts (\"version node not found\")",
+				    who_of(l), out->warned.vnode_missing);
+			fails(v, lk_buf_detach(&b));
+		} else if (l != LK_LINKER_MOLD && out->warned.undefined_version && checks_versions(line, l, v)) {
+			lk_buf_addf(&b, "%s fails: the version script assigns %s, which no input defines (--no-undefined-version%s)",
+				    who_of(l), out->warned.undefined_version,
+				    l == LK_LINKER_BFD || (v->version && !strcmp(v->version, "14")) ? "" : ", newer lld's default");
+			fails(v, lk_buf_detach(&b));
+		} else if (l != LK_LINKER_MOLD && out->warned.undefined_cxx && checks_versions(line, l, v) && v->success &&
+			   !v->unknown) {
+			lk_buf_addf(&b, "%s: whether a symbol demangles to the version script's C++ name '%s' is not read (--no-undefined-version)",
+				    who_of(l), out->warned.undefined_cxx);
+			v->unknown = lk_buf_detach(&b);
+		}
 		if (out->warned.copy_protected || out->warned.copy_forbidden) {
 			lk_buf_addf(&b, "%s fails: %s: %s", who_of(l),
 				    out->warned.copy_protected ? "an executable cannot copy a shared object's protected data (a copy relocation)" :

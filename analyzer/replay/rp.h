@@ -171,6 +171,8 @@ void rp_fetch_lazy(struct rp *r);
 
 /* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
 void rp_version_scripts(struct rp *r);
+/* version_dialects.c: the line's version scripts (`n` texts, their paths) as each linker parses them, and what they decide. */
+void rp_version_dialects(struct rp *r, const char *const *texts, char *const *paths, size_t n);
 
 /*
  * linker_options.c: the first top-level item `linker` refuses (lld_new:
