@@ -138,6 +138,7 @@ struct lk_elf_gc_section {
 	unsigned tls : 1;	/* SHF_TLS */
 	unsigned large : 1;	/* SHF_X86_64_LARGE: placed after .bss (-mcmodel=medium's .lbss, .ldata) */
 	uint64_t size;		/* sh_size */
+	uint64_t align;		/* sh_addralign */
 	long group;		/* the SHT_GROUP section it belongs to, or -1 */
 	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
 	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */

@@ -324,6 +324,7 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 			       shdr.sh_type != SHT_SYMTAB_SHNDX;
 		sec->empty = shdr.sh_size == 0;
 		sec->size = shdr.sh_size;
+		sec->align = shdr.sh_addralign;
 		sec->nobits = shdr.sh_type == SHT_NOBITS;
 		sec->exec = (shdr.sh_flags & SHF_EXECINSTR) != 0;
 		sec->write = (shdr.sh_flags & SHF_WRITE) != 0;

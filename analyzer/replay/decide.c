@@ -146,6 +146,7 @@ void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections)
 
 	if (r->mode & (RP_LLD | RP_WORKER))
 		return;	/* GNU ld's replay only: the other linkers' verdicts read its facts */
+	rp_memory_input(r, input, sections);
 	for (size_t i = 0; i < sections->nsections; i++) {
 		const char *name = sections->sections[i].name;
 
@@ -194,6 +195,7 @@ void rp_decide_finish(struct rp *r)
 	}
 	lk_strvec_release(&r->warn_syms);
 	lk_strvec_release(&r->warn_where);
+	rp_memory_finish(r);
 }
 
 /* Does `in` (an object read again) refer to `name` as a copy relocation needs? Then its type's name, else NULL. */
@@ -285,6 +287,8 @@ void rp_decide_release(struct lk_replay_warned *w)
 	free(w->vnode_missing);
 	free(w->undefined_version);
 	free(w->undefined_cxx);
+	free(w->memory_overflow);
+	free(w->memory_unknown);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -405,6 +409,13 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 			   !v->unknown) {
 			lk_buf_addf(&b, "%s: whether a symbol demangles to the version script's C++ name '%s' is not read (--no-undefined-version)",
 				    who_of(l), out->warned.undefined_cxx);
+			v->unknown = lk_buf_detach(&b);
+		}
+		if (l != LK_LINKER_MOLD && out->warned.memory_overflow) {
+			lk_buf_addf(&b, "%s fails: the %s", who_of(l), out->warned.memory_overflow);
+			fails(v, lk_buf_detach(&b));
+		} else if (l != LK_LINKER_MOLD && out->warned.memory_unknown && v->success && !v->unknown) {
+			lk_buf_addf(&b, "%s: %s", who_of(l), out->warned.memory_unknown);
 			v->unknown = lk_buf_detach(&b);
 		}
 		if (out->warned.copy_protected || out->warned.copy_forbidden) {

@@ -163,6 +163,7 @@ static void rp_release(struct rp *r)
 	free(r->lazy_refs.items);
 	lk_strvec_release(&r->lazy_dropped_refs);
 	lk_strvec_release(&r->lazy_dropped_roots);
+	rp_memory_release(r);
 	lk_strvec_release(&r->warn_syms);
 	lk_strvec_release(&r->warn_where);
 	lk_strvec_release(&r->start_stop);
@@ -265,6 +266,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 		r.rules |= LK_RULE_ALLOW_MULTIPLE;
 	for (size_t i = 0; i < r.policy.undefined.nr; i++)
 		lk_symtab_intern(r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
+	rp_memory_start(&r);
 	rp_read_line(&r);
 	rp_mold_part(&r);	/* the end of the line: mold's policies differ from here on */
 	rp_answer_finish(&r);

@@ -175,6 +175,8 @@ struct lk_replay_warned {
 	char *vnode_missing;	/* -shared: "sym@@VER in 'input'", a versioned definition no script's node defines */
 	char *undefined_version;	/* "'VER' to symbol 'sym'": a global pattern no regular input defines (lld's check) */
 	char *undefined_cxx;	/* an extern "C++" global pattern without wildcards: the replay demangles no name to check it */
+	char *memory_overflow;	/* a -T script's MEMORY region the input sections alone overflow (memory.c) */
+	char *memory_unknown;	/* ... or why whether one overflows is not known */
 	int textrel;		/* a text relocation (GNU ld warns "creating DT_TEXTREL" unless -z notext was said) */
 };
 

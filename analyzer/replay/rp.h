@@ -88,6 +88,7 @@ struct rp {
 	struct lk_strvec lazy_dropped_roots;	/* --gc-sections: every reference of those (roots for lld) */
 	/* decide.c: the .gnu.warning.SYM sections met (SYM), and the input of each ("libx.a(y.o)") */
 	struct lk_strvec warn_syms, warn_where;
+	struct rp_memory *memory;	/* memory.c: a -T script's MEMORY regions being filled, or NULL */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -252,6 +253,11 @@ void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections)
 void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
 void rp_decide_finish(struct rp *r);
 void rp_decide_copies(struct rp *r);
+/* memory.c: a -T script's MEMORY regions, read at the start, filled by each regular input, judged at the end. */
+void rp_memory_start(struct rp *r);
+void rp_memory_input(struct rp *r, long input, const struct lk_elf_gc *sections);
+void rp_memory_finish(struct rp *r);
+void rp_memory_release(struct rp *r);
 void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out);
 void rp_decide_release(struct lk_replay_warned *w);
 int rp_noinhibit_exec(const struct lk_line *line);
