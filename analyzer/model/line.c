@@ -27,6 +27,7 @@
 #include "linkscope/driveropt.h"
 #include "linkscope/expansion.h"
 #include "line.h"
+#include "linkscope/rsp.h"
 #include "linkscope/runcmd.h"
 #include "trust.h"
 #include "linkscope/vec.h"
@@ -767,6 +768,47 @@ static void build_items(struct builder *b, const struct lk_strvec *argv, const l
 		lk_strvec_push(&b->line->warnings, "a --start-group is never closed (ld fails: \"group ended before it began\" at the end of the line)");
 }
 
+/*
+ * The linker's own response files: a word "@FILE" of the linker's argv
+ * (-Wl,@FILE) is FILE's words, split with buildargv's rules (GNU ld's
+ * libiberty expandargv; lld and mold read them alike), nested ones too; a
+ * FILE that cannot be read is kept as the word, as each linker keeps it.
+ * gcc's own temporary ones were filled in before (atfile.c). Each word
+ * gets the driver position of its "@FILE". `depth` bounds the nesting.
+ */
+#define LK_LINE_RSP_MAX_DEPTH 16
+#define LK_LINE_RSP_MAX_BYTES ((size_t)16 << 20)
+
+struct positions {
+	long *items;
+	size_t nr, alloc;
+};
+
+static void expand_linker_rsp(const struct lk_record *rec, const char *word, long position, int depth,
+			      struct lk_strvec *out, struct positions *pos)
+{
+	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
+	struct lk_strvec words = LK_STRVEC_INIT;
+
+	if (word[0] == '@' && word[1] && depth < LK_LINE_RSP_MAX_DEPTH) {
+		if (word[1] != '/' && rec->cwd)
+			lk_buf_addf(&path, "%s/", rec->cwd);
+		lk_buf_addstr(&path, word + 1);
+	}
+	if (!path.len || lk_buf_read_file(&text, path.buf, LK_LINE_RSP_MAX_BYTES) < 0) {
+		lk_strvec_push(out, word);
+		LK_GROW(pos->items, pos->nr + 1, pos->alloc);
+		pos->items[pos->nr++] = position;
+	} else {
+		lk_rsp_split(text.buf ? text.buf : "", &words);
+		for (size_t i = 0; i < words.nr; i++)
+			expand_linker_rsp(rec, words.items[i], position, depth + 1, out, pos);
+	}
+	lk_strvec_release(&words);
+	lk_buf_release(&text);
+	lk_buf_release(&path);
+}
+
 int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
 		  struct lk_line *line, struct lk_err *err)
 {
@@ -781,6 +823,21 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	fill_gcc_atfiles(rec, &argv);
 	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));
 	lk_line_match(&rec->args, &argv, pos);
+	for (size_t i = 1; i < argv.nr; i++) {
+		if (argv.items[i][0] == '@') {
+			struct lk_strvec out = LK_STRVEC_INIT;
+			struct positions p = { NULL, 0, 0 };
+
+			for (size_t k = 0; k < argv.nr; k++)
+				expand_linker_rsp(rec, argv.items[k], pos[k], k ? 0 : LK_LINE_RSP_MAX_DEPTH, &out, &p);
+			lk_strvec_release(&argv);
+			argv = out;
+			free(pos);
+			LK_GROW(p.items, p.nr + 1, p.alloc);
+			pos = p.items;
+			break;
+		}
+	}
 	memset(&b, 0, sizeof(b));
 	b.line = line;
 	b.rec = rec;
