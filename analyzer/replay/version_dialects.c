@@ -265,19 +265,76 @@ static int body(struct vparse *v, const char *node)
 	}
 }
 
-static int defined_node(const struct lk_strvec *nodes, const char *name)
+static int name_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; nodes && i < nodes->nr; i++)
-		if (!strcmp(nodes->items[i], name))
-			return 1;
-	return 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `sorted` (qsort'ed with name_cmp) holds `name`. */
+static int defined_node(const struct lk_strvec *sorted, const char *name)
+{
+	return sorted->nr && bsearch(&name, sorted->items, sorted->nr, sizeof(*sorted->items), name_cmp);
+}
+
+/* A node's name and where it stands: a dependency must name one defined before it (GNU ld). */
+struct node_at {
+	const char *name;
+	size_t k;
+};
+
+static int node_cmp(const void *a, const void *b)
+{
+	const struct node_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * GNU ld's dependencies, checked once every node is read (sorted, not
+ * each against every earlier node: a script may hold 100,000 of them):
+ * `deps` holds triples: the dependency's name, the index of its node, its line.
+ */
+static int dependencies_defined(struct vparse *v, const struct lk_strvec *mine, const struct lk_strvec *deps)
+{
+	struct node_at *by = lk_xcalloc(mine->nr + 1, sizeof(*by));
+	int rc = 0;
+
+	for (size_t k = 0; k < mine->nr; k++)
+		by[k] = (struct node_at){ mine->items[k], k };
+	qsort(by, mine->nr, sizeof(*by), node_cmp);
+	for (size_t i = 0; i + 2 < deps->nr && !rc; i += 3) {
+		struct node_at key = { deps->items[i], 0 };
+		size_t lo = 0, hi = mine->nr, at = (size_t)strtoul(deps->items[i + 1], NULL, 10);
+
+		/* the first node of that name: the smallest k, as node_cmp orders them */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (node_cmp(&by[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == mine->nr || strcmp(by[lo].name, key.name) || by[lo].k >= at) {
+			struct lk_buf b = LK_BUF_INIT;
+
+			lk_buf_addf(&b, "unable to find version dependency `%s'", key.name);
+			v->lx.line = atoi(deps->items[i + 2]);
+			fail(v, b.buf);
+			lk_buf_release(&b);
+			rc = -1;
+		}
+	}
+	free(by);
+	return rc;
 }
 
 /* One script in dialect v->d: 0, or -1 with v->why. */
 static int parse(struct vparse *v, const char *text)
 {
 	int named = 0, anonymous = 0;
-	struct lk_strvec mine = LK_STRVEC_INIT;
+	struct lk_strvec mine = LK_STRVEC_INIT, deplist = LK_STRVEC_INIT;
 
 	v->lx = (struct vlex){ text, 1, "", 0, 0 };
 	for (;;) {
@@ -316,13 +373,14 @@ static int parse(struct vparse *v, const char *text)
 			if (is(&v->lx, ";") || v->lx.eof || v->lx.quoted || strchr("{}:", v->lx.tok[0]))
 				break;
 			deps++;
-			if (v->d == D_BFD && !defined_node(&mine, v->lx.tok)) {
-				struct lk_buf b = LK_BUF_INIT;
+			if (v->d == D_BFD) {
+				char at[32], line[32];
 
-				lk_buf_addf(&b, "unable to find version dependency `%s'", v->lx.tok);
-				fail(v, b.buf);
-				lk_buf_release(&b);
-				goto out;
+				snprintf(at, sizeof(at), "%zu", mine.nr);
+				snprintf(line, sizeof(line), "%d", v->lx.line);
+				lk_strvec_push(&deplist, v->lx.tok);
+				lk_strvec_push(&deplist, at);
+				lk_strvec_push(&deplist, line);
 			}
 		}
 		if (!is(&v->lx, ";"))
@@ -334,6 +392,8 @@ static int parse(struct vparse *v, const char *text)
 	}
 	if (!named && !anonymous && v->d != D_MOLD)
 		fail(v, "an empty version script");
+	else if (v->d == D_BFD && dependencies_defined(v, &mine, &deplist) < 0)
+		;
 	else if (anonymous && named && v->d == D_BFD)
 		fail(v, "anonymous version tag cannot be combined with other version tags");
 	goto out;
@@ -343,6 +403,7 @@ out:
 	for (size_t i = 0; v->nodes && !v->why.len && i < mine.nr; i++)
 		lk_strvec_push(v->nodes, mine.items[i]);
 	lk_strvec_release(&mine);
+	lk_strvec_release(&deplist);
 	return v->why.len ? -1 : 0;
 }
 
@@ -365,11 +426,6 @@ static char *node_not_found(struct rp *r, const struct lk_strvec *nodes)
 		return lk_buf_detach(&b);
 	}
 	return NULL;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -419,6 +475,8 @@ void rp_version_dialects(struct rp *r, const char *const *texts, char *const *pa
 			lk_buf_release(&v.why);
 		}
 	}
+	if (nodes.nr)
+		qsort(nodes.items, nodes.nr, sizeof(*nodes.items), name_cmp);
 	if (!w->vs_refused[D_BFD] && (r->line->facts & LK_LINE_SHARED))
 		w->vnode_missing = node_not_found(r, &nodes);
 	if (!w->vs_refused[D_LLD])
