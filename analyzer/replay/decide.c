@@ -198,16 +198,25 @@ void rp_decide_finish(struct rp *r)
 	rp_memory_finish(r);
 }
 
-/* Does `in` (an object read again) refer to `name` as a copy relocation needs? Then its type's name, else NULL. */
-static const char *copying_reloc(const struct rp *r, const struct lk_rinput *in, const char *name)
+/* A symbol an executable's reference would copy and that cannot be: a shared object's data, protected or under -z nocopyreloc. */
+static int uncopyable(const struct lk_sym *s, int nocopy)
+{
+	return s && s->defined && s->dynamic && s->dyn_object && s->nrefs && (s->dyn_protected || nocopy);
+}
+
+/*
+ * The first relocation of `in` (an object read again) that needs a copy
+ * of an uncopyable symbol: said in `b` ("R_X86_64_PC32 against x from
+ * 'a.o' (libx.so defines it)"), its symbol returned, else NULL.
+ */
+static const struct lk_sym *copying_reloc(const struct rp *r, const struct lk_rinput *in, int nocopy, struct lk_buf *b)
 {
 	struct lk_elf_syms syms = { 0 };
 	struct lk_elf_gc g;
 	struct lk_err err = LK_ERR_INIT;
 	const struct lk_reloc_arch *arch;
-	const char *found = NULL;
+	const struct lk_sym *found = NULL;
 
-	(void)r;
 	memset(&g, 0, sizeof(g));
 	g.want = LK_ELF_GC_RELOCS;
 	if (lk_elf_read_syms_gc(in->path, &syms, &g, &err) < 0) {
@@ -218,52 +227,59 @@ static const char *copying_reloc(const struct rp *r, const struct lk_rinput *in,
 	for (size_t i = 0; arch && !found && i < g.relocs.nr; i++) {
 		const struct lk_elf_reloc *x = &g.relocs.items[i];
 		const struct lk_reloc_howto *h = lk_reloc_howto_of(arch, x->type);
-		const char *target = lk_elf_gc_symbol_name(&g, x->symbol);
+		const char *target;
+		const struct lk_sym *s;
 
-		if (!h || x->section >= g.nsections || !target || strcmp(target, name))
+		if (!h || x->section >= g.nsections ||
+		    !(h->cls == LK_RC_PC || h->cls == LK_RC_ABS_NARROW || (h->cls == LK_RC_ABS && !g.sections[x->section].write)))
 			continue;
-		if (h->cls == LK_RC_PC || h->cls == LK_RC_ABS_NARROW || (h->cls == LK_RC_ABS && !g.sections[x->section].write))
-			found = h->name;
+		if (!(target = lk_elf_gc_symbol_name(&g, x->symbol)) || !uncopyable(s = lk_symtab_lookup(r->tab, target), nocopy))
+			continue;
+		found = s;
+		lk_buf_addf(b, "%s against %s from '%s' (%s defines it)", h->name, s->name, lk_path_base(in->path),
+			    lk_path_base(r->out->inputs.items[s->def_input].path));
 	}
 	lk_elf_gc_release(&g);
 	lk_elf_syms_release(&syms);
 	return found;
 }
 
+/* Each input that references an uncopyable symbol is read again once, for its relocations. */
 void rp_decide_copies(struct rp *r)
 {
 	struct lk_replay_warned *w = &r->out->warned;
 	int nocopy = has_option(r->line, LK_LD_NOCOPYRELOC);
-	size_t cursor = 0;
+	unsigned char *need;
+	size_t cursor = 0, nr = r->out->inputs.nr;
 	struct lk_sym *s;
 
-	if ((r->mode & (RP_LLD | RP_WORKER)) || (r->line->facts & (LK_LINE_SHARED | LK_LINE_PIE)))
+	if ((r->mode & (RP_LLD | RP_WORKER)) || (r->line->facts & (LK_LINE_SHARED | LK_LINE_PIE)) || !nr)
 		return;
-	while ((s = lk_symtab_next(r->tab, &cursor)) && !w->copy_protected && !w->copy_forbidden) {
-		if (!s->defined || !s->dynamic || !s->dyn_object || !s->nrefs || !(s->dyn_protected || nocopy))
-			continue;
-		for (const struct lk_symref *ref = s->refs; ref; ref = ref->next) {
-			const struct lk_rinput *in = &r->out->inputs.items[ref->input];
-			const struct lk_rinput *def = &r->out->inputs.items[s->def_input];
-			struct lk_buf b = LK_BUF_INIT;
-			const char *type;
+	need = lk_xcalloc(nr, 1);
+	while ((s = lk_symtab_next(r->tab, &cursor)))
+		for (const struct lk_symref *ref = uncopyable(s, nocopy) ? s->refs : NULL; ref; ref = ref->next)
+			if (ref->input >= 0 && (size_t)ref->input < nr)
+				need[ref->input] = 1;
+	for (size_t i = 0; i < nr && !w->copy_protected && !w->copy_forbidden; i++) {
+		const struct lk_rinput *in = &r->out->inputs.items[i];
+		struct lk_buf b = LK_BUF_INIT;
+		const struct lk_sym *found;
 
-			if (in->member) {
-				if (!w->copy_unknown) {
-					lk_buf_addf(&b, "whether '%s(%s)' needs a copy relocation of %s (defined by '%s') is not read: its relocations are an archive member's",
-						    lk_path_base(in->path), in->member, s->name, lk_path_base(def->path));
-					w->copy_unknown = lk_buf_detach(&b);
-				}
-				continue;
+		if (!need[i])
+			continue;
+		if (in->member) {
+			if (!w->copy_unknown) {
+				lk_buf_addf(&b, "whether '%s(%s)' needs a copy relocation of a shared object's data that cannot be copied is not read: its relocations are an archive member's",
+					    lk_path_base(in->path), in->member);
+				w->copy_unknown = lk_buf_detach(&b);
 			}
-			if (!(type = copying_reloc(r, in, s->name)))
-				continue;
-			lk_buf_addf(&b, "%s against %s from '%s' (%s defines it)", type, s->name, lk_path_base(in->path),
-				    lk_path_base(def->path));
-			*(s->dyn_protected ? &w->copy_protected : &w->copy_forbidden) = lk_buf_detach(&b);
-			break;
+			continue;
 		}
+		if ((found = copying_reloc(r, in, nocopy, &b)))
+			*(found->dyn_protected ? &w->copy_protected : &w->copy_forbidden) = lk_buf_detach(&b);
+		lk_buf_release(&b);
 	}
+	free(need);
 }
 
 /* GNU ld defines no __ehdr_start under -N: the headers are in no loaded segment. */
