@@ -168,7 +168,10 @@ void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections)
 		return;
 	if (!stack_note)
 		met(r, &r->out->warned.no_stack_note, input);
-	if ((lk_elf_gc_x86_feature_1(sections) & 3) != 3)
+	/* The note's bytes only when -z cet-report asks: an object of thousands of sections is searched again. */
+	if (!r->cet_asked)
+		r->cet_asked = cet_report(r->line) ? 1 : -1;
+	if (r->cet_asked > 0 && (lk_elf_gc_x86_feature_1(sections) & 3) != 3)
 		met(r, &r->out->warned.cet_missing, input);
 }
 

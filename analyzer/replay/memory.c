@@ -29,6 +29,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "memory.h"
 #include "rp.h"
 
 #define MEMORY_SCRIPT_MAX_BYTES ((size_t)1 << 20)
@@ -405,6 +406,26 @@ static void parse_script(struct rp_memory *m, const char *text)
 				to_semicolon(&lx);
 		}
 	}
+}
+
+size_t lk_memory_script_read(const char *text, const char *path, char **unknown)
+{
+	struct rp_memory m;
+	size_t n;
+
+	memset(&m, 0, sizeof(m));
+	m.script = lk_xstrdup(path);
+	parse_script(&m, text);
+	n = m.regions.nr;
+	*unknown = m.unknown;
+	for (size_t i = 0; i < m.secs.nr; i++) {
+		lk_strvec_release(&m.secs.items[i].files);
+		lk_strvec_release(&m.secs.items[i].patterns);
+	}
+	free(m.secs.items);
+	free(m.regions.items);
+	free(m.script);
+	return n;
 }
 
 void rp_memory_release(struct rp *r)

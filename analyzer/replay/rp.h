@@ -89,6 +89,7 @@ struct rp {
 	/* decide.c: the .gnu.warning.SYM sections met (SYM), and the input of each ("libx.a(y.o)") */
 	struct lk_strvec warn_syms, warn_where;
 	struct rp_memory *memory;	/* memory.c: a -T script's MEMORY regions being filled, or NULL */
+	signed char cet_asked;	/* decide.c: -z cet-report is on the line: 1, not: -1, not looked yet: 0 */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)

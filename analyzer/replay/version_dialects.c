@@ -33,6 +33,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "rp.h"
+#include "version_dialects.h"
 
 enum dialect { D_BFD, D_LLD, D_MOLD };
 
@@ -457,6 +458,19 @@ static char *undefined_version(struct rp *r, const struct lk_strvec *globals)
 	}
 	lk_strvec_release(&versioned);
 	return NULL;
+}
+
+int lk_vscript_parse(const char *text, const char *path, enum lk_vscript_dialect dialect,
+		     struct lk_strvec *nodes, struct lk_buf *why)
+{
+	struct vparse v = { .d = (enum dialect)dialect, .path = path, .why = LK_BUF_INIT, .nodes = nodes,
+			    .globals = NULL, .cxx = NULL, .in_extern = 0 };
+	int rc = parse(&v, text);
+
+	if (rc < 0)
+		lk_buf_addstr(why, v.why.buf);
+	lk_buf_release(&v.why);
+	return rc;
 }
 
 void rp_version_dialects(struct rp *r, const char *const *texts, char *const *paths, size_t n)
