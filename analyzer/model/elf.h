@@ -50,6 +50,14 @@ struct lk_elf_info {
 void lk_elf_identify(const char *path, struct lk_elf_info *info);
 void lk_elf_info_release(struct lk_elf_info *info);
 
+/*
+ * The symbols a shared object (or object) at `path` names a link-time
+ * warning for: its sections ".gnu.warning.SYM" (glibc's gets, ...), SYM
+ * appended to `syms`. Returns 0, or -1 when the file is no ELF file that
+ * can be read.
+ */
+int lk_elf_warning_sections(const char *path, struct lk_strvec *syms);
+
 /* "x86-64", "AArch64", ... for e_machine. */
 const char *lk_elf_machine_name(int machine);
 

@@ -185,8 +185,39 @@ void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_
 		met(r, &r->out->warned.common_overridden, input);
 }
 
+/*
+ * GNU ld warns for a reference to a symbol whose shared object has a
+ * ".gnu.warning.SYM" section (glibc's gets: "the `gets' function is
+ * dangerous"); lld and mold do not. Read only under --fatal-warnings:
+ * each shared object's section headers once.
+ */
+static void shared_warnings(struct rp *r)
+{
+	for (size_t i = 0; i < r->out->inputs.nr && !r->out->warned.gnu_warning; i++) {
+		const struct lk_rinput *in = &r->out->inputs.items[i];
+		struct lk_strvec syms = LK_STRVEC_INIT;
+
+		if (!in->dso || in->dropped || lk_elf_warning_sections(in->path, &syms) < 0) {
+			lk_strvec_release(&syms);
+			continue;
+		}
+		for (size_t k = 0; k < syms.nr && !r->out->warned.gnu_warning; k++) {
+			const struct lk_sym *s = lk_symtab_lookup(r->tab, syms.items[k]);
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (!s || !s->nrefs || !s->dynamic || s->def_input != (long)i)
+				continue;
+			lk_buf_addf(&b, "%s in '%s'", s->name, lk_path_base(in->path));
+			r->out->warned.gnu_warning = lk_buf_detach(&b);
+		}
+		lk_strvec_release(&syms);
+	}
+}
+
 void rp_decide_finish(struct rp *r)
 {
+	if (!(r->mode & (RP_LLD | RP_WORKER)) && fatal_warnings(r->line))
+		shared_warnings(r);
 	for (size_t i = 0; i < r->warn_syms.nr && !r->out->warned.gnu_warning; i++) {
 		const struct lk_sym *s = lk_symtab_lookup(r->tab, r->warn_syms.items[i]);
 		struct lk_buf b = LK_BUF_INIT;

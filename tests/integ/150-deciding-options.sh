@@ -7,8 +7,9 @@
 #   a PIE cannot take; lld spares undefined symbols and relocations, not a
 #   duplicate symbol; mold spares every error, not a missing library.
 # - --fatal-warnings with the warnings each linker gives: --warn-common's
-#   "multiple common" (all three), a .gnu.warning section and an x86
-#   object without .note.GNU-stack (GNU ld only; none on aarch64).
+#   "multiple common" (all three), a .gnu.warning section (an object's, or
+#   glibc's for gets) and an x86 object without .note.GNU-stack (GNU ld
+#   only; none on aarch64).
 # - -z cet-report=error (=warning under --fatal-warnings): crt1.o has no
 #   IBT and SHSTK properties, so all three fail.
 # - a non-PIE executable's copy relocation: refused by all three under
@@ -63,7 +64,12 @@ extern int prot;
 int main(void) { return prot; }
 C
 printf '.text\n.globl main\nmain: xor %%eax, %%eax\nret\n' >nostack.s
+cat >gets.c <<'C'
+char *gets(char *);
+int main(void) { char b[8]; gets(b); return 0; }
+C
 cc -c main.c undef.c dup.c dup2.c warn.c usew.c
+cc -c -w gets.c
 cc -fno-pic -c abs.c
 cc -fcommon -c com1.c com2.c
 as nostack.s -o nostack.o
@@ -82,6 +88,7 @@ case_of "failure failure failure" fw-common com1.o com2.o -Wl,--warn-common,--fa
 case_of "success success success" common com1.o com2.o -Wl,--warn-common
 case_of "failure success success" fw-gnu-warning usew.o warn.o -Wl,--fatal-warnings
 case_of "success success success" gnu-warning usew.o warn.o
+case_of "failure success success" fw-gets gets.o -Wl,--fatal-warnings
 case_of "failure success success" fw-stack nostack.o -Wl,--fatal-warnings
 case_of "success success success" fw-stack-said nostack.o -Wl,-z,noexecstack,--fatal-warnings
 case_of "success success success" fw-stack-undone nostack.o -Wl,--fatal-warnings,--no-fatal-warnings
