@@ -11,8 +11,10 @@
  *   cannot take, "DSO missing", a TLS mismatch) are not. lld turns
  *   undefined symbols into warnings and its errorOrWarn ones (a
  *   relocation the output cannot take, one out of range), not a
- *   duplicate symbol. mold turns every Error into a warning and keeps
- *   Fatal (a library not found, an unusable input).
+ *   duplicate symbol. mold turns its errors into warnings (undefined
+ *   symbols, duplicates, relocations: the ones checked; its TLS and
+ *   hidden-symbol ones are left failing, not checked) and keeps its fatal
+ *   ones (a library not found, an unusable input).
  * - --fatal-warnings (the last of it and --no-fatal-warnings wins): a
  *   warning is an error. The warnings modelled: GNU ld's on x86-64 for an
  *   object without .note.GNU-stack (unless -z [no]execstack or
@@ -111,8 +113,7 @@ int rp_noinhibit_spares(const struct lk_line *line, enum lk_linker linker, enum 
 		       kind == LK_DIAG_RELOC_NOT_ALLOWED || kind == LK_DIAG_RELOC_OVERFLOW;
 	case LK_LINKER_MOLD:
 		return kind == LK_DIAG_UNDEFINED || kind == LK_DIAG_DSO_MISSING || kind == LK_DIAG_MULTIPLE ||
-		       kind == LK_DIAG_RELOC_NOT_ALLOWED || kind == LK_DIAG_RELOC_OVERFLOW ||
-		       kind == LK_DIAG_TLS_MISMATCH || kind == LK_DIAG_HIDDEN_DSO_REF;
+		       kind == LK_DIAG_RELOC_NOT_ALLOWED || kind == LK_DIAG_RELOC_OVERFLOW;
 	case LK_LINKER_COUNT:
 		break;
 	}
