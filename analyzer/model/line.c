@@ -914,8 +914,11 @@ void lk_line_release(struct lk_line *line)
 	free(line->linker);
 	free(line->emulation);
 	free(line->sysroot);
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 3; l++) {
 		free(line->read_otherwise[l]);
+		free(line->fails_otherwise[l]);
+		lk_strvec_release(&line->libdir_otherwise[l]);
+	}
 	lk_strvec_release(&line->libdirs);
 	lk_strvec_release(&line->default_dirs);
 	lk_strvec_release(&line->rpath);

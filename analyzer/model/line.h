@@ -181,6 +181,10 @@ struct lk_line {
 	 * whose reading the model follows (its verdict is then unknown), or NULL.
 	 */
 	char *read_otherwise[3];
+	/* ... or why that linker certainly fails where it reads a prefix otherwise (a dir or file that does not exist) */
+	char *fails_otherwise[3];
+	/* resolve.c's working list: the -L dirs another linker reads otherwise, pairs ("own", "theirs"), made absolute */
+	struct lk_strvec libdir_otherwise[3];
 	char *run_driver;		/* --run-driver: this machine's driver allowed to run (trust.c), or NULL */
 	char *no_driver_why;		/* --run-driver refused: why, or NULL */
 	char *scratch;			/* the driver's runs' directory, the model's (lk_line_scratch), or NULL */

@@ -441,7 +441,9 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 		char *w;
 
 		/* Another linker reads a sysroot prefix of the line otherwise (model/resolve.c). */
-		if (line->read_otherwise[l] && l != (int)lk_linker_of_flavor(line->flavor) && !v->unknown)
+		if (line->fails_otherwise[l] && l != (int)lk_linker_of_flavor(line->flavor))
+			fails(v, lk_xstrdup(line->fails_otherwise[l]));
+		else if (line->read_otherwise[l] && l != (int)lk_linker_of_flavor(line->flavor) && !v->unknown)
 			v->unknown = lk_xstrdup(line->read_otherwise[l]);
 
 		if (out->warned.vs_refused[l]) {

@@ -8,7 +8,8 @@
 # in all three, "$SYSROOT" is GNU ld's only. Each line's own linker must
 # agree with its replay; another linker's verdict is right or, where it
 # reads a prefix otherwise than the line's own linker, unknown (it names
-# the prefix).
+# the prefix) or, where it reads a dir or file that does not exist, its
+# failure (a -l found only there, a script's name it cannot open).
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
@@ -69,11 +70,15 @@ echo 'GROUP ( =/lib/libfoo.a )' >A/usr/lib/libeq.so
 LK_CC=aarch64-linux-gnu-gcc prefixes "success success success" a64-eq-libdir -B"$T/xb" usefoo-a64.o -Wl,--sysroot="$T/A" -L=/lib -lfoo
 LK_CC=aarch64-linux-gnu-gcc prefixes "success success success" a64-eq-script -B"$T/xb" usefoo-a64.o -Wl,--sysroot="$T/A" -L=/usr/lib -leq
 
-# Where a linker reads a prefix otherwise, its verdict is unknown and says why.
-check_contains "lld's reading of -L\$SYSROOT, named" \
-	"$("$LINKSCOPE" report --format json "$T/dollar-libdir-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["unknown_because"])')" \
-	"lld reads -L'\$SYSROOT/lib' as '\$SYSROOT/lib', not '$S/lib' as GNU ld does"
+# Where a linker reads a prefix otherwise: a dir or file that does not exist for it is one it does not
+# search or cannot open (its failure said); one that exists, unknown, naming it.
+check_contains "lld's reading of -L\$SYSROOT: the dir it does not search, said" \
+	"$("$LINKSCOPE" report --format json "$T/dollar-libdir-bfd.json" | "$PY" -c 'import json,sys; print(" ".join(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["why"]))')" \
+	"lld fails: it cannot find -lfoo, which only '$S/lib' has, a dir it reads as '$T/\$SYSROOT/lib' (that does not exist)"
+check_contains "GNU ld's reading of \$SYSROOT on lld's line, unknown and named" \
+	"$("$LINKSCOPE" report --format json "$T/dollar-libdir-lld.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["bfd"]["unknown_because"])')" \
+	"GNU ld reads the -L dir '$T/\$SYSROOT/lib' as '$S/lib': what it finds there is not modelled"
 check_eq "the cross verdicts left unknown (line, other linker)" \
-	"dollar-libdir bfd lld,dollar-libdir lld bfd,dollar-libdir lld mold,dollar-libdir mold lld,dollar-script bfd lld,dollar-script bfd mold,dollar-script lld bfd,dollar-script mold bfd,eq-no-sysroot bfd mold,eq-no-sysroot lld mold,eq-no-sysroot mold bfd,eq-no-sysroot mold lld" \
+	"dollar-libdir lld bfd,dollar-libdir lld mold,dollar-script lld bfd,dollar-script mold bfd,eq-no-sysroot mold bfd,eq-no-sysroot mold lld" \
 	"$(sort unknowns | paste -sd,)"
 finish
