@@ -5,7 +5,9 @@
 # elf64-x86-64"). One of the link's own target is read by all three. Each
 # line is linked by the three real linkers; its own linker must agree with
 # its replay, and another linker's verdict is right or, where it reads the
-# script otherwise than the line's own linker, unknown.
+# script otherwise than the line's own linker, unknown (lld's, reading a
+# script GNU ld skips, is decided where the script names a file that does
+# not exist or is of another machine).
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
@@ -57,10 +59,13 @@ aarch64-linux-gnu-ar rcs a64good/libfoo.a foo-a64.o
 mkdir a64other && printf 'OUTPUT_FORMAT(elf64-x86-64)\nGROUP ( %s/good/libfoo.a )\n' "$T" >a64other/libfoo.so
 LK_CC=aarch64-linux-gnu-gcc skipped "success failure success" a64-next-dir -B"$T/xb" usefoo-a64.o -La64other -La64good -lfoo
 
-check_contains "GNU ld's line says lld reads the script it skips" \
-	"$("$LINKSCOPE" report --format json "$T/next-dir-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["unknown_because"])')" \
-	"a linker script of another target that GNU ld skips"
+check_contains "GNU ld's line: lld reads the script it skips, and the i386 archive it names fails it" \
+	"$("$LINKSCOPE" report --format json "$T/next-dir-bfd.json" | "$PY" -c 'import json,sys; print(" ".join(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["why"]))')" \
+	"lld fails: for -lfoo (at 5) it reads '$T/other/libfoo.so', a linker script of another target that GNU ld skips, and '$T/i386/libfoo.a', which it names, is for i386"
+check_contains "lld's line: GNU ld's search on from the script it skips, unknown and named" \
+	"$("$LINKSCOPE" report --format json "$T/next-dir-lld.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["bfd"]["unknown_because"])')" \
+	"GNU ld skips '$T/other/libfoo.so' for -lfoo (a linker script of OUTPUT_FORMAT(elf32-i386)), which lld reads"
 check_eq "the cross verdicts left unknown (line, other linker)" \
-	"a64-next-dir bfd lld,a64-next-dir lld bfd,a64-next-dir lld mold,a64-next-dir mold lld,next-dir bfd lld,next-dir lld bfd,next-dir lld mold,next-dir mold lld,only-one bfd lld,only-one lld bfd,only-one lld mold,only-one mold lld" \
+	"a64-next-dir lld bfd,a64-next-dir lld mold,next-dir lld bfd,next-dir lld mold,only-one lld bfd,only-one lld mold" \
 	"$(sort unknowns | paste -sd,)"
 finish
