@@ -1093,7 +1093,10 @@ def main():
     if arch == "aarch64":
         global CLASS_NAMES
         CLASS_NAMES = AARCH64_CLASSES
-        os.environ["PATH"] = cross_path(tempfile.mkdtemp(prefix="lk-diff-cross-")) + os.pathsep + os.environ["PATH"]
+        cross = cross_path(tempfile.mkdtemp(prefix="lk-diff-cross-"))
+        import atexit
+        atexit.register(shutil.rmtree, cross, True)
+        os.environ["PATH"] = cross + os.pathsep + os.environ["PATH"]
     cases = list(range(n))
     if "--class" in sys.argv:
         want = sys.argv[sys.argv.index("--class") + 1]
