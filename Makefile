@@ -198,11 +198,13 @@ fuzz: deps fuzz-build
 # The differential test at length: make difftest N=1000 SEED=7 [JOBS=2]
 # [LINKERS=bfd,lld,mold: every case linked by the real lld and mold too]
 N ?= 1000
+N_AARCH64 ?= 250
 SEED ?= 1
 JOBS ?= 1
 LINKERS ?= bfd
 difftest: all $(TOOL_BIN)
 	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N) $(SEED) --jobs $(JOBS) --linkers $(LINKERS)
+	@/usr/bin/python3 tests/difftest/difftest.py $(BUILD) $(N_AARCH64) $(SEED) --jobs $(JOBS) --linkers $(LINKERS) --arch aarch64
 
 # Option shapes at length (issue #33 point 6): every option of the generated
 # linker tables linked by the real GNU ld, lld and mold (make check: a sample).

@@ -146,6 +146,14 @@ for build in "$@"; do
 	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 2 \
 		--jobs 2 --linkers bfd,lld,mold
+	# An aarch64 draw (issue #33 point 3g): the cross toolchain, one case of
+	# each class it draws, each linker's verdict; the plain build only.
+	an=${DIFFTEST_AARCH64_N:-14}
+	if [ "$b" = build ] && [ "$an" -gt 0 ]; then
+		early=1 add "$b" "$b/difftest --arch aarch64 ($an cases, seed 3)" '^ok ' '^DISAGREE' \
+			env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$an" 3 \
+			--jobs 2 --linkers bfd,lld,mold --arch aarch64
+	fi
 	# Option shapes (issue #33): options of the generated linker tables, each
 	# linked by the real GNU ld, lld and mold; a fixed seed, so that a run
 	# is the same whatever the day (make difftest-options: the whole table;

@@ -254,6 +254,37 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info)
 	close(fd);
 }
 
+int lk_elf_warning_sections(const char *path, struct lk_strvec *syms)
+{
+	struct stat st;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	Elf *e;
+	int fd = lk_file_open_regular(path, &st);
+
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) < 0) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return -1;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &shdr) && (name = elf_strptr(e, shstrndx, shdr.sh_name)) &&
+		    !strncmp(name, ".gnu.warning.", 13) && name[13])
+			lk_strvec_push(syms, name + 13);
+	}
+	elf_end(e);
+	close(fd);
+	return 0;
+}
+
 void lk_elf_info_release(struct lk_elf_info *info)
 {
 	free(info->soname);

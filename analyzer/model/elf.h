@@ -50,6 +50,14 @@ struct lk_elf_info {
 void lk_elf_identify(const char *path, struct lk_elf_info *info);
 void lk_elf_info_release(struct lk_elf_info *info);
 
+/*
+ * The symbols a shared object (or object) at `path` names a link-time
+ * warning for: its sections ".gnu.warning.SYM" (glibc's gets, ...), SYM
+ * appended to `syms`. Returns 0, or -1 when the file is no ELF file that
+ * can be read.
+ */
+int lk_elf_warning_sections(const char *path, struct lk_strvec *syms);
+
 /* "x86-64", "AArch64", ... for e_machine. */
 const char *lk_elf_machine_name(int machine);
 
@@ -75,6 +83,8 @@ struct lk_elf_sym {
 	unsigned mergeable : 1;	/* STB_GNU_UNIQUE or in a COMDAT group: copies in many objects are fine */
 	unsigned versioned_ref : 1;	/* shared objects: an undefined reference with a version (a verneed entry) */
 	uint32_t group;		/* a definition in a COMDAT group's section: 1 + its index in lk_elf_syms.groups; 0 none */
+	unsigned object : 1;	/* STT_OBJECT: data, which an executable's absolute or PC-relative reference copies */
+	unsigned protected_vis : 1;	/* STV_PROTECTED: a shared object's copy cannot be moved (no copy relocation) */
 };
 
 struct lk_elf_syms {
@@ -145,6 +155,7 @@ struct lk_elf_gc_section {
 	unsigned tls : 1;	/* SHF_TLS */
 	unsigned large : 1;	/* SHF_X86_64_LARGE: placed after .bss (-mcmodel=medium's .lbss, .ldata) */
 	uint64_t size;		/* sh_size */
+	uint64_t align;		/* sh_addralign */
 	long group;		/* the SHT_GROUP section it belongs to, or -1 */
 	long linked_to;		/* SHF_LINK_ORDER: the section of sh_link, or -1 */
 	const char *signature;	/* an SHT_GROUP section: its signature symbol (borrowed) */
@@ -230,6 +241,12 @@ void lk_elf_gc_release(struct lk_elf_gc *gc);
  * else its .comment ("GCC: (Debian 12.2.0-14) 12.2.0"); malloc'd, or NULL.
  */
 char *lk_elf_gc_producer(const struct lk_elf_gc *gc);
+/*
+ * The x86 feature bits the object of `gc` (still open) says it has: its
+ * .note.gnu.property's GNU_PROPERTY_X86_FEATURE_1_AND (bit 0 IBT, bit 1
+ * SHSTK), what -z cet-report judges; 0 when it has no such note.
+ */
+unsigned lk_elf_gc_x86_feature_1(const struct lk_elf_gc *gc);
 /* The name of the symbol `index` of `gc` (a local's too, a section symbol's section), borrowed, or NULL. */
 const char *lk_elf_gc_symbol_name(const struct lk_elf_gc *gc, uint32_t index);
 /*

@@ -324,6 +324,7 @@ int elfr_read_gc(Elf *e, const char *path, struct lk_elf_gc *gc, struct lk_err *
 			       shdr.sh_type != SHT_SYMTAB_SHNDX;
 		sec->empty = shdr.sh_size == 0;
 		sec->size = shdr.sh_size;
+		sec->align = shdr.sh_addralign;
 		sec->nobits = shdr.sh_type == SHT_NOBITS;
 		sec->exec = (shdr.sh_flags & SHF_EXECINSTR) != 0;
 		sec->write = (shdr.sh_flags & SHF_WRITE) != 0;
@@ -480,4 +481,48 @@ char *lk_elf_gc_producer(const struct lk_elf_gc *gc)
 		return NULL;
 	p = first_string(named_section(gc->elf, ".debug_str"), producer_like);
 	return p ? p : first_string(named_section(gc->elf, ".comment"), any_string);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The notes of .note.gnu.property (NT_GNU_PROPERTY_TYPE_0, owner "GNU"),
+ * each property (type, size, data padded to 8 bytes in ELF64) read with
+ * its size checked against the section; x86 objects are little-endian.
+ */
+unsigned lk_elf_gc_x86_feature_1(const struct lk_elf_gc *gc)
+{
+	Elf_Data *d = gc->elf ? named_section(gc->elf, ".note.gnu.property") : NULL;
+	const unsigned char *p, *end;
+	unsigned features = 0;
+
+	if (!d || !d->d_buf)
+		return 0;
+	p = d->d_buf;
+	end = p + d->d_size;
+	while (end - p >= 12) {
+		uint32_t namesz = le32(p), descsz = le32(p + 4), type = le32(p + 8);
+		size_t name_room = ((size_t)namesz + 3) & ~(size_t)3;
+		const unsigned char *desc = p + 12 + name_room, *q;
+
+		if (namesz > (size_t)(end - p) || descsz > (size_t)(end - p) ||
+		    name_room + descsz > (size_t)(end - p) - 12)
+			break;
+		if (type == 5 /* NT_GNU_PROPERTY_TYPE_0 */ && namesz == 4 && !memcmp(p + 12, "GNU", 4)) {
+			for (q = desc; desc + descsz - q >= 8;) {
+				uint32_t pr_type = le32(q), pr_size = le32(q + 4);
+
+				if (pr_size > (size_t)(desc + descsz - q) - 8)
+					break;
+				if (pr_type == 0xc0000002u && pr_size >= 4)
+					features |= le32(q + 8);
+				q += 8 + (((size_t)pr_size + 7) & ~(size_t)7);
+			}
+		}
+		p = desc + (((size_t)descsz + 7) & ~(size_t)7);
+	}
+	return features;
 }

@@ -106,6 +106,8 @@ static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, co
 	/* elflink.c is_global_data_symbol_definition: what lets a common pull an archive member. */
 	y->data_def = GELF_ST_BIND(s->st_info) == STB_GLOBAL && GELF_ST_TYPE(s->st_info) != STT_FUNC &&
 		      s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE;
+	y->object = GELF_ST_TYPE(s->st_info) == STT_OBJECT;
+	y->protected_vis = GELF_ST_VISIBILITY(s->st_other) == STV_PROTECTED;
 	y->hidden_version = hidden;
 	y->mergeable = in_group || GELF_ST_BIND(s->st_info) == STB_GNU_UNIQUE;
 	y->group = y->defined ? group : 0;

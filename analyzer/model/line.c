@@ -27,6 +27,7 @@
 #include "linkscope/driveropt.h"
 #include "linkscope/expansion.h"
 #include "line.h"
+#include "linkscope/rsp.h"
 #include "linkscope/runcmd.h"
 #include "trust.h"
 #include "linkscope/vec.h"
@@ -258,6 +259,14 @@ static const struct ld_spelling {
 	{ "--add-needed", LK_LD_COPY_DT_NEEDED, NO_VALUE },
 	{ "--allow-multiple-definition", LK_LD_MULDEFS, NO_VALUE },
 	{ "--version-script", LK_LD_VERSION_SCRIPT, VALUE },
+	{ "--noinhibit-exec", LK_LD_NOINHIBIT_EXEC, NO_VALUE },
+	{ "--fatal-warnings", LK_LD_FATAL_WARNINGS, NO_VALUE },
+	{ "--no-fatal-warnings", LK_LD_NO_FATAL_WARNINGS, NO_VALUE },
+	{ "--warn-common", LK_LD_WARN_COMMON, NO_VALUE },
+	{ "-N", LK_LD_OMAGIC, NO_VALUE }, { "--omagic", LK_LD_OMAGIC, NO_VALUE },
+	{ "-n", LK_LD_NMAGIC, NO_VALUE }, { "--nmagic", LK_LD_NMAGIC, NO_VALUE },
+	{ "--no-warn-execstack", LK_LD_NO_WARN_EXECSTACK, NO_VALUE },
+	{ "--no-warn-rwx-segments", LK_LD_NO_WARN_RWX, NO_VALUE },
 };
 
 /* Is `w` spelling `sp` (`value`: the item's separate value)? Then 1, with `*v` its value. */
@@ -298,6 +307,14 @@ static enum lk_ld_option z_keyword(const char *keyword)
 		return LK_LD_UNDEFS;
 	if (!strcmp(keyword, "muldefs"))
 		return LK_LD_MULDEFS;
+	if (!strcmp(keyword, "execstack") || !strcmp(keyword, "noexecstack"))
+		return LK_LD_Z_EXECSTACK;
+	if (!strcmp(keyword, "text") || !strcmp(keyword, "notext") || !strcmp(keyword, "textoff"))
+		return LK_LD_Z_TEXT;
+	if (!strcmp(keyword, "nocopyreloc"))
+		return LK_LD_NOCOPYRELOC;
+	if (!strncmp(keyword, "cet-report=", 11))
+		return LK_LD_CET_REPORT;
 	return LK_LD_OTHER;
 }
 
@@ -377,6 +394,9 @@ static int state_option(struct builder *b, const char *w, long pos)
 		{ "-dn", LK_ST_STATIC, 1 }, { "-non_shared", LK_ST_STATIC, 1 },
 		{ "-Bdynamic", LK_ST_STATIC, 0 }, { "-dy", LK_ST_STATIC, 0 },
 		{ "-call_shared", LK_ST_STATIC, 0 },
+		/* -N and -n also turn shared objects off for what follows (GNU ld, lld and mold alike; --no-omagic does not undo it). */
+		{ "-N", LK_ST_STATIC, 1 }, { "--omagic", LK_ST_STATIC, 1 }, { "-omagic", LK_ST_STATIC, 1 },
+		{ "-n", LK_ST_STATIC, 1 }, { "--nmagic", LK_ST_STATIC, 1 }, { "-nmagic", LK_ST_STATIC, 1 },
 		{ "--as-needed", LK_ST_AS_NEEDED, 1 }, { "--no-as-needed", LK_ST_AS_NEEDED, 0 },
 		{ "--copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 1 },
 		{ "--no-copy-dt-needed-entries", LK_ST_COPY_DT_NEEDED, 0 },
@@ -456,6 +476,7 @@ static void line_option(struct builder *b, const struct lk_line_item *it)
 	} else if (lk_str_starts_with(w, "--sysroot=")) {
 		free(line->sysroot);
 		line->sysroot = lk_xstrdup(w + 10);
+		line->sysroot_said = 1;
 	}
 }
 
@@ -506,7 +527,14 @@ static size_t read_word(struct builder *b, const struct lk_strvec *argv, size_t 
 		lk_buf_release(&word);
 		return (size_t)used;
 	}
-	if ((v = option_value(w, next, "-L", 1, &used)) || (v = option_value(w, next, "--library-path", 0, &used))) {
+	/* "-L=/dir": the '=' is the sysroot's prefix, part of the value (ld's getopt reads -L's value joined). */
+	if (!strncmp(w, "-L=", 3)) {
+		used = 0;
+		v = w + 2;
+	} else {
+		v = NULL;
+	}
+	if (v || (v = option_value(w, next, "-L", 1, &used)) || (v = option_value(w, next, "--library-path", 0, &used))) {
 		add_libdir(b->line, v);
 		add_item(b, LK_ITEM_OPTION, w, used ? v : NULL, pos);
 		return (size_t)used;
@@ -549,6 +577,47 @@ static void build_items(struct builder *b, const struct lk_strvec *argv, const l
 		lk_strvec_push(&b->line->warnings, "a --start-group is never closed (ld fails: \"group ended before it began\" at the end of the line)");
 }
 
+/*
+ * The linker's own response files: a word "@FILE" of the linker's argv
+ * (-Wl,@FILE) is FILE's words, split with buildargv's rules (GNU ld's
+ * libiberty expandargv; lld and mold read them alike), nested ones too; a
+ * FILE that cannot be read is kept as the word, as each linker keeps it.
+ * gcc's own temporary ones were filled in before (atfile.c). Each word
+ * gets the driver position of its "@FILE". `depth` bounds the nesting.
+ */
+#define LK_LINE_RSP_MAX_DEPTH 16
+#define LK_LINE_RSP_MAX_BYTES ((size_t)16 << 20)
+
+struct positions {
+	long *items;
+	size_t nr, alloc;
+};
+
+static void expand_linker_rsp(const struct lk_record *rec, const char *word, long position, int depth,
+			      struct lk_strvec *out, struct positions *pos)
+{
+	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
+	struct lk_strvec words = LK_STRVEC_INIT;
+
+	if (word[0] == '@' && word[1] && depth < LK_LINE_RSP_MAX_DEPTH) {
+		if (word[1] != '/' && rec->cwd)
+			lk_buf_addf(&path, "%s/", rec->cwd);
+		lk_buf_addstr(&path, word + 1);
+	}
+	if (!path.len || lk_buf_read_file(&text, path.buf, LK_LINE_RSP_MAX_BYTES) < 0) {
+		lk_strvec_push(out, word);
+		LK_GROW(pos->items, pos->nr + 1, pos->alloc);
+		pos->items[pos->nr++] = position;
+	} else {
+		lk_rsp_split(text.buf ? text.buf : "", &words);
+		for (size_t i = 0; i < words.nr; i++)
+			expand_linker_rsp(rec, words.items[i], position, depth + 1, out, pos);
+	}
+	lk_strvec_release(&words);
+	lk_buf_release(&text);
+	lk_buf_release(&path);
+}
+
 int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt,
 		  struct lk_line *line, struct lk_err *err)
 {
@@ -564,6 +633,21 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	fill_gcc_atfiles(rec, &argv);
 	pos = lk_xcalloc(argv.nr + 1, sizeof(*pos));
 	lk_line_match(&rec->args, &argv, pos);
+	for (size_t i = 1; i < argv.nr; i++) {
+		if (argv.items[i][0] == '@') {
+			struct lk_strvec out = LK_STRVEC_INIT;
+			struct positions p = { NULL, 0, 0 };
+
+			for (size_t k = 0; k < argv.nr; k++)
+				expand_linker_rsp(rec, argv.items[k], pos[k], k ? 0 : LK_LINE_RSP_MAX_DEPTH, &out, &p);
+			lk_strvec_release(&argv);
+			argv = out;
+			free(pos);
+			LK_GROW(p.items, p.nr + 1, p.alloc);
+			pos = p.items;
+			break;
+		}
+	}
 	memset(&b, 0, sizeof(b));
 	b.line = line;
 	b.rec = rec;
@@ -606,6 +690,7 @@ void lk_line_truncate(struct lk_line *line, size_t nr)
 		free(it->unusable_why);
 		lk_strvec_release(&it->tried);
 		lk_strvec_release(&it->skipped);
+		free(it->foreign_format);
 		lk_strvec_release(&it->script_commands);
 		lk_elf_info_release(&it->info);
 	}
@@ -639,6 +724,11 @@ void lk_line_release(struct lk_line *line)
 	free(line->linker);
 	free(line->emulation);
 	free(line->sysroot);
+	for (int l = 0; l < 3; l++) {
+		free(line->read_otherwise[l]);
+		free(line->fails_otherwise[l]);
+		lk_strvec_release(&line->libdir_otherwise[l]);
+	}
 	lk_strvec_release(&line->libdirs);
 	lk_strvec_release(&line->default_dirs);
 	lk_strvec_release(&line->rpath);

@@ -61,6 +61,19 @@ enum lk_ld_option {
 	LK_LD_COPY_DT_NEEDED,	/* --copy-dt-needed-entries, --add-needed */
 	LK_LD_MULDEFS,		/* --allow-multiple-definition, -z muldefs */
 	LK_LD_VERSION_SCRIPT,	/* --version-script=V */
+	/* The options that decide a link beyond its symbols (replay/decide.c). */
+	LK_LD_NOINHIBIT_EXEC,	/* --noinhibit-exec */
+	LK_LD_FATAL_WARNINGS,	/* --fatal-warnings */
+	LK_LD_NO_FATAL_WARNINGS,	/* --no-fatal-warnings */
+	LK_LD_WARN_COMMON,	/* --warn-common */
+	LK_LD_OMAGIC,		/* -N, --omagic (also a state option: LK_ST_STATIC) */
+	LK_LD_NMAGIC,		/* -n, --nmagic (likewise) */
+	LK_LD_NO_WARN_EXECSTACK,	/* --no-warn-execstack */
+	LK_LD_NO_WARN_RWX,	/* --no-warn-rwx-segments */
+	LK_LD_Z_EXECSTACK,	/* -z execstack, -z noexecstack (V: the keyword) */
+	LK_LD_Z_TEXT,		/* -z text, -z notext, -z textoff (V: the keyword) */
+	LK_LD_NOCOPYRELOC,	/* -z nocopyreloc */
+	LK_LD_CET_REPORT,	/* -z cet-report=V (V: the whole keyword) */
 };
 
 /* Why ld stops at an input it found (usable.c). */
@@ -95,6 +108,12 @@ struct lk_line_item {
 	struct lk_elf_info info;
 	char *note;		/* one line: why unresolved, or what is special */
 	struct lk_strvec skipped;	/* a library: the incompatible files ld skipped, in order (libsearch.c) */
+	/*
+	 * A library found as a linker script whose OUTPUT_FORMAT names another
+	 * target, which the line's own linker reads all the same (lld): that
+	 * target's name; GNU ld and mold would skip it (libsearch.c).
+	 */
+	char *foreign_format;
 	struct lk_strvec script_commands;	/* a linker script: its top-level commands (lk_script.commands) */
 	/* Found, but ld cannot use it (usable.c): the class, and one line naming the file and the cause. */
 	enum lk_unusable unusable;
@@ -143,7 +162,8 @@ struct lk_line {
 	char *linker;			/* the linker program this line runs */
 	const char *flavor;		/* "bfd", "lld", ... */
 	char *emulation;		/* -m value */
-	char *sysroot;			/* --sysroot=, or NULL */
+	char *sysroot;			/* --sysroot=, or GNU ld's configured one (resolve.c), or NULL */
+	int sysroot_said;		/* sysroot is the line's own --sysroot= */
 	int native;			/* the linker's target is this host */
 	int machine;			/* the link's e_machine (from -m), 0 if unknown */
 	struct lk_strvec libdirs;	/* -L, in order: all apply to every -l */
@@ -154,6 +174,17 @@ struct lk_line {
 	struct lk_strvec warnings;	/* line-level, no symbol tables needed */
 	struct lk_strvec notes;		/* what could not be known, and why */
 	struct lk_strvec unknown;	/* what the model lacks because it was not run: the outcome is then unknown */
+	/*
+	 * By linker (GNU ld, lld, mold: replay.h's enum lk_linker order): why
+	 * that linker reads a sysroot prefix of the line ("=", "$SYSROOT" in
+	 * -L or a script's file names) otherwise than the line's own linker,
+	 * whose reading the model follows (its verdict is then unknown), or NULL.
+	 */
+	char *read_otherwise[3];
+	/* ... or why that linker certainly fails where it reads a prefix otherwise (a dir or file that does not exist) */
+	char *fails_otherwise[3];
+	/* resolve.c's working list: the -L dirs another linker reads otherwise, pairs ("own", "theirs"), made absolute */
+	struct lk_strvec libdir_otherwise[3];
 	char *run_driver;		/* --run-driver: this machine's driver allowed to run (trust.c), or NULL */
 	char *no_driver_why;		/* --run-driver refused: why, or NULL */
 	char *scratch;			/* the driver's runs' directory, the model's (lk_line_scratch), or NULL */

@@ -81,6 +81,13 @@ void lk_overlay_close(struct lk_overlay *o)
 	lk_strvec_release(&v->default_dirs);
 	lk_strvec_release(&v->unknown);
 	lk_strvec_release(&v->notes);
+	for (int l = 0; l < 3; l++)
+	{
+		if (v->read_otherwise[l] != o->base->read_otherwise[l])
+			free(v->read_otherwise[l]);	/* said of an appended word's script */
+		if (v->fails_otherwise[l] != o->base->fails_otherwise[l])
+			free(v->fails_otherwise[l]);
+	}
 	if (v->scratch != o->base->scratch) {
 		/* An appended object was compiled again into a directory of its own: removed with it. */
 		struct lk_line scratch_only;

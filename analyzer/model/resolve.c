@@ -147,6 +147,107 @@ static char *apply_sysroot(const char *sysroot, const char *dir)
 	return lk_buf_detach(&b);
 }
 
+/*
+ * The sysroot prefixes, as each linker reads them (checked against GNU ld
+ * 2.40, lld 14 and mold 1.10; tests/integ/151-sysroot-prefixes.sh):
+ * "=DIR" in -L is the sysroot's DIR in all three, GNU ld's configured
+ * sysroot when the line says none ("/" here), lld's none ("=" dropped),
+ * while mold without --sysroot searches "=DIR" as it is; "$SYSROOT" in -L
+ * is the sysroot's to GNU ld and mold, a plain name to lld. In a linker
+ * script's file names "=" is the sysroot's in all three, "$SYSROOT" only
+ * in GNU ld's.
+ */
+enum prefix_place { PREFIX_LIBDIR, PREFIX_SCRIPT };
+
+static int linker_index(const char *flavor)
+{
+	return !strcmp(flavor, "lld") ? 1 : !strcmp(flavor, "mold") ? 2 : 0;
+}
+
+static int sysroot_prefixed(const char *name, size_t *skip)
+{
+	if (name[0] == '=') {
+		*skip = 1;
+		return 1;
+	}
+	if (!strncmp(name, "$SYSROOT", 8)) {
+		*skip = 8;
+		return 1;
+	}
+	return 0;
+}
+
+/* `name` as linker `l` (linker_index) reads it at `place`; malloc'd. */
+static char *prefixed_as(const struct lk_line *line, int l, enum prefix_place place, const char *name)
+{
+	const char *given = line->sysroot_said ? line->sysroot : NULL;
+	/* GNU ld's sysroot: the line's, or its configured one (this machine's is "/"). */
+	const char *bfd = line->sysroot ? line->sysroot : "/";
+	struct lk_buf b = LK_BUF_INIT;
+	size_t skip;
+	int dollar = name[0] == '$';
+
+	if (!sysroot_prefixed(name, &skip))
+		return lk_xstrdup(name);
+	if (l == 0)
+		lk_buf_addf(&b, "%s%s", strcmp(bfd, "/") ? bfd : "", name + skip);
+	else if (dollar && (l == 1 || place == PREFIX_SCRIPT))
+		lk_buf_addstr(&b, name);
+	else if (l == 2 && place == PREFIX_LIBDIR && !given)
+		lk_buf_addstr(&b, name);
+	else
+		lk_buf_addf(&b, "%s%s", given && strcmp(given, "/") ? given : "", name + skip);
+	return lk_buf_detach(&b);
+}
+
+static const char *const linker_names[] = { "GNU ld", "lld", "mold" };
+
+static char *in_cwd(const struct lk_record *rec, const char *path);
+
+/*
+ * `name` as the line's own linker reads it. Where another reads it
+ * otherwise: a -L dir is kept in libdir_otherwise, judged once the line
+ * is resolved (otherwise_searched); a script's name that linker reads as
+ * a file that does not exist fails it ("cannot open"), else its verdict
+ * is unknown.
+ */
+static char *sysroot_name(const struct lk_record *rec, struct lk_line *line, enum prefix_place place, const char *name)
+{
+	int own = linker_index(line->flavor);
+	char *mine = prefixed_as(line, own, place, name);
+
+	for (int l = 0; l < 3; l++) {
+		char *theirs, *abs;
+		struct lk_buf b = LK_BUF_INIT;
+
+		if (l == own)
+			continue;
+		theirs = prefixed_as(line, l, place, name);
+		if (!strcmp(theirs, mine)) {
+			free(theirs);
+			continue;
+		}
+		abs = in_cwd(rec, theirs);
+		if (place == PREFIX_LIBDIR) {
+			char *mine_abs = in_cwd(rec, mine);
+
+			lk_strvec_push_owned(&line->libdir_otherwise[l], mine_abs);
+			lk_strvec_push(&line->libdir_otherwise[l], abs);
+		} else if (access(abs, F_OK) != 0 && !line->fails_otherwise[l]) {
+			lk_buf_addf(&b, "%s fails: it reads the script name '%s' as '%s', which does not exist (\"cannot open\")",
+				    linker_names[l], name, theirs);
+			line->fails_otherwise[l] = lk_buf_detach(&b);
+		} else if (!line->read_otherwise[l]) {
+			lk_buf_addf(&b, "%s reads the script name '%s' as '%s', not '%s' as %s does: what it finds there is not modelled",
+				    linker_names[l], name, theirs, mine, linker_names[own]);
+			line->read_otherwise[l] = lk_buf_detach(&b);
+		}
+		free(abs);
+		free(theirs);
+	}
+	return mine;
+}
+
 /* The record's -m value, passed to this machine's ld only if it is an emulation's name. */
 static int valid_emulation(const char *emu)
 {
@@ -465,7 +566,19 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 	struct lk_line_item *it = &c->line->items.items[index];
 
 	if (it->kind == LK_ITEM_LIB) {
-		if (lk_resolve_search_lib(c->line, it) < 0) {
+		int found = lk_resolve_search_lib(c->line, it);
+
+		for (int l = 0; found == 0 && it->foreign_format && l < 3; l += 2) {
+			/* An lld line took a script of another OUTPUT_FORMAT, which GNU ld and mold skip. */
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (c->line->read_otherwise[l])
+				continue;
+			lk_buf_addf(&b, "%s skips '%s' for %s (a linker script of OUTPUT_FORMAT(%s)), which lld reads: its search on from there is not modelled",
+				    l ? "mold" : "GNU ld", it->path, it->word, it->foreign_format);
+			c->line->read_otherwise[l] = lk_buf_detach(&b);
+		}
+		if (found < 0) {
 			char count[32];
 
 			snprintf(count, sizeof(count), "%zu", it->tried.nr);
@@ -570,8 +683,8 @@ static char *script_file_path(struct ctx *c, const char *script, const char *nam
 	const char *sysroot = c->line->sysroot;
 	int have_sysroot = sysroot && *sysroot && strcmp(sysroot, "/");
 
-	if (name[0] == '=')
-		return apply_sysroot(sysroot, name);
+	if (name[0] == '=' || !strncmp(name, "$SYSROOT", 8))
+		return sysroot_name(c->rec, c->line, PREFIX_SCRIPT, name);
 	if (name[0] == '/') {
 		/* Inside the sysroot, a script's absolute names are relative to it. */
 		if (have_sysroot && !strncmp(script, sysroot, strlen(sysroot)))
@@ -948,13 +1061,91 @@ static void choose_defaults(const struct lk_record *rec, struct lk_line *line)
 		lk_strvec_push_owned(&line->notes, lk_buf_detach(&note));
 	}
 	for (size_t i = 0; i < line->libdirs.nr; i++) {
-		char *d = apply_sysroot(line->sysroot, line->libdirs.items[i]);
+		char *d = sysroot_name(rec, line, PREFIX_LIBDIR, line->libdirs.items[i]);
 		/* ld ran in the record's directory, the analyzer may not. */
 		char *abs = in_cwd(rec, d);
 
 		free(d);
 		free(line->libdirs.items[i]);
 		line->libdirs.items[i] = abs;
+	}
+}
+
+/* Does `path` lie directly in `dir`? */
+static int in_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
+/*
+ * The -L dirs another linker reads otherwise (sysroot_name's pairs). One
+ * it reads as a dir that exists: what it finds there is not modelled
+ * (unknown). One that does not exist for it is a dir it does not search:
+ * a -l the own linker found there is searched again without it; not found
+ * then, that linker fails ("cannot find"), found elsewhere, unknown. lld
+ * searches the -L dirs only, the others the line's default dirs too.
+ */
+static void otherwise_searched(struct lk_line *line)
+{
+	int own = linker_index(line->flavor);
+
+	for (int l = 0; l < 3; l++) {
+		const struct lk_strvec *pairs = &line->libdir_otherwise[l];
+
+		for (size_t p = 0; l != own && p + 1 < pairs->nr; p += 2) {
+			const char *mine = pairs->items[p], *theirs = pairs->items[p + 1];
+			struct stat st;
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (stat(theirs, &st) == 0) {
+				if (!line->read_otherwise[l]) {
+					lk_buf_addf(&b, "%s reads the -L dir '%s' as '%s': what it finds there is not modelled",
+						    linker_names[l], mine, theirs);
+					line->read_otherwise[l] = lk_buf_detach(&b);
+				}
+				continue;
+			}
+			for (size_t i = 0; i < line->items.nr; i++) {
+				const struct lk_line_item *it = &line->items.items[i];
+				struct lk_line other = *line;
+				struct lk_line_item again;
+				int found;
+
+				if (it->kind != LK_ITEM_LIB || !it->path || !in_dir(it->path, mine))
+					continue;
+				memset(&again, 0, sizeof(again));
+				again.kind = LK_ITEM_LIB;
+				again.word = it->word;
+				again.state = it->state;
+				memset(&other.libdirs, 0, sizeof(other.libdirs));
+				if (l == 1)
+					memset(&other.default_dirs, 0, sizeof(other.default_dirs));	/* lld searches -L dirs only */
+				for (size_t d = 0; d < line->libdirs.nr; d++)
+					if (strcmp(line->libdirs.items[d], mine))
+						lk_strvec_push(&other.libdirs, line->libdirs.items[d]);
+				found = lk_resolve_search_lib(&other, &again) == 0;
+				lk_strvec_release(&other.libdirs);
+				lk_strvec_release(&again.tried);
+				lk_strvec_release(&again.skipped);
+				free(again.path);
+				free(again.foreign_format);
+				lk_elf_info_release(&again.info);
+				if (found && !line->read_otherwise[l]) {
+					lk_buf_addf(&b, "%s does not search '%s' (it reads that -L otherwise, as '%s'), and finds %s elsewhere: what it finds is not modelled",
+						    linker_names[l], mine, theirs, it->word);
+					line->read_otherwise[l] = lk_buf_detach(&b);
+				} else if (!found && !line->fails_otherwise[l]) {
+					lk_buf_addf(&b, "%s fails: it cannot find %s, which only '%s' has, a dir it reads as '%s' (that does not exist)",
+						    linker_names[l], it->word, mine, theirs);
+					line->fails_otherwise[l] = lk_buf_detach(&b);
+				}
+				lk_buf_release(&b);
+			}
+		}
 	}
 }
 
@@ -970,6 +1161,7 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 	top = line->items.nr;
 	for (size_t i = 0; i < top; i++)
 		resolve_item(&c, i, 0);
+	otherwise_searched(line);
 	lk_usable_classify(line, 0);
 	needed_closure(&c);
 }

@@ -91,7 +91,14 @@ static int next_token(struct lexer *lx, struct lk_err *err)
 	}
 	if (!*lx->p)
 		return 0;
-	if (strchr("(){};,=", *lx->p)) {
+	/*
+	 * In a file list a name may start with '=', the sysroot's prefix
+	 * (ldlex.l's INPUTLIST: "="?{FILENAMECHAR1}{FILENAMECHAR}*).
+	 */
+	if (lx->in_list && lx->p[0] == '=' && lx->p[1] &&
+	    (isalpha((unsigned char)lx->p[1]) || strchr("_/.\\$~", lx->p[1])))
+		lk_buf_addch(&lx->tok, *lx->p++);
+	else if (strchr("(){};,=", *lx->p)) {
 		lk_buf_addch(&lx->tok, *lx->p++);
 		return 0;
 	}
@@ -263,7 +270,8 @@ static int read_file_list(struct lexer *lx, struct lk_script *s, int as_needed,
 				return -1;
 			continue;
 		}
-		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]) && (syntax_error_here(lx), 1))
+		if (!lx->quoted && strchr("(){};=", lx->tok.buf[0]) && !(lx->tok.buf[0] == '=' && lx->tok.len > 1) &&
+		    (syntax_error_here(lx), 1))
 			return lk_err_set(err, LK_E_FORMAT, "'%s' line %d: unexpected '%s' in a file list",
 					  lx->path, lx->line, lx->tok.buf);
 		add_input(s, lx->tok.buf, as_needed, in_group);
@@ -375,8 +383,19 @@ static int read_command(struct lexer *lx, struct lk_script *s, struct lk_err *er
 	if (in_list(ld_keywords, name) && strcmp(name, "INCLUDE") && strcmp(name, "INSERT") &&
 	    strcmp(name, "STARTUP")) {
 		/* Commands of one parenthesized argument list that add no input: skipped. */
+		int format = !strcmp(name, "OUTPUT_FORMAT");
+
 		if (expect(lx, "(", err) < 0)
 			return -1;
+		if (format) {
+			/* Its first name: the target a -l search compares (libsearch.c). */
+			if (next_token(lx, err) < 0)
+				return -1;
+			if (is(lx, ")"))
+				return 0;
+			if (!s->output_format)
+				s->output_format = lk_xstrdup(lx->tok.buf);
+		}
 		return skip_block(lx, '(', ')', err);
 	}
 	if (next_token(lx, err) < 0)
@@ -439,6 +458,7 @@ void lk_script_release(struct lk_script *s)
 	free(s->inputs.items);
 	lk_strvec_release(&s->search_dirs);
 	lk_strvec_release(&s->commands);
+	free(s->output_format);
 	free(s->error_token);
 	free(s->unmodelled);
 	memset(s, 0, sizeof(*s));

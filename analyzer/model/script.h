@@ -21,6 +21,7 @@ struct lk_script {
 	struct lk_strvec search_dirs;	/* SEARCH_DIR ( ... ), in order */
 	struct lk_strvec commands;	/* the top-level commands in order ("INPUT", "SEARCH_DIR", ...; "=" an assignment) */
 	int has_sections;	/* SECTIONS/MEMORY/...: a full script, not only inputs */
+	char *output_format;	/* OUTPUT_FORMAT's (first) BFD target name, or NULL */
 	/* When parsing fails: ld's "syntax error" is sure at this line (0 if not), at this token (NULL: the end) ... */
 	int error_line;
 	char *error_token;

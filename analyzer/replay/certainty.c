@@ -77,6 +77,10 @@ static int missing_at_link_time(const struct lk_record *rec, const struct lk_lin
 	char *path;
 	int gone;
 
+	/* A script's "$SYSROOT/x" its linker takes as a plain name (lld, mold: model/resolve.c) names no file. */
+	if (it->kind == LK_ITEM_FILE && it->parent >= 0 && !strncmp(it->word, "$SYSROOT", 8) && it->path &&
+	    strstr(it->path, "$SYSROOT"))
+		return 1;
 	if (it->kind == LK_ITEM_FILE)
 		return fingerprint_says_missing(rec, it);
 	if (!s || !s->existed || !s->path)

@@ -280,7 +280,8 @@ void rp_final_checks(struct rp *r)
 			LK_GROW(c.items, c.nr + 1, c.alloc);
 			c.items[c.nr++] = (struct hidden_ref){ s, -1 };
 		}
-		if (!undefined || s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name)))
+		if (!undefined || s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name) &&
+						       !rp_ehdr_missing(r, s->name)))
 			continue;
 		/* A static executable's TLS accesses are all relaxed to local-exec: no call is left. */
 		if (static_exe && !strcmp(s->name, "__tls_get_addr"))

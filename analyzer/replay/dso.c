@@ -170,6 +170,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			s->dynamic = 1;
 			s->needed_only = needed_only;
 			s->weak_def = y->weak;
+			s->dyn_object = y->object;
+			s->dyn_protected = y->protected_vis;
 			s->def_input = input;
 			s->version = y->version ? lk_symtab_strdup(r->tab, y->version) : NULL;
 		} else if (!y->weak && !s->defined) {

@@ -23,6 +23,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "rp.h"
+#include "script.h"
 #include "trust.h"
 
 const char *lk_linker_name(enum lk_linker l)
@@ -408,14 +409,19 @@ static int taken_from_before(const struct lk_line *line, const struct lk_replay 
 
 /* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike; mold checks no TLS type). */
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       int tls_checked, struct lk_linker_verdict *v)
+		       enum lk_linker linker, struct lk_linker_verdict *v)
 {
+	int tls_checked = linker == LK_LINKER_LLD;
+
 	for (size_t i = 0; i < lazy->diags.nr; i++) {
 		const struct lk_diag *d = &lazy->diags.items[i];
 		const struct lk_rinput *ref = d->ref_input >= 0 ? &lazy->inputs.items[d->ref_input] : NULL;
 		struct lk_buf b = LK_BUF_INIT;
 
 		if (d->kind == LK_DIAG_TLS_MISMATCH && !tls_checked)
+			continue;
+		/* --noinhibit-exec: an error the linker then only warns about (decide.c). */
+		if (rp_noinhibit_spares(line, linker, d->kind))
 			continue;
 
 		v->success = 0;
@@ -471,6 +477,54 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 }
 
 /*
+ * lld reads a linker script of another target that GNU ld and mold skip
+ * (model/libsearch.c) as any script: the inputs it names by absolute path
+ * decide. One that does not exist fails lld ("cannot open"), one of
+ * another machine too ("is incompatible"); 1 then, with `why`. Anything
+ * else (a -l, a relative name, inputs of the link's machine): 0, unknown.
+ */
+static int foreign_script_fails(const struct lk_line *line, const char *path, struct lk_buf *why)
+{
+	struct lk_buf text = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_script s;
+	int fails = 0, unknown = 0;
+
+	if (lk_buf_read_file(&text, path, (size_t)1 << 20) < 0) {
+		lk_buf_release(&text);
+		return 0;
+	}
+	if (lk_script_parse(text.buf ? text.buf : "", path, &s, &err) < 0) {
+		lk_script_release(&s);
+		lk_buf_release(&text);
+		return 0;
+	}
+	for (size_t i = 0; i < s.inputs.nr && !fails && !unknown; i++) {
+		const char *name = s.inputs.items[i].name;
+		struct lk_elf_info info;
+
+		if (name[0] != '/') {
+			unknown = 1;
+			continue;
+		}
+		lk_elf_identify(name, &info);
+		if (info.kind == LK_FILE_MISSING) {
+			lk_buf_addf(why, "cannot open '%s', which it names", name);
+			fails = 1;
+		} else if (info.machine && line->machine && info.machine != line->machine) {
+			lk_buf_addf(why, "'%s', which it names, is for %s (\"is incompatible\")", name, lk_elf_machine_name(info.machine));
+			fails = 1;
+		} else if (info.kind != LK_FILE_OBJECT && info.kind != LK_FILE_ARCHIVE && info.kind != LK_FILE_SHARED) {
+			unknown = 1;
+		}
+		lk_elf_info_release(&info);
+	}
+	lk_script_release(&s);
+	lk_buf_release(&text);
+	return fails;
+}
+
+/*
  * lld's -l search takes the first libNAME.so or libNAME.a it finds
  * (Driver.cpp searchLibrary) and only then reads its machine: where GNU
  * ld skipped an incompatible file, lld stops at it ("is incompatible
@@ -481,9 +535,31 @@ static void incompatible_taken(const struct lk_line *line, long skip, const char
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
 		struct lk_buf b = LK_BUF_INIT;
+		struct lk_elf_info info;
+		int text;
 
 		if (it->kind != LK_ITEM_LIB || !it->skipped.nr || (skip >= 0 && it->position == skip))
 			continue;
+		lk_elf_identify(it->skipped.items[0], &info);
+		text = info.kind == LK_FILE_TEXT;
+		lk_elf_info_release(&info);
+		if (text) {
+			/* A linker script of another OUTPUT_FORMAT (libsearch.c): lld reads it as any script. */
+			struct lk_buf what = LK_BUF_INIT;
+
+			if (foreign_script_fails(line, it->skipped.items[0], &what)) {
+				v->success = 0;
+				lk_buf_addf(&b, "%s fails: for %s (at %ld) it reads '%s', a linker script of another target that GNU ld skips, and %s",
+					    who, it->word, it->position, it->skipped.items[0], what.buf);
+				lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			} else if (!v->unknown) {
+				lk_buf_addf(&b, "%s reads '%s' for %s (at %ld), a linker script of another target that GNU ld skips: what it names is not modelled",
+					    who, it->skipped.items[0], it->word, it->position);
+				v->unknown = lk_buf_detach(&b);
+			}
+			lk_buf_release(&what);
+			continue;
+		}
 		v->success = 0;
 		lk_buf_addf(&b, "%s fails: for %s (at %ld) it takes %s, the first file its search finds, which is for another machine (lld skips no incompatible file)",
 			    who, it->word, it->position, it->skipped.items[0]);
@@ -526,9 +602,10 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 	if (!rp_refused(line, LK_LINKER_LLD, newer, skip, c.who, v) &&
 	    !rp_script_refused(line, LK_LINKER_LLD, newer, skip, c.who, v)) {
 		incompatible_taken(line, skip, c.who, v);
-		rp_lazy_rules_why(line, lazy, c.who, 1, v);
+		rp_lazy_rules_why(line, lazy, c.who, LK_LINKER_LLD, v);
 		check_shared_objects(&c);
-		v->unknown = bitcode_unread(line, c.who);
+		if (!v->unknown)
+			v->unknown = bitcode_unread(line, c.who);
 	}
 	out->lld_success = v->success;
 }

@@ -57,7 +57,7 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 	if (!rp_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v) &&
 	    !rp_script_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v)) {
 		foreign_archives(line, skip, v);
-		rp_lazy_rules_why(line, lazy, "mold", 0, v);
+		rp_lazy_rules_why(line, lazy, "mold", LK_LINKER_MOLD, v);
 	}
 }
 

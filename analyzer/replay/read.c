@@ -90,6 +90,7 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			}
 			continue;
 		}
+		rp_decide_common(r, s, y, input);
 		switch (lk_symtab_add_regular(r->tab, s, y, input, r->rules)) {
 		case LK_SYM_MULTIPLE:
 			multiple_definition(r, s, input);
@@ -127,6 +128,7 @@ void rp_join_regular(struct rp *r, long input, struct lk_elf_syms *syms, struct 
 	struct lk_sym **seen = lk_xcalloc(syms->nr + 1, sizeof(*seen));
 
 	add_regular(r, input, syms, seen);
+	rp_decide_input(r, input, sections);
 	rp_relocs_add(r, input, syms, seen, sections);
 	if (r->gc)
 		rp_gc_add(r, input, syms, seen, sections);

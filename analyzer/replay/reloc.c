@@ -599,6 +599,8 @@ static void judge_output(struct rp *r)
 	}
 	if (textrel && z_text_policy(r, RP_LLD))
 		rp_answer_differs(r);	/* lld refuses what GNU ld only warns about */
+	if (textrel && !(r->mode & RP_LLD))
+		r->out->warned.textrel = 1;	/* GNU ld warns (decide.c) */
 	if (textrel)
 		rp_note(r, "text relocations: a read-only section of the output gets dynamic relocations (ld warns \"creating DT_TEXTREL\"; an error under -z text)");
 }

@@ -163,6 +163,9 @@ static void rp_release(struct rp *r)
 	free(r->lazy_refs.items);
 	lk_strvec_release(&r->lazy_dropped_refs);
 	lk_strvec_release(&r->lazy_dropped_roots);
+	rp_memory_release(r);
+	lk_strvec_release(&r->warn_syms);
+	lk_strvec_release(&r->warn_where);
 	lk_strvec_release(&r->start_stop);
 	lk_symtab_free(r->comdats);
 	lk_policy_release(&r->policy);
@@ -264,6 +267,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 		r.rules |= LK_RULE_ALLOW_MULTIPLE;
 	for (size_t i = 0; i < r.policy.undefined.nr; i++)
 		lk_symtab_intern(r.tab, r.policy.undefined.items[i])->ref_regular_strong = 1;	/* ld's lang_place_undefineds */
+	rp_memory_start(&r);
 	rp_read_line(&r);
 	rp_mold_part(&r);	/* the end of the line: mold's policies differ from here on */
 	rp_answer_finish(&r);
@@ -274,6 +278,8 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 	if (r.mode & RP_MOLD)
 		rp_mold_versioned_refs(&r);
 	rp_final_checks(&r);
+	rp_decide_finish(&r);
+	rp_decide_copies(&r);
 	if (!(r.mode & RP_LLD))
 		rp_version_scripts(&r);
 	rp_relocs_finish(&r);
@@ -394,6 +400,8 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 	} else if (rp_beside_finish(beside, out) < 0) {
 		lazy_verdicts_here(rec, line, out, !(flags & LK_REPLAY_ONE_PROCESS));
 	}
+	/* The options that decide beyond the symbols (--noinhibit-exec, --fatal-warnings, -z cet-report, -N). */
+	rp_decide_verdicts(line, out);
 	/* An option GNU ld does not know stops it before any input: its replay read them all the same. */
 	if (rp_refused(line, LK_LINKER_BFD, 0, -1, "GNU ld", &out->linkers[LK_LINKER_BFD]))
 		out->success = 0;
@@ -555,6 +563,7 @@ void lk_replay_release(struct lk_replay *r)
 	}
 	lk_strvec_release(&r->notes);
 	lk_strvec_release(&r->untold);
+	rp_decide_release(&r->warned);
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		lk_strvec_release(&r->linkers[l].why);
 		lk_strvec_release(&r->linkers[l].fixes);

@@ -157,6 +157,29 @@ struct lk_linker_verdict {
 	struct { struct lk_linker_edit *items; size_t nr, alloc; } edits;
 };
 
+/*
+ * What the replay met that a linker warns about, or that an option turns
+ * into an error (decide.c judges them per linker): each the first input
+ * it was met in ("main.o", "libx.a(y.o)"), or NULL.
+ */
+struct lk_replay_warned {
+	char *no_stack_note;	/* a regular input without .note.GNU-stack: x86 GNU ld's "implies executable stack" */
+	char *gnu_warning;	/* "SYM in 'input'": a .gnu.warning.SYM section whose SYM a regular input references */
+	char *cet_missing;	/* a regular input without both IBT and SHSTK (-z cet-report) */
+	char *multiple_common;	/* a symbol two inputs define as commons (--warn-common) */
+	char *common_overridden;	/* a common and a regular definition of one symbol (GNU ld's --warn-common) */
+	char *copy_protected;	/* "SYM in 'input'": an executable's copy relocation against a shared object's protected data */
+	char *copy_forbidden;	/* ... one that -z nocopyreloc forbids */
+	char *copy_unknown;	/* a reference that may need one, from an input not read again (an archive member) */
+	char *vs_refused[3];	/* by linker (enum lk_linker): why it refuses a version script of the line */
+	char *vnode_missing;	/* -shared: "sym@@VER in 'input'", a versioned definition no script's node defines */
+	char *undefined_version;	/* "'VER' to symbol 'sym'": a global pattern no regular input defines (lld's check) */
+	char *undefined_cxx;	/* an extern "C++" global pattern without wildcards: the replay demangles no name to check it */
+	char *memory_overflow;	/* a -T script's MEMORY region the input sections alone overflow (memory.c) */
+	char *memory_unknown;	/* ... or why whether one overflows is not known */
+	int textrel;		/* a text relocation (GNU ld warns "creating DT_TEXTREL" unless -z notext was said) */
+};
+
 struct lk_replay {
 	int success;			/* under GNU ld's (bfd) rules */
 	int lld_success;		/* under lld's rules (= linkers[LK_LINKER_LLD].success) */
@@ -166,6 +189,7 @@ struct lk_replay {
 	struct lk_strvec notes;		/* what the replay could not read or does not model */
 	char *unknown;			/* why a failure is no prediction (analyzer/replay/certainty.c), or NULL */
 	char *unmodelled;		/* what the replay met and does not model (a relocation type), or NULL: a success is then unknown */
+	struct lk_replay_warned warned;	/* what a linker warns about (decide.c) */
 	struct lk_strvec untold;	/* inputs the replay could not tell (a thin archive's member gone or changed) */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */

@@ -88,6 +88,10 @@ struct rp {
 	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
 	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
 	struct lk_strvec lazy_dropped_roots;	/* --gc-sections: every reference of those (roots for lld) */
+	/* decide.c: the .gnu.warning.SYM sections met (SYM), and the input of each ("libx.a(y.o)") */
+	struct lk_strvec warn_syms, warn_where;
+	struct rp_memory *memory;	/* memory.c: a -T script's MEMORY regions being filled, or NULL */
+	signed char cet_asked;	/* decide.c: -z cet-report is on the line: 1, not: -1, not looked yet: 0 */
 };
 
 static inline const struct lk_line_item *item_at(const struct rp *r, long item)
@@ -171,6 +175,8 @@ void rp_fetch_lazy(struct rp *r);
 
 /* version_script.c: GNU ld's checks of the line's version scripts (a tag named twice). */
 void rp_version_scripts(struct rp *r);
+/* version_dialects.c: the line's version scripts (`n` texts, their paths) as each linker parses them, and what they decide. */
+void rp_version_dialects(struct rp *r, const char *const *texts, char *const *paths, size_t n);
 
 /*
  * linker_options.c: the first top-level item `linker` refuses (lld_new:
@@ -238,7 +244,28 @@ int rp_lld_major(const struct lk_record *rec);
 int rp_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 	       struct lk_linker_verdict *v);
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
-		       int tls_checked, struct lk_linker_verdict *v);
+		       enum lk_linker linker, struct lk_linker_verdict *v);
+/*
+ * decide.c: the options that decide a link beyond its symbols. As GNU
+ * ld's replay reads: a regular input's sections, a definition meeting
+ * another (before the table takes it), the end of the line. Then each
+ * linker's verdict (after they are all made), what --noinhibit-exec
+ * spares of `linker`'s errors, and GNU ld's missing __ehdr_start under -N.
+ */
+void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections);
+void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
+void rp_decide_finish(struct rp *r);
+void rp_decide_copies(struct rp *r);
+/* memory.c: a -T script's MEMORY regions, read at the start, filled by each regular input, judged at the end. */
+void rp_memory_start(struct rp *r);
+void rp_memory_input(struct rp *r, long input, const struct lk_elf_gc *sections);
+void rp_memory_finish(struct rp *r);
+void rp_memory_release(struct rp *r);
+void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out);
+void rp_decide_release(struct lk_replay_warned *w);
+int rp_noinhibit_exec(const struct lk_line *line);
+int rp_noinhibit_spares(const struct lk_line *line, enum lk_linker linker, enum lk_diag_kind kind);
+int rp_ehdr_missing(const struct rp *r, const char *name);
 /* script_commands.c: a linker script on the line with a command `linker` does not know, said in v (returns 1), or 0. */
 int rp_script_refused(const struct lk_line *line, enum lk_linker linker, int lld_new, long skip, const char *who,
 		      struct lk_linker_verdict *v);

@@ -40,6 +40,7 @@ struct lk_sym {
 	long discarded_input;	/* ... the first such input (valid when discarded_def) */
 	long discarded_kept;	/* ... the input whose group of that signature ld kept */
 	const char *discarded_group;	/* ... the group's signature, in the table's arena */
+	unsigned dyn_object : 1, dyn_protected : 1;	/* a shared object's definition: STT_OBJECT, STV_PROTECTED */
 	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
 	uint64_t def_value;	/* ... and its offset there (st_value), for relocation overflow's layout */
 	unsigned typed : 1, tls : 1;	/* an input gave it a symbol type, TLS or not (the TLS mismatch check) */

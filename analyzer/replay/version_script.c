@@ -144,7 +144,7 @@ void rp_version_scripts(struct rp *r)
 {
 	struct lk_strvec tags = LK_STRVEC_INIT;
 	struct { char **items; size_t nr, alloc; } paths = { 0 };	/* each tag's script (shared) */
-	struct lk_strvec owned = LK_STRVEC_INIT;
+	struct lk_strvec owned = LK_STRVEC_INIT, texts = LK_STRVEC_INIT, text_paths = LK_STRVEC_INIT;
 
 	for (size_t i = 0; i < r->line->items.nr; i++) {
 		const struct lk_line_item *it = &r->line->items.items[i];
@@ -158,6 +158,8 @@ void rp_version_scripts(struct rp *r)
 			rp_note(r, "version script '%s' cannot be read: its tags are not checked", path);
 		} else {
 			read_tags(text.buf ? text.buf : "", &tags);
+			lk_strvec_push(&texts, text.buf ? text.buf : "");
+			lk_strvec_push(&text_paths, path);
 			LK_GROW(paths.items, tags.nr, paths.alloc);
 			while (paths.nr < tags.nr)
 				paths.items[paths.nr++] = path;
@@ -166,6 +168,9 @@ void rp_version_scripts(struct rp *r)
 		lk_strvec_push_owned(&owned, path);
 	}
 	duplicates(r, &tags, paths.items);
+	rp_version_dialects(r, (const char *const *)texts.items, text_paths.items, texts.nr);
+	lk_strvec_release(&texts);
+	lk_strvec_release(&text_paths);
 	free(paths.items);
 	lk_strvec_release(&owned);
 	lk_strvec_release(&tags);

@@ -329,6 +329,10 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 		other_linkers_text(out, "  ", line, rp, 0);
 		if (own != LK_LINKER_BFD && rp->diags.nr)
 			fprintf(out, "what GNU ld's replay finds (it %s under GNU ld's rules):\n", rp->success ? "succeeds" : "fails");
+	} else if (!unknown(line, rp)) {
+		/* Every linker alike: the own linker's reasons that no diagnostic below says (decide.c's). */
+		for (size_t i = 0; !rp->diags.nr && i < rp->linkers[own].why.nr; i++)
+			fprintf(out, "  %s\n", rp->linkers[own].why.items[i]);
 	}
 	free(cross);
 	for (size_t i = 0; i < rp->diags.nr; i++) {

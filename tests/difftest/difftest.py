@@ -4,7 +4,7 @@ through linkscope-cc, replayed by linkscope; outcome and failing symbols
 compared.
 
 usage: difftest.py BUILD_DIR N SEED [--keep] [--case K] [--class NAME] [--jobs J] [--redaction]
-                   [--linkers bfd,lld,mold]
+                   [--linkers bfd,lld,mold] [--arch aarch64]
 
 Case K belongs to class CLASSES[K % len(CLASSES)] (or only NAME's cases run):
   base       the random lines below;
@@ -66,6 +66,14 @@ printed after the classes.
 
 -z defs, --no-undefined and --unresolved-symbols= are in shared and
 undef-policy.
+
+--arch aarch64 (issue #33 point 3g): an aarch64 draw, every tool the
+cases run (cc, gcc, ar, nm, objcopy, ranlib, strip, as) the cross
+toolchain's, found first on PATH as the plain names, and lld and mold as
+aarch64-linux-gnu-ld.lld and -ld.mold where the cross driver's -fuse-ld=
+looks for them; only the classes that need no C++ compiler and no second
+machine (AARCH64_CLASSES; the cross g++ is not installed, and the unusable
+and reloc classes make x86-64 and aarch64 inputs of their own) are drawn.
 
 Every case is analysed twice: from the link's cwd, and from another
 directory with another environment (LIBRARY_PATH, LD_LIBRARY_PATH,
@@ -718,6 +726,20 @@ CLASSES = {
     "names": lambda rng, case, d: gen_names(rng, case, d, write, run),
 }
 CLASS_NAMES = list(CLASSES)
+AARCH64_CLASSES = ["base", "gc", "script-group", "common", "versioned", "shared", "undef-policy", "static",
+                   "relative", "deleted", *gen_linkers.CLASSES]
+CROSS_TOOLS = ("gcc", "ar", "nm", "objcopy", "ranlib", "strip", "as")
+
+
+def cross_path(d):
+    """A directory of the cross toolchain under the plain names, for the front of PATH."""
+    for t in CROSS_TOOLS:
+        os.symlink(f"/usr/bin/aarch64-linux-gnu-{t}", os.path.join(d, t))
+    os.symlink("/usr/bin/aarch64-linux-gnu-gcc", os.path.join(d, "cc"))
+    for name, prog in (("lld", "ld.lld"), ("mold", "mold")):
+        if shutil.which(prog):
+            os.symlink(shutil.which(prog), os.path.join(d, f"aarch64-linux-gnu-ld.{name}"))
+    return d
 
 
 UNDEF = re.compile(r"undefined reference to (?:symbol )?[`']([^'@`]+)")
@@ -1065,6 +1087,16 @@ def main():
     linkers = sys.argv[sys.argv.index("--linkers") + 1].split(",") if "--linkers" in sys.argv else []
     if any(x not in ("bfd", "lld", "mold") for x in linkers):
         sys.exit(f"difftest: --linkers takes bfd, lld, mold, not {','.join(linkers)!r}")
+    arch = sys.argv[sys.argv.index("--arch") + 1] if "--arch" in sys.argv else "x86_64"
+    if arch not in ("x86_64", "aarch64"):
+        sys.exit(f"difftest: --arch takes x86_64 or aarch64, not {arch!r}")
+    if arch == "aarch64":
+        global CLASS_NAMES
+        CLASS_NAMES = AARCH64_CLASSES
+        cross = cross_path(tempfile.mkdtemp(prefix="lk-diff-cross-"))
+        import atexit
+        atexit.register(shutil.rmtree, cross, True)
+        os.environ["PATH"] = cross + os.pathsep + os.environ["PATH"]
     cases = list(range(n))
     if "--class" in sys.argv:
         want = sys.argv[sys.argv.index("--class") + 1]
@@ -1116,7 +1148,7 @@ def main():
                 print(f"linker {name:4} class {c:13} {a}/{t} agree")
         a, t = sum(x[0] for x in classes.values()), sum(x[1] for x in classes.values())
         print(f"linker {name:4} agreement: {a}/{t} compared cases")
-    print(f"agreement: {passed}/{len(cases)} cases (seed {seed}); the real ld failed {ld_failures} of them")
+    print(f"agreement: {passed}/{len(cases)} cases (seed {seed}{', aarch64' if arch == 'aarch64' else ''}); the real ld failed {ld_failures} of them")
     if redaction:
         print(f"redaction: {redacted_records} of the {passed} records that agree had strings redacted "
               f"({redacted_strings} strings), each analysed the same as its unredacted record")

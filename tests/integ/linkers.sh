@@ -1,11 +1,11 @@
 # Helpers of the tests that link one line with the real GNU ld, lld and
-# mold (096, 100), sourced after lib.sh.
+# mold (096, 100, 150), sourced after lib.sh; LK_CC names the driver (cc).
 
 # linked NAME LINKER WORDS...: the real linker's status through the shim; the record stays as $T/NAME-LINKER.
 linked() {
 	local name=$1 ld=$2
 	shift 2
-	"$SHIM" -- cc -fuse-ld="$ld" "$@" -o "out-$name-$ld" 2>/dev/null
+	"$SHIM" -- "${LK_CC:-cc}" -fuse-ld="$ld" "$@" -o "out-$name-$ld" 2>/dev/null
 	echo $? >"$T/$name-$ld.rc"
 	cp "$(last_record)" "$T/$name-$ld.json"
 }

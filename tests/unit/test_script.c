@@ -142,6 +142,23 @@ static void test_script_quoted_names(void **state)
 	assert_inputs("GROUP(\"AS_NEEDED\" \")\")", "AS_NEEDED:0:1 ):0:1");
 }
 
+static void test_script_sysroot_names(void **state)
+{
+	struct lk_script s;
+
+	(void)state;
+	/* In a file list a name may start with the sysroot's '=' (ldlex.l's INPUTLIST), and "$SYSROOT" is a name's start too. */
+	assert_inputs("GROUP ( =/lib/libfoo.a AS_NEEDED ( =/lib/ld.so ) )", "=/lib/libfoo.a:0:1 =/lib/ld.so:1:1");
+	assert_inputs("INPUT ( $SYSROOT/lib/libfoo.a )", "$SYSROOT/lib/libfoo.a:0:0");
+	/* OUTPUT_FORMAT's first name is kept: a -l search skips a script of another target (libsearch.c). */
+	parse_ok("OUTPUT_FORMAT(\"elf32-i386\", \"elf32-i386\", \"elf32-i386\")\nGROUP ( a.so )", &s);
+	assert_string_equal(s.output_format, "elf32-i386");
+	lk_script_release(&s);
+	parse_ok("OUTPUT_FORMAT(elf64-x86-64) GROUP ( a.so )", &s);
+	assert_string_equal(s.output_format, "elf64-x86-64");
+	lk_script_release(&s);
+}
+
 static void test_script_skipped_commands(void **state)
 {
 	struct lk_script s;
@@ -276,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_script_group_input_as_needed),
 		cmocka_unit_test(test_script_comments),
 		cmocka_unit_test(test_script_quoted_names),
+		cmocka_unit_test(test_script_sysroot_names),
 		cmocka_unit_test(test_script_skipped_commands),
 		cmocka_unit_test(test_script_commands_kept),
 		cmocka_unit_test(test_script_bad_syntax),
