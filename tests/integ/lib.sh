@@ -48,9 +48,10 @@ export XDG_CACHE_HOME=$T/cache
 # another directory, in another environment than the build's (search-path
 # variables of its own, no caller's settings; only where the records and
 # the analyzer's cache live, the sanitizer's options, the CI workspace
-# annotations are relative to and the analysis's CPU bound carry over), with
+# annotations are relative to, the analysis's CPU bound, and the RUSTFLAGS
+# that whatif reads as part of the change, as cargo would, carry over), with
 # its file arguments made absolute. The verdicts must not change: they
-# depend on the record only.
+# depend on the record (and whatif's on its sources of the change) only.
 if [ "${LK_ELSEWHERE:-0}" = 1 ]; then
 	mkdir -p "$T/elsewhere/lib" "$T/elsewhere/bin"
 	cat >"$T/linkscope-elsewhere" <<EOF
@@ -61,7 +62,8 @@ for a in "\$@"; do
 	args+=("\$a")
 done
 keep=()
-for v in LINKSCOPE_DIR LINKSCOPE_DIR_SHARED NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS GITHUB_WORKSPACE LINKSCOPE_ANALYSIS_CPU_LIMIT; do
+for v in LINKSCOPE_DIR LINKSCOPE_DIR_SHARED NO_COLOR TERM XDG_CACHE_HOME ASAN_OPTIONS GITHUB_WORKSPACE LINKSCOPE_ANALYSIS_CPU_LIMIT \\
+	RUSTFLAGS CARGO_ENCODED_RUSTFLAGS; do
 	if [ -n "\${!v+set}" ]; then keep+=("\$v=\${!v}"); fi
 done
 cd "$T/elsewhere" || exit 1
