@@ -353,7 +353,8 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 	struct kept_answer *k;
 	struct statx id;
 	size_t out_at = cmd->out ? cmd->out->len : 0, err_at = cmd->err ? cmd->err->len : 0;
-	int rc, keep = cmd->keep && !cmd->cwd && !cmd->envp && !cmd->in_child && program_id(cmd->path, &id) == 0;
+	int rc, keep = cmd->keep && !cmd->cwd && !cmd->envp && !cmd->in_child && !cmd->out_to_err &&
+		      program_id(cmd->path, &id) == 0;
 
 	if (keep) {
 		kept_key(cmd, &key);

@@ -601,7 +601,8 @@ static const char *next_name_with(const struct lk_provider_file *file, const cha
 {
 	const char *end = file->names + file->names_len, *hit;
 
-	for (; p + len <= end && (hit = memmem(p + off, (size_t)(end - p) - off, head + off, len - off)); p = hit - off + 1) {
+	for (; (size_t)(end - p) >= len && (hit = memmem(p + off, (size_t)(end - p) - off, head + off, len - off));
+	     p = hit - off + 1) {
 		const char *at = hit - off;
 
 		if ((at == file->names || at[-1] == '\0') && !memcmp(at, head, off))

@@ -40,7 +40,7 @@ struct lk_runcmd {
 	 * linker's --verbose): lk_runcmd runs it once per process and gives
 	 * the kept answer again while the program is the same file, so the
 	 * analyses of one report --failed worker do not each spawn it. Only
-	 * with cwd, envp and in_child NULL.
+	 * with cwd, envp and in_child NULL and out_to_err 0.
 	 */
 	int keep;
 };
