@@ -98,23 +98,29 @@ void lk_readset_release(struct lk_readset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+/* `r` as `st` shows it (NULL: absent). */
+static void take_from(struct lk_read *r, const struct stat *st)
+{
+	r->exists = st != NULL;
+	r->dev = r->ino = 0;
+	r->mode = 0;
+	r->size = r->mtime_ns = r->ctime_ns = 0;
+	if (!st)
+		return;
+	r->dev = (uint64_t)st->st_dev;
+	r->ino = (uint64_t)st->st_ino;
+	r->mode = (uint32_t)st->st_mode;
+	r->size = (int64_t)st->st_size;
+	r->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	r->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
 void lk_read_take(struct lk_read *r)
 {
 	struct stat st;
 	int rc = r->how == LK_READ_LSTAT ? __real_lstat(r->path, &st) : __real_stat(r->path, &st);
 
-	r->exists = rc == 0;
-	r->dev = r->ino = 0;
-	r->mode = 0;
-	r->size = r->mtime_ns = r->ctime_ns = 0;
-	if (!r->exists)
-		return;
-	r->dev = (uint64_t)st.st_dev;
-	r->ino = (uint64_t)st.st_ino;
-	r->mode = (uint32_t)st.st_mode;
-	r->size = (int64_t)st.st_size;
-	r->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	r->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+	take_from(r, rc == 0 ? &st : NULL);
 }
 
 int lk_read_unchanged(const struct lk_read *r)
@@ -218,7 +224,14 @@ static void absolute(int dfd, const char *path, struct lk_buf *out)
 	lk_buf_addstr(out, path);
 }
 
-static void note_at(int dfd, const char *path, enum lk_read_how how)
+/*
+ * `path` (relative to `dfd`) looked at `how`; `seen` (may be NULL) is what
+ * the call itself found there, a stat of the same kind that succeeded:
+ * taken as the fingerprint rather than a second stat, which report
+ * --failed's analyses paid for every name they looked at (single explains,
+ * taking no read set, never did).
+ */
+static void note_at(int dfd, const char *path, enum lk_read_how how, const struct stat *seen)
 {
 	struct lk_readset *rs = taking;
 	struct lk_buf abs = LK_BUF_INIT;
@@ -238,7 +251,10 @@ static void note_at(int dfd, const char *path, enum lk_read_how how)
 			r = &rs->reads.items[rs->reads.nr];
 			r->path = lk_buf_detach(&abs);
 			r->how = how;
-			lk_read_take(r);
+			if (seen)
+				take_from(r, seen);
+			else
+				lk_read_take(r);
 			*slot = ++rs->reads.nr;
 		}
 	}
@@ -248,7 +264,7 @@ static void note_at(int dfd, const char *path, enum lk_read_how how)
 
 static void note(const char *path, enum lk_read_how how)
 {
-	note_at(AT_FDCWD, path, how);
+	note_at(AT_FDCWD, path, how, NULL);
 }
 
 static int has_mode(int flags)
@@ -296,7 +312,7 @@ int __wrap_openat(int dfd, const char *path, int flags, ...)
 		va_end(ap);
 	}
 	fd = __real_openat(dfd, path, flags, mode);
-	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT);
+	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT, NULL);
 	opened(path, fd >= 0);
 	return fd;
 }
@@ -305,7 +321,7 @@ int __wrap___openat_2(int dfd, const char *path, int flags)
 {
 	int fd = __real___openat_2(dfd, path, flags);
 
-	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT);
+	note_at(dfd, path, (flags & O_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT, NULL);
 	opened(path, fd >= 0);
 	return fd;
 }
@@ -323,7 +339,7 @@ int __wrap_stat(const char *path, struct stat *st)
 {
 	int rc = __real_stat(path, st);
 
-	note(path, LK_READ_STAT);
+	note_at(AT_FDCWD, path, LK_READ_STAT, rc == 0 ? st : NULL);
 	return rc;
 }
 
@@ -331,7 +347,7 @@ int __wrap_lstat(const char *path, struct stat *st)
 {
 	int rc = __real_lstat(path, st);
 
-	note(path, LK_READ_LSTAT);
+	note_at(AT_FDCWD, path, LK_READ_LSTAT, rc == 0 ? st : NULL);
 	return rc;
 }
 
@@ -340,7 +356,8 @@ int __wrap_fstatat(int dfd, const char *path, struct stat *st, int flags)
 	int rc = __real_fstatat(dfd, path, st, flags);
 
 	/* AT_EMPTY_PATH with "": the descriptor itself, opened (and taken) before. */
-	note_at(dfd, path, (flags & AT_SYMLINK_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT);
+	note_at(dfd, path, (flags & AT_SYMLINK_NOFOLLOW) ? LK_READ_LSTAT : LK_READ_STAT,
+		rc == 0 && !(flags & ~AT_SYMLINK_NOFOLLOW) ? st : NULL);
 	return rc;
 }
 

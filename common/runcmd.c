@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -293,12 +294,98 @@ int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res)
 	return res->exit_status;
 }
 
+/* An answer kept for lk_runcmd.keep: the program (which file it was), argv, and what it said. */
+struct kept_answer {
+	struct lk_buf key;	/* the path and each argv word, NUL-terminated */
+	struct statx id;
+	int rc;
+	struct lk_runcmd_result res;
+	struct lk_buf out, err;
+	struct kept_answer *next;
+};
+
+static struct kept_answer *kept;
+
+/*
+ * statx, not stat: the analyzer wraps stat to take its read set, which
+ * notes the program already (as a program run, for the kept answer too).
+ */
+static int program_id(const char *path, struct statx *id)
+{
+	return statx(AT_FDCWD, path, 0, STATX_INO | STATX_SIZE | STATX_MTIME, id);
+}
+
+static int same_file(const struct statx *a, const struct statx *b)
+{
+	return a->stx_dev_major == b->stx_dev_major && a->stx_dev_minor == b->stx_dev_minor && a->stx_ino == b->stx_ino &&
+	       a->stx_size == b->stx_size && a->stx_mtime.tv_sec == b->stx_mtime.tv_sec &&
+	       a->stx_mtime.tv_nsec == b->stx_mtime.tv_nsec;
+}
+
+static void kept_key(const struct lk_runcmd *cmd, struct lk_buf *key)
+{
+	lk_buf_add(key, cmd->path, strlen(cmd->path) + 1);
+	for (size_t i = 0; cmd->argv[i]; i++)
+		lk_buf_add(key, cmd->argv[i], strlen(cmd->argv[i]) + 1);
+}
+
+/* `len` bytes at `from` onto `b`, if any (an empty buffer has no bytes to point at). */
+static void add_bytes(struct lk_buf *b, const char *from, size_t len)
+{
+	if (b && len)
+		lk_buf_add(b, from, len);
+}
+
+static void give_kept(const struct lk_runcmd *cmd, const struct kept_answer *k, struct lk_runcmd_result *res)
+{
+	add_bytes(cmd->out, k->out.buf, k->out.len);
+	if (cmd->err != cmd->out)
+		add_bytes(cmd->err, k->err.buf, k->err.len);
+	if (res)
+		*res = k->res;
+}
+
 int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 {
 	struct lk_runcmd_job job;
+	struct lk_runcmd_result local;
+	struct lk_buf key = LK_BUF_INIT;
+	struct kept_answer *k;
+	struct statx id;
+	size_t out_at = cmd->out ? cmd->out->len : 0, err_at = cmd->err ? cmd->err->len : 0;
+	int rc, keep = cmd->keep && !cmd->cwd && !cmd->envp && !cmd->in_child && !cmd->out_to_err &&
+		      program_id(cmd->path, &id) == 0;
 
+	if (keep) {
+		kept_key(cmd, &key);
+		for (k = kept; k; k = k->next)
+			if (k->key.len == key.len && !memcmp(k->key.buf, key.buf, key.len) && same_file(&k->id, &id)) {
+				lk_buf_release(&key);
+				give_kept(cmd, k, res);
+				return k->rc;
+			}
+	}
 	lk_runcmd_start(cmd, &job);
-	return lk_runcmd_finish(&job, res);
+	rc = lk_runcmd_finish(&job, res ? res : &local);
+	if (!res)
+		res = &local;
+	/* A run cut short (a timeout on a loaded machine, a signal) is not the program's answer. */
+	if (!keep || !res->started || res->timed_out || res->signal) {
+		lk_buf_release(&key);
+		return rc;
+	}
+	k = lk_xcalloc(1, sizeof(*k));
+	k->key = key;
+	k->id = id;
+	k->rc = rc;
+	k->res = *res;
+	if (cmd->out && cmd->out->len > out_at)
+		lk_buf_add(&k->out, cmd->out->buf + out_at, cmd->out->len - out_at);
+	if (cmd->err && cmd->err != cmd->out && cmd->err->len > err_at)
+		lk_buf_add(&k->err, cmd->err->buf + err_at, cmd->err->len - err_at);
+	k->next = kept;
+	kept = k;
+	return rc;
 }
 
 char *lk_scratch_dir(const char *prefix)

@@ -591,24 +591,56 @@ static void c_matches(const struct corpus *c, struct lk_diag *d, const char *u)
 	lk_buf_release(&fix);
 }
 
+/*
+ * The next name of `file` from `p` (a name's start) on that begins with
+ * `head` (`len` bytes; with its NUL, one that is `head`), or NULL. Found
+ * with memmem over the names back to back, not name by name (a C name's
+ * search read every name of every library in the index, once per symbol),
+ * by its part from `off` on (the name searched for, rare where "_Z" or a
+ * name's first letter is not), then checked whole at a name's start.
+ */
+static const char *next_name_with(const struct lk_provider_file *file, const char *p, const char *head, size_t len,
+				  size_t off)
+{
+	const char *end = file->names + file->names_len, *hit;
+
+	for (; (size_t)(end - p) >= len && (hit = memmem(p + off, (size_t)(end - p) - off, head + off, len - off));
+	     p = hit - off + 1) {
+		const char *at = hit - off;
+
+		if ((at == file->names || at[-1] == '\0') && !memcmp(at, head, off))
+			return at;
+	}
+	return NULL;
+}
+
 /* The provider index: libraries off the line with the C name of a C++ reference, or the reverse. */
 static void index_matches(const struct lk_provider_index *ix, struct lk_diag *d, const char *u, const struct cxx *want)
 {
-	struct lk_buf b = LK_BUF_INIT, prefix = LK_BUF_INIT;
+	struct lk_buf b = LK_BUF_INIT, head = LK_BUF_INIT;
 	const char *c_name = want && !strstr(want->name, "::") && !strchr(want->name, '<') ? want->name : NULL;
+	size_t off = 0;
 
-	if (!want)
-		lk_buf_addf(&prefix, "_Z%zu%s", strlen(u), u);
+	if (want && !c_name)
+		return;	/* a C++ name with no C name to look for */
+	/* The C name whole, with its NUL; or the mangled prefix of `u`, "_Z<length>", searched for by `u`. */
+	if (c_name) {
+		lk_buf_add(&head, c_name, strlen(c_name) + 1);
+	} else {
+		lk_buf_addf(&head, "_Z%zu", strlen(u));
+		off = head.len;
+		lk_buf_addstr(&head, u);
+	}
 	for (size_t f = 0; ix && f < ix->files.nr; f++) {
 		const struct lk_provider_file *file = &ix->files.items[f];
 
 		if (file->alias_of >= 0 || (ix->machine && file->machine != ix->machine) || lk_provider_no_fix_reason(ix, (long)f, NULL))
 			continue;
-		for (const char *p = file->names, *end = file->names + file->names_len; p < end; p += strlen(p) + 1) {
+		for (const char *p = file->names; (p = next_name_with(file, p, head.buf, head.len, off)); p += strlen(p) + 1) {
 			char *path;
 			struct cxx have;
 
-			if (c_name && !strcmp(p, c_name)) {
+			if (c_name) {
 				path = lk_provider_path(ix, (long)f);
 				lk_buf_addf(&b, "the C++ reference %s is to a C function: %s (not on the line) defines %s, unmangled",
 					    want->dm, path, p);
@@ -616,7 +648,7 @@ static void index_matches(const struct lk_provider_index *ix, struct lk_diag *d,
 					    "declare it extern \"C\" in the header the C++ code includes, and link the library that defines it");
 				free(path);
 				lk_buf_reset(&b);
-			} else if (!want && !strncmp(p, prefix.buf, prefix.len) && cxx_parse(p, &have)) {
+			} else if (cxx_parse(p, &have)) {
 				if (have.params && !strcmp(have.name, u)) {
 					path = lk_provider_path(ix, (long)f);
 					lk_buf_addf(&b, "the C reference %s is to a C++ function: %s (not on the line) defines %s", u, path, have.dm);
@@ -630,7 +662,7 @@ static void index_matches(const struct lk_provider_index *ix, struct lk_diag *d,
 		}
 	}
 	lk_buf_release(&b);
-	lk_buf_release(&prefix);
+	lk_buf_release(&head);
 }
 
 /*

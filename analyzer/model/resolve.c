@@ -67,6 +67,7 @@ static int run_capture(char *const argv[], struct lk_line *line, struct lk_buf *
 		cmd.envp = envp.items;
 		rc = lk_sandbox_run(&cmd, line->scratch, line->walls, NULL);
 	} else {
+		cmd.keep = 1;	/* the linker's own defaults: the same for every line of a run */
 		rc = lk_runcmd(&cmd, NULL);
 	}
 	lk_strvec_release(&envp);

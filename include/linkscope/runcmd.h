@@ -35,6 +35,14 @@ struct lk_runcmd {
 	 */
 	int (*in_child)(void *arg);
 	void *in_child_arg;
+	/*
+	 * What the program says depends on nothing but itself and argv (a
+	 * linker's --verbose): lk_runcmd runs it once per process and gives
+	 * the kept answer again while the program is the same file, so the
+	 * analyses of one report --failed worker do not each spawn it. Only
+	 * with cwd, envp and in_child NULL and out_to_err 0.
+	 */
+	int keep;
 };
 
 struct lk_runcmd_result {
