@@ -316,6 +316,21 @@ static void choose_providers(const struct lk_provider_index *ix, long **hits, si
 	free(done);
 }
 
+/*
+ * Was `sym` what a slim GCC LTO member of the line was pulled for? Its
+ * archive's map names it (ar wrote it through GCC's plugin), so the
+ * archive is no provider "not on the line": it is on the line, and what
+ * defines the symbol is IR that only the plugin reads (nearmiss.c says so).
+ */
+static int pulled_slim_lto(const struct lk_replay *out, const char *sym)
+{
+	for (size_t i = 0; i < out->inputs.nr; i++)
+		if (out->inputs.items[i].gcc_lto && out->inputs.items[i].pulled_for &&
+		    !strcmp(out->inputs.items[i].pulled_for, sym))
+			return 1;
+	return 0;
+}
+
 void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
 {
 	struct lk_provider_index ix;
@@ -370,7 +385,7 @@ void lk_cause_group(const struct lk_record *rec, const struct lk_line *line, str
 		if (d->defined_path) {
 			lk_buf_addf(&key, "ordering %s", d->defined_path);
 		} else {
-			provider = hits[h][0];
+			provider = pulled_slim_lto(out, d->symbol) ? -1 : hits[h][0];
 			h++;
 			if (provider >= 0)
 				lk_buf_addf(&key, "provider %ld", provider);

@@ -21,6 +21,8 @@
  *   template       a template instantiation that no input defines
  *   comdat-discarded  an input defines it only in a COMDAT group that ld discarded:
  *                  an earlier input's group of that signature, kept, does not define it
+ *   gcc-lto        an archive member pulled for it is a slim GCC LTO object (gcc -flto):
+ *                  GCC's IR, which only GCC's LTO plugin reads; lld reads no symbol from it
  *   static-member  `A::b`, a variable a class or namespace declares and nothing defines
  *                  (a static constexpr member taken by reference before C++17)
  *   main           `main`: a library linked as a program, or its object not on the line
@@ -894,6 +896,40 @@ static int comdat_discarded(const struct lk_line *line, const struct lk_replay *
 	return 1;
 }
 
+/*
+ * The member pulled for `u` is a slim GCC LTO object (archive.c): it
+ * holds GCC's IR and no machine code. GNU ld and mold read it through
+ * GCC's LTO plugin; lld reads no symbol from it (its own LTO is LLVM's),
+ * so under lld `u` stays undefined. 1 when it is so.
+ */
+static int gcc_lto_member(const struct lk_line *line, const struct lk_replay *out, struct lk_diag *d, const char *u)
+{
+	struct lk_buf in = LK_BUF_INIT, b = LK_BUF_INIT, fix = LK_BUF_INIT;
+	struct lk_finding *f;
+	long input = -1;
+
+	for (size_t i = 0; i < out->inputs.nr && input < 0; i++)
+		if (out->inputs.items[i].gcc_lto && out->inputs.items[i].pulled_for &&
+		    !strcmp(out->inputs.items[i].pulled_for, u))
+			input = (long)i;
+	if (input < 0)
+		return 0;
+	input_words(line, out, input, 0, &in);
+	lk_buf_addf(&b, "%s, which the archive's map says defines %s, is a GCC LTO object (compiled with -flto, slim: GCC's IR and no machine code): lld reads no symbol from it, where GNU ld and mold read it through GCC's LTO plugin",
+		    in.buf, u);
+	lk_buf_addf(&fix, "rebuild %s with -ffat-lto-objects (machine code beside the IR, which lld reads), or without -flto; or link with GNU ld (-fuse-ld=bfd; for rustc, -Clinker-features=-lld), which reads the IR through the plugin",
+		    out->inputs.items[input].member ? out->inputs.items[input].member : lk_path_base(in.buf));
+	f = add_finding(d, "gcc-lto", u, in.buf, b.buf, fix.buf);
+	if (f && out->inputs.items[input].path) {
+		f->def_path = lk_xstrdup(out->inputs.items[input].path);
+		f->def_member = out->inputs.items[input].member ? lk_xstrdup(out->inputs.items[input].member) : NULL;
+	}
+	lk_buf_release(&in);
+	lk_buf_release(&b);
+	lk_buf_release(&fix);
+	return 1;
+}
+
 static void look_at(const struct corpus *c, const struct lk_record *rec, struct lk_diag *d, const char *u,
 		    const struct lk_provider_index *ix)
 {
@@ -945,7 +981,8 @@ void lk_nearmiss_find(const struct lk_record *rec, const struct lk_line *line, s
 		if (d->kind != LK_DIAG_UNDEFINED || d->defined_path || d->provider)
 			continue;
 		for (size_t k = 0; k < d->symbols.nr && k < SYMBOLS_LOOKED_AT; k++)
-			if (!comdat_discarded(line, out, d, d->symbols.items[k]))
+			if (!comdat_discarded(line, out, d, d->symbols.items[k]) &&
+			    !gcc_lto_member(line, out, d, d->symbols.items[k]))
 				look_at(&c, rec, d, d->symbols.items[k], ix);
 	}
 	corpus_release(&c);

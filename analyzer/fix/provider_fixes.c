@@ -319,7 +319,7 @@ static void stated_near_miss(const struct lk_fixer *fx, const struct lk_diag *d,
 		{ "key-function", LK_EDIT_KIND_DECLARATION }, { "extern-c", LK_EDIT_KIND_DECLARATION },
 		{ "signature", LK_EDIT_KIND_DECLARATION }, { "local", LK_EDIT_KIND_DECLARATION },
 		{ "template", LK_EDIT_KIND_DECLARATION }, { "static-member", LK_EDIT_KIND_DECLARATION },
-		{ "inline-definition", LK_EDIT_KIND_DECLARATION }, { "comdat-discarded", LK_EDIT_KIND_REBUILD },
+		{ "inline-definition", LK_EDIT_KIND_DECLARATION }, { "comdat-discarded", LK_EDIT_KIND_REBUILD }, { "gcc-lto", LK_EDIT_KIND_REBUILD },
 	};
 
 	if (!f->fix)

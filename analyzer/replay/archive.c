@@ -129,10 +129,10 @@ static void lto_member(struct rp *r, const struct open_archive *a, const char *m
 	} else if (plugin) {
 		lk_buf_addf(&b, "'%s(%s)' is a GCC LTO object, read through GCC's LTO plugin: link-time optimisation is not modelled, so what it defines is unknown",
 			    a->ar.path, member);
-		for (size_t i = 0; i < r->out->untold.nr; i++)
-			if (!strcmp(r->out->untold.items[i], b.buf))
+		for (size_t i = 0; i < r->out->untold_plugin.nr; i++)
+			if (!strcmp(r->out->untold_plugin.items[i], b.buf))
 				goto out;
-		lk_strvec_push(&r->out->untold, b.buf);
+		lk_strvec_push(&r->out->untold_plugin, b.buf);
 	}
 out:
 	lk_buf_release(&b);
@@ -162,6 +162,7 @@ static int pull(struct rp *r, struct open_archive *a, long m, const char *why)
 	if (gcc_slim_lto(&syms))
 		lto_member(r, a, name);
 	input = rp_add_input(r, a->item, a->ar.path, name, 0);
+	r->out->inputs.items[input].gcc_lto = gcc_slim_lto(&syms);
 	r->out->inputs.items[input].member_offset = a->ar.members.items[m];
 	if (why)
 		r->out->inputs.items[input].pulled_for = lk_xstrdup(why);

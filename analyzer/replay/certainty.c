@@ -158,6 +158,9 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	}
 	for (size_t i = 0; i < rp->untold.nr; i++)
 		lk_buf_addf(&why, "%s%s", why.len ? "; " : "", rp->untold.items[i]);
+	/* What only GCC's LTO plugin reads leaves GNU ld's and mold's lines unknown; an lld line is told (lld reads none of it). */
+	for (size_t i = 0; lk_linker_of_flavor(line->flavor) != LK_LINKER_LLD && i < rp->untold_plugin.nr; i++)
+		lk_buf_addf(&why, "%s%s", why.len ? "; " : "", rp->untold_plugin.items[i]);
 	for (size_t i = 0; i < line->needed.nr; i++) {
 		const struct lk_needed *n = &line->needed.items[i];
 

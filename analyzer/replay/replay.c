@@ -437,6 +437,13 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	linker_verdicts(rec, line, out, &answer, &beside, flags);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
+	/*
+	 * GCC LTO members GNU ld and mold would read through the plugin: their
+	 * verdicts are no prediction; lld reads no symbol from them, so its is.
+	 */
+	for (int l = 0; l < LK_LINKER_COUNT && out->untold_plugin.nr; l++)
+		if (l != LK_LINKER_LLD && !out->linkers[l].unknown)
+			out->linkers[l].unknown = lk_xstrdup(out->untold_plugin.items[0]);
 	/* The line's own linker's verdict is no prediction: neither is the outcome. */
 	if (!out->unknown && out->linkers[lk_linker_of_flavor(line->flavor)].unknown)
 		out->unknown = lk_xstrdup(out->linkers[lk_linker_of_flavor(line->flavor)].unknown);
@@ -563,6 +570,7 @@ void lk_replay_release(struct lk_replay *r)
 	}
 	lk_strvec_release(&r->notes);
 	lk_strvec_release(&r->untold);
+	lk_strvec_release(&r->untold_plugin);
 	rp_decide_release(&r->warned);
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		lk_strvec_release(&r->linkers[l].why);

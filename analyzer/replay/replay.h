@@ -37,6 +37,7 @@ struct lk_rinput {
 	int dropped;		/* --as-needed and nothing needed it: its symbols were undone */
 	long needed_by;		/* rinput whose DT_NEEDED brought it, or -1 */
 	char *pulled_for;	/* archive member: the symbol it was pulled in for */
+	int gcc_lto;		/* archive member: a slim GCC LTO object (GCC's IR only, no machine code) */
 	int rescanned;		/* archive member: pulled when ld rescanned its group, not on its first reading */
 	struct lk_strvec kept_for;	/* --as-needed shared object: the symbols that made it needed */
 	/* Kept for the explanations, so they read no input again (names in the replay's table). */
@@ -191,6 +192,7 @@ struct lk_replay {
 	char *unmodelled;		/* what the replay met and does not model (a relocation type), or NULL: a success is then unknown */
 	struct lk_replay_warned warned;	/* what a linker warns about (decide.c) */
 	struct lk_strvec untold;	/* inputs the replay could not tell (a thin archive's member gone or changed) */
+	struct lk_strvec untold_plugin;	/* inputs only GCC's LTO plugin reads (GNU ld's and mold's): their verdicts are unknown, not lld's */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */
 };
