@@ -195,6 +195,24 @@ static void to_semicolon(struct mlex *lx)
 		mnext(lx);
 }
 
+/* "NAME = ..." at the token: skipped to its ';' (1); else the lexer left where it was (0). */
+static int skip_assignment(struct mlex *lx)
+{
+	const char *save = lx->p;
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s", lx->tok);
+	mnext(lx);
+	if (tis(lx, "=")) {
+		to_semicolon(lx);
+		return 1;
+	}
+	lx->p = save;
+	snprintf(lx->tok, sizeof(lx->tok), "%s", name);
+	lx->eof = 0;
+	return 0;
+}
+
 /* FILEPATTERN ( SECTIONPATTERN ... ) inside an output section, KEEP( ) and SORT( ) around it taken off. */
 static int input_spec(struct rp_memory *m, struct outsec *o, struct mlex *lx)
 {
@@ -289,21 +307,9 @@ static int output_section(struct rp_memory *m, struct mlex *lx)
 		}
 		if (tis(lx, ";"))
 			continue;
-		{
-			/* "sym = ." and the like: no room taken */
-			const char *save = lx->p;
-			char name[128];
-
-			snprintf(name, sizeof(name), "%s", lx->tok);
-			mnext(lx);
-			if (tis(lx, "=")) {
-				to_semicolon(lx);
-				continue;
-			}
-			lx->p = save;
-			snprintf(lx->tok, sizeof(lx->tok), "%s", name);
-			lx->eof = 0;
-		}
+		/* "sym = ." and the like: no room taken */
+		if (skip_assignment(lx))
+			continue;
 		if (input_spec(m, &o, lx) < 0)
 			goto fail;
 	}
@@ -361,20 +367,8 @@ static int sections_block(struct rp_memory *m, struct mlex *lx)
 			to_semicolon(lx);
 			continue;
 		}
-		{
-			const char *save = lx->p;
-			char name[128];
-
-			snprintf(name, sizeof(name), "%s", lx->tok);
-			mnext(lx);
-			if (tis(lx, "=")) {
-				to_semicolon(lx);
-				continue;
-			}
-			lx->p = save;
-			snprintf(lx->tok, sizeof(lx->tok), "%s", name);
-			lx->eof = 0;
-		}
+		if (skip_assignment(lx))
+			continue;
 		if (output_section(m, lx) < 0)
 			return -1;
 	}

@@ -14,14 +14,7 @@
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
 
-cat >foo.c <<'C'
-int foo(void) { return 0; }
-C
-cat >usefoo.c <<'C'
-int foo(void);
-int main(void) { return foo(); }
-C
-cc -c foo.c usefoo.c
+foo_and_user
 mkdir -p S/lib S/usr/lib
 ar rcs S/lib/libfoo.a foo.o
 echo 'GROUP ( =/lib/libfoo.a )' >S/usr/lib/libeq.so

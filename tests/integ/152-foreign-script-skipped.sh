@@ -12,14 +12,7 @@
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
 
-cat >foo.c <<'C'
-int foo(void) { return 0; }
-C
-cat >usefoo.c <<'C'
-int foo(void);
-int main(void) { return foo(); }
-C
-cc -c foo.c usefoo.c
+foo_and_user
 cc -m32 -c foo.c -o foo32.o
 mkdir -p other good i386
 ar rcs good/libfoo.a foo.o

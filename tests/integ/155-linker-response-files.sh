@@ -8,14 +8,7 @@
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
 
-cat >foo.c <<'C'
-int foo(void) { return 0; }
-C
-cat >usefoo.c <<'C'
-int foo(void);
-int main(void) { return foo(); }
-C
-cc -c foo.c usefoo.c
+foo_and_user
 mkdir -p "lib dir"
 ar rcs "lib dir/libfoo.a" foo.o
 printf -- '-L"%s/lib dir"\n-lfoo\n' "$T" >libs.rsp

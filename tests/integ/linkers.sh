@@ -12,6 +12,13 @@ linked() {
 verdicts() { "$LINKSCOPE" report --format json --replay-only "$1" | "$PY" -c 'import json,sys; p=json.load(sys.stdin)["predicted"]["linkers"]; print(" ".join(k + "=" + p[k] for k in ("bfd", "lld", "mold")))'; }
 word() { [ "$(cat "$T/$1.rc")" = 0 ] && echo success || echo failure; }
 
+# foo_and_user: foo.o defines foo, usefoo.o's main calls it (151, 152, 155's lines are made of them).
+foo_and_user() {
+	printf 'int foo(void) { return 0; }\n' >foo.c
+	printf 'int foo(void);\nint main(void) { return foo(); }\n' >usefoo.c
+	cc -c foo.c usefoo.c
+}
+
 # case_of WANT NAME WORDS...: WANT is the real outcome of bfd, lld, mold ("success failure failure").
 case_of() {
 	local want=$1 name=$2
