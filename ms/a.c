@@ -1,0 +1,1 @@
+int a1(void) { return 1; }

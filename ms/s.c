@@ -1,0 +1,1 @@
+int va(void) { return 0; }

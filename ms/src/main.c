@@ -1,0 +1,2 @@
+#include <zlib.h>
+int main(void) { return zlibVersion()[0] == 0; }

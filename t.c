@@ -1,0 +1,2 @@
+int missing(void);
+int main(void) { return missing(); }
