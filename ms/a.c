@@ -1,1 +1,0 @@
-int a1(void) { return 1; }

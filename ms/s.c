@@ -1,1 +1,0 @@
-int va(void) { return 0; }

@@ -1,2 +1,0 @@
-#include <zlib.h>
-int main(void) { return zlibVersion()[0] == 0; }

@@ -1,2 +1,0 @@
-int missing(void);
-int main(void) { return missing(); }
