@@ -267,6 +267,24 @@ static int same_shape(const struct lk_args *a, const struct lk_args *b, struct l
 	return same ? 0 : -1;
 }
 
+/*
+ * The linker word of the temporary object the baseline's call compiled
+ * `source` into (its -### line names it; the shim keeps the object under
+ * the source's name), or NULL when that call compiled no such source.
+ */
+static const char *baseline_object(const struct lk_driver_words *wb, const struct lk_strvec *linker, const long *pos,
+				   const char *source)
+{
+	for (size_t k = 0; k < wb->nr; k++) {
+		if (!wb->items[k].source || strcmp(wb->items[k].word, source))
+			continue;
+		for (size_t i = 1; i < linker->nr; i++)
+			if (pos[i] == wb->items[k].position && lk_argv_is_driver_temp(linker->items[i]))
+				return linker->items[i];
+	}
+	return NULL;
+}
+
 int lk_driver_expand_again(const struct lk_record *base, const struct lk_args *args,
 			   struct lk_strvec *out, struct lk_buf *why)
 {
@@ -291,9 +309,10 @@ int lk_driver_expand_again(const struct lk_record *base, const struct lk_args *a
 				first = (long)i;
 			last = (long)i;
 		}
+	/* A source the line compiles: the object the baseline's call made of it, if it compiled the same one. */
 	for (size_t k = 0; k < wn.nr; k++)
-		if (wn.items[k].source) {
-			lk_buf_addf(why, "the line compiles '%s' itself: the object's name is the driver's to choose",
+		if (wn.items[k].source && !baseline_object(&wb, linker, pos, wn.items[k].word)) {
+			lk_buf_addf(why, "the line compiles '%s' itself, which the baseline's did not: the object's name is the driver's to choose",
 				    wn.items[k].word);
 			goto out;
 		}
@@ -330,7 +349,9 @@ int lk_driver_expand_again(const struct lk_record *base, const struct lk_args *a
 		lk_strvec_release(&tail);
 	}
 	for (size_t k = 0; k < wn.nr; k++)
-		if (wn.items[k].ordered)
+		if (wn.items[k].source)
+			lk_strvec_push(out, baseline_object(&wb, linker, pos, wn.items[k].word));
+		else if (wn.items[k].ordered)
 			lk_strvec_push(out, wn.items[k].word);
 	for (size_t i = first < 0 ? linker->nr : (size_t)last + 1; i < linker->nr; i++)
 		if (pos[i] < 0)

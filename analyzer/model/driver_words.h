@@ -41,6 +41,8 @@ void lk_driver_words_release(struct lk_driver_words *w);
  * when both lines have the same driver and the same options that change
  * the additions (-shared, -static, -pie, -nostdlib, -m64, --sysroot, -B,
  * -fuse-ld=, ...): else -1 with `why` saying which differs. 0 and `out`.
+ * A source the line compiles becomes the object the baseline's call made
+ * of the same source (the shim keeps it); one it did not compile is -1.
  */
 int lk_driver_expand_again(const struct lk_record *base, const struct lk_args *args,
 			   struct lk_strvec *out, struct lk_buf *why);

@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
+#include "linkscope/argv.h"
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
@@ -179,6 +181,39 @@ static void make_record(const struct lk_record *base, const struct lk_whatif_lin
 	lk_buf_addf(&path, "the next link (%s: %s)", wl->source, wl->read ? wl->read : "?");
 	free(next->path);
 	next->path = lk_buf_detach(&path);
+	lk_buf_release(&why);
+}
+
+/*
+ * The sources the new line compiles itself are read as the objects the
+ * baseline's call made of them (kept by the shim): one changed since the
+ * baseline is not seen, and said so, naming it.
+ */
+static void compiled_sources(const struct lk_record *base, const struct lk_record *next, struct lk_strvec *cannot_see)
+{
+	struct lk_argv_info info;
+	struct lk_buf path = LK_BUF_INIT, why = LK_BUF_INIT;
+
+	lk_argv_classify(&next->args, &info);
+	for (size_t i = 0; i < info.inputs.nr; i++) {
+		const struct lk_argv_input *in = &info.inputs.items[i];
+		struct stat st;
+
+		if (!lk_argv_compiles(in))
+			continue;
+		lk_buf_reset(&path);
+		if (in->path[0] != '/' && next->cwd)
+			lk_buf_addf(&path, "%s/", next->cwd);
+		lk_buf_addstr(&path, in->path);
+		if (stat(path.buf, &st) < 0 || (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec <= base->start_ns)
+			continue;
+		lk_buf_reset(&why);
+		lk_buf_addf(&why, "'%s' changed since the baseline: the link call compiles it, and the prediction reads the object the baseline's call made of it",
+			    in->path);
+		lk_strvec_push(cannot_see, why.buf);
+	}
+	lk_argv_info_release(&info);
+	lk_buf_release(&path);
 	lk_buf_release(&why);
 }
 
@@ -528,6 +563,7 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 		return LK_WHATIF_USAGE;
 	}
 	make_record(base, &wl, next, opt->line.run_driver, &unknown);
+	compiled_sources(base, next, &wl.cannot_see);
 	if (lk_line_build(next, &opt->line, &line, &err) < 0) {
 		fprintf(stderr, "linkscope: %s\n", err.msg);
 		lk_whatif_line_release(&wl);

@@ -299,4 +299,24 @@ if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	try_whatif "aarch64, the trailing -lc dropped" puts "$a64base" --line n-a64.txt make -C a64 -B CC="$a64cc"
 fi
 
+# A rule that compiles and links in one call (giflib's utilities: `cc prog.c libutil.a -o prog`):
+# the source's object is the one the baseline's call made (the shim keeps it), and a source
+# changed since then is said, not silently read as it was.
+mkdir cl
+printf 'int helper(void);\nint main(void) { return helper(); }\n' >cl/prog.c
+printf 'int helper(void) { return 0; }\n' >cl/util.c
+printf 'prog: prog.c libutil.a\n\t$(CC) -O2 prog.c libutil.a -o prog\nlibutil.a: util.o\n\tar rcs $@ util.o\n' >cl/Makefile
+make -C cl CC="$SHIM" >cl.out 2>&1
+clbase=$(rec_of prog "$T/cl")
+check "compile-and-link: the baseline is a good link" test -n "$clbase" -a -e cl/prog
+make -C cl -n -B prog CC=cc >n-cl-same.txt 2>&1
+try_whatif "compile-and-link, unchanged" "" "$clbase" --line n-cl-same.txt make -C cl -B prog CC=cc
+sed -i 's/ prog.c libutil.a -o prog$/ prog.c -o prog/' cl/Makefile
+make -C cl -n -B prog CC=cc >n-cl.txt 2>&1
+try_whatif "compile-and-link, libutil.a dropped" helper "$clbase" --line n-cl.txt make -C cl -B prog CC=cc
+touch -d '+1 minute' cl/prog.c
+"$LINKSCOPE" whatif --format json "$clbase" --line n-cl-same.txt >cl-touched.json 2>&1
+check_contains "compile-and-link: a source changed since the baseline is said" \
+	"$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["cannot_see"])' cl-touched.json)" "'prog.c' changed since the baseline"
+
 finish
