@@ -162,7 +162,8 @@ static int get_num(struct reader *r, long long lo, long long hi, long long *n)
 		return -1;
 	errno = 0;
 	*n = strtoll(num, &end, 10);
-	return *end || errno || *n < lo || *n > hi ? -1 : 0;
+	/* the whole field: a NUL inside it would end strtoll early ("1796\0..." is no number) */
+	return end != num + r->len || errno || *n < lo || *n > hi ? -1 : 0;
 }
 
 static int get_opt(struct reader *r, char **out)
