@@ -88,6 +88,10 @@ static void explain_overflow(const struct lk_replay *out, const struct lk_line *
 	lk_buf_addf(&b, " references it from its section %s (offset 0x%llx) with %s, which reaches +-%llu MiB; by the layout estimate (section sizes, GNU ld's default order) the target is %llu MiB away",
 		    x->section, x->offset, x->type, x->reach >> 20, mag >> 20);
 	say(d, &b);
+	if (x->stub) {
+		lk_buf_addf(&b, "%s, out of its reach", x->stub);
+		say(d, &b);
+	}
 	if (x->between.nr) {
 		lk_buf_addstr(&b, "in between lie ");
 		for (size_t i = 0; i < x->between.nr; i++)

@@ -216,6 +216,15 @@ static void fix_overflow(const struct lk_fixer *fx, const struct lk_diag *d)
 	struct lk_buf b = LK_BUF_INIT;
 
 	lk_buf_addstr(&b, "rebuild ");
+	if (x->stub) {
+		/* A far call: no code model lifts a BL's reach; stubs between smaller sections serve it. */
+		object_name(&out->inputs.items[d->ref_input], &b);
+		lk_buf_addf(&b, " with %s, so that its code is many sections the linker can put long-branch veneers between (or smaller: an optimised build)",
+			    x->recompile);
+		stated_fix(fx, d, LK_EDIT_KIND_REBUILD, b.buf);
+		lk_buf_release(&b);
+		return;
+	}
 	if (x->large_inputs.nr && !strcmp(x->recompile, "-mcmodel=medium")) {
 		for (size_t i = 0; i < x->large_inputs.nr; i++)
 			lk_buf_addf(&b, "%s%s", i ? ", " : "", x->large_inputs.items[i]);

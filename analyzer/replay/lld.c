@@ -441,6 +441,8 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				lk_buf_addstr(&b, ", in ");
 				rp_input_words(line, ref, &b);
 			}
+			if (d->reloc && d->reloc->stub)
+				lk_buf_addf(&b, ": %s, out of its reach", d->reloc->stub);
 		} else {
 			lk_buf_addf(&b, "%s fails: undefined symbol %s", who, d->symbol);
 			if (ref) {

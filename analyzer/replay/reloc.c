@@ -52,6 +52,7 @@ struct rp_relocs {
 	struct lk_strvec starts;	/* "NAME=ADDR" of --section-start, -Ttext, -Tdata, -Tbss */
 	struct { struct rr_ref *items; size_t nr, alloc; } refs;
 	struct rr_layout *layout;
+	struct rr_stubs *stubs;	/* GNU ld's stub groups, made at the first far call */
 };
 
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global);
@@ -196,6 +197,7 @@ void rp_relocs_free(struct rp *r)
 		return;
 	free(r->relocs->refs.items);
 	lk_strvec_release(&r->relocs->starts);
+	rr_stubs_free(r->relocs->stubs);
 	rr_layout_free(r->relocs->layout);
 	free(r->relocs);
 	r->relocs = NULL;
@@ -612,14 +614,6 @@ struct between_ctx {
 	struct lk_diag_reloc *x;
 };
 
-static void human_size(struct lk_buf *b, uint64_t n)
-{
-	if (n >= (1ull << 30))
-		lk_buf_addf(b, "%.1f GiB", (double)n / (double)(1ull << 30));
-	else
-		lk_buf_addf(b, "%.1f MiB", (double)n / (double)(1ull << 20));
-}
-
 static void add_between(void *ctx, long input, const char *section, uint64_t size)
 {
 	struct between_ctx *c = ctx;
@@ -634,7 +628,7 @@ static void add_between(void *ctx, long input, const char *section, uint64_t siz
 		lk_buf_addstr(&b, in->path);
 	lk_strvec_push(&c->x->large_inputs, b.buf);
 	lk_buf_addf(&b, " %s (", section);
-	human_size(&b, size);
+	rr_human_size(&b, size);
 	lk_buf_addstr(&b, ")");
 	lk_strvec_push_owned(&c->x->between, lk_buf_detach(&b));
 }
@@ -662,15 +656,27 @@ static int target_addr(const struct rp *r, const struct rr_ref *ref, uint64_t *a
 	return ok;
 }
 
-static void overflow(struct rp *r, const struct rr_ref *ref, int64_t value, uint64_t place, uint64_t target,
-		     uint64_t limit)
+/* The code section of the target of `ref`, or -1 (not code, not placed, a shared object's). */
+static long code_of_target(const struct rp *r, const struct rr_ref *ref)
+{
+	const struct lk_sym *s = ref->sym;
+
+	if (s)
+		return s->defined && !s->dynamic && s->def_section ?
+		       rr_layout_code_of(r->relocs->layout, s->def_input, s->def_section) : -1;
+	return rr_layout_code_of(r->relocs->layout, ref->input, ref->target_section);
+}
+
+/* The diagnostic of `ref`'s overflow, or NULL when one of the same place and target was made already. */
+static struct lk_diag_reloc *overflow(struct rp *r, const struct rr_ref *ref, int64_t value, uint64_t place,
+				      uint64_t target, uint64_t limit)
 {
 	struct rp_relocs *rr = r->relocs;
 	struct lk_diag_reloc *x;
 	struct between_ctx c;
 
 	if (reported(r, LK_DIAG_RELOC_OVERFLOW, ref))
-		return;
+		return NULL;
 	x = reloc_diag(r, LK_DIAG_RELOC_OVERFLOW, ref);
 	x->output = output_words(output_of(r));
 	x->distance = value;
@@ -680,49 +686,141 @@ static void overflow(struct rp *r, const struct rr_ref *ref, int64_t value, uint
 	c.x = x;
 	rr_layout_between(rr->layout, place < target ? place : target, place < target ? target : place,
 			  limit / 16, add_between, &c);
+	return x;
+}
+
+/* The linker whose stubs the replay judges (enum replay_mode). */
+static enum rr_stub_linker stub_linker(const struct rp *r)
+{
+	if (!(r->mode & RP_LLD))
+		return RR_STUBS_GNU;
+	return r->mode & RP_MOLD ? RR_STUBS_MOLD : RR_STUBS_LLD;
+}
+
+/* ld's --stub-group-size=N (AArch64), the last one; 0 when the line has none. */
+static int64_t stub_group_size(const struct rp *r)
+{
+	int64_t n = 0;
+
+	for (size_t i = 0; i < r->line->items.nr; i++) {
+		const char *w = r->line->items.items[i].word;
+
+		if (r->line->items.items[i].kind != LK_ITEM_OPTION)
+			continue;
+		if (lk_str_starts_with(w, "--stub-group-size="))
+			n = strtoll(w + 18, NULL, 0);
+		else if (lk_str_starts_with(w, "-stub-group-size="))
+			n = strtoll(w + 17, NULL, 0);
+	}
+	return n;
+}
+
+/* The stub's place in words: names its section and input. */
+static char *stub_words(const struct rp *r, const struct rr_stub *st)
+{
+	const struct rr_code *code;
+	const struct lk_rinput *in;
+	struct lk_buf name = LK_BUF_INIT;
+	char *w;
+
+	rr_layout_code(r->relocs->layout, &code);
+	in = &r->out->inputs.items[code[st->section].input];
+	if (in->member)
+		lk_buf_addf(&name, "%s(%s)", in->path, in->member);
+	else
+		lk_buf_addstr(&name, in->path);
+	w = rr_stub_words(r->relocs->layout, stub_linker(r), st, name.buf);
+	lk_buf_release(&name);
+	return w;
+}
+
+/*
+ * A call or jump the layout estimate says does not reach its target
+ * directly: it goes through the stub each linker places (stubs.c).
+ * `mag`: the direct distance; `slack`: how far the estimate of it can be
+ * off.
+ */
+static void judge_far_call(struct rp *r, const struct rr_ref *ref, int64_t value, uint64_t place, uint64_t target,
+			   uint64_t mag, uint64_t slack)
+{
+	struct rp_relocs *rr = r->relocs;
+	const struct lk_reloc_howto *h = ref->howto;
+	uint64_t limit = 1ull << h->reach;
+	long at = rr_layout_code_of(rr->layout, ref->input, ref->section);
+	const char *from = r->out->inputs.items[ref->input].path;
+	struct rr_stub st;
+	char *words;
+
+	if (at < 0) {
+		unmodelled(r, "%s against %s from '%s' (section %s) does not reach by the layout estimate, and where the linker puts the stub of a call from outside the code is not modelled",
+			   h->name, ref->target, from, ref->place);
+		return;
+	}
+	if (!rr->stubs)
+		rr->stubs = rr_stubs_new(rr->layout, stub_group_size(r));
+	rr_stub_judge(rr->stubs, stub_linker(r), at, ref->offset, &st);
+	words = stub_words(r, &st);
+	if (st.answer == RR_STUB_REACHES) {
+		if (st.broken)
+			rp_note(r, "%s from '%s' to %s does not reach by the layout estimate: %s, out of reach, and writes the branch without checking it: the link succeeds, and the output branches to a wrong address",
+				h->name, from, ref->target, words);
+		else
+			rp_note(r, "%s from '%s' does not reach %s by the layout estimate: %s, within reach",
+				h->name, from, ref->target, words);
+	} else if (st.answer == RR_STUB_CLOSE || mag < limit + slack) {
+		unmodelled(r, "%s against %s from '%s': %s, a distance within what the layout estimate can tell (%llu KiB) of its reach",
+			   h->name, ref->target, from, words, (unsigned long long)(slack >> 10));
+	} else {
+		struct lk_diag_reloc *x = overflow(r, ref, value, place, target, limit);
+
+		if (x) {
+			x->stub = words;
+			x->recompile = "-ffunction-sections";
+			words = NULL;
+		}
+	}
+	free(words);
 }
 
 static void judge_reach(struct rp *r, const struct rr_ref *ref)
 {
 	const struct lk_reloc_howto *h = ref->howto;
+	struct rp_relocs *rr = r->relocs;
 	uint64_t place, target, limit = 1ull << h->reach, margin = limit / 16, mag;
 	int64_t value;
 	int ok;
 
-	place = rr_layout_addr(r->relocs->layout, ref->input, ref->section, &ok) + ref->offset;
+	place = rr_layout_addr(rr->layout, ref->input, ref->section, &ok) + ref->offset;
 	if (!ok || !target_addr(r, ref, &target))
 		return;
 	target += (uint64_t)ref->addend;
 	if (!h->pc)
 		value = (int64_t)target;
-	else if (r->relocs->arch->machine == EM_AARCH64 && h->reach == 32)
+	else if (rr->arch->machine == EM_AARCH64 && h->reach == 32)
 		value = (int64_t)((target & ~0xfffull) - (place & ~0xfffull));	/* ADRP: pages */
 	else
 		value = (int64_t)(target - place);
-	mag = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+	mag = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+	if (h->cls == LK_RC_BRANCH && h->pc) {
+		/* Between two code sections the estimate is closer than the image's 1/16. */
+		uint64_t slack = rr_layout_code_slack(rr->layout, rr_layout_code_of(rr->layout, ref->input, ref->section),
+						      code_of_target(r, ref));
+
+		if (slack < margin)
+			margin = slack;
+	}
 	if (mag + margin < limit)
 		return;
-	if (h->cls == LK_RC_BRANCH && r->relocs->arch->branch_veneers &&
+	if (h->cls == LK_RC_BRANCH && rr->arch->branch_veneers &&
 	    !(ref->sym && ref->sym->def_input == ref->input && ref->sym->def_section == ref->section)) {
-		/*
-		 * ld places veneers after groups of input sections within reach of
-		 * their calls: small code far from its target is served. Code itself
-		 * larger than the reach is another matter (the seed's CI met hundreds
-		 * of CALL26 failures in such a binary): not modelled.
-		 */
-		if (r->relocs->code + margin >= limit)
-			unmodelled(r, "%s against %s from '%s' does not reach by the layout estimate, and the code alone (%llu MiB) is larger than its reach: whether GNU ld can place a long-branch veneer within reach of every call is not modelled",
-				   h->name, ref->target, r->out->inputs.items[ref->input].path,
-				   (unsigned long long)(r->relocs->code >> 20));
-		else
-			rp_note(r, "%s from '%s' does not reach %s by the layout estimate: GNU ld adds a long-branch veneer for it",
-				h->name, r->out->inputs.items[ref->input].path, ref->target);
+		judge_far_call(r, ref, value, place, target, mag, margin);
 		return;
 	}
 	if (mag < limit + margin) {
-		unmodelled(r, "%s against %s from '%s': the estimated distance (%llu MiB) is within 1/16 of its reach (%llu MiB), closer than the layout estimate can tell",
+		unmodelled(r, "%s against %s from '%s': the estimated distance (%llu MiB) is within %s of its reach (%llu MiB), closer than the layout estimate can tell",
 			   h->name, ref->target, r->out->inputs.items[ref->input].path,
-			   (unsigned long long)(mag >> 20), (unsigned long long)(limit >> 20));
+			   (unsigned long long)(mag >> 20), margin == limit / 16 ? "1/16" : "what the estimate can tell",
+			   (unsigned long long)(limit >> 20));
 		return;
 	}
 	overflow(r, ref, value, place, target, limit);
@@ -746,7 +844,8 @@ static void layout_pass(struct rp *r)
 	struct lk_replay full;
 
 	memset(&full, 0, sizeof(full));
-	rp_replay_core(r->rec, r->line, r->first_extra, (r->mode & RP_LLD) | RP_RELOC_FULL, r->edit, &full);
+	rp_replay_core(r->rec, r->line, r->first_extra, (r->mode & (RP_LLD | RP_LLD14 | RP_MOLD)) | RP_RELOC_FULL, r->edit,
+		       &full);
 	for (size_t i = 0; i < full.diags.nr; i++) {
 		struct lk_diag *d = &full.diags.items[i];
 
@@ -772,7 +871,8 @@ void rp_relocs_finish(struct rp *r)
 	if (rr->arch && rr->refs.nr)
 		judge_output(r);
 	if (rr->full) {
-		rr_layout_place(rr->layout, output_of(r) == LK_OUT_EXEC ? rr->arch->exe_base : 0, &rr->starts);
+		rr_layout_place(rr->layout, output_of(r) == LK_OUT_EXEC ? rr->arch->exe_base : 0, &rr->starts,
+				!(r->mode & RP_LLD));
 		for (size_t i = 0; i < rr->refs.nr; i++)
 			if (!rr->refs.items[i].not_allowed || rr->refs.items[i].howto->reach)
 				judge_reach(r, &rr->refs.items[i]);

@@ -38,12 +38,53 @@ struct rr_layout *rr_layout_new(void);
 void rr_layout_free(struct rr_layout *l);
 /* One alloc section of `input` (index `ndx`), in input order. */
 void rr_layout_add(struct rr_layout *l, long input, uint32_t ndx, const char *name, const struct lk_elf_gc_section *sec);
-/* Place every section: `base` the first address, `starts` the --section-start NAME=ADDR words. */
-void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts);
+/*
+ * Place every section: `base` the first address, `starts` the
+ * --section-start NAME=ADDR words; `gnu_text_order`: .text's input
+ * sections in the order of GNU ld's default script, else in input order.
+ */
+void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, int gnu_text_order);
+/* A section of the code class, as placed. */
+struct rr_code {
+	uint64_t addr, size, align;
+	uint64_t pad;		/* the alignment padding up to its end could differ by at most this, from the first code section */
+	long input;
+	uint32_t ndx;
+	const char *name;	/* the input section's (the layout's) */
+	const char *output;	/* the output section it joins: ".text" for .text.*, else its own name */
+};
+/* The code sections in address order (valid until the layout is freed); their number. */
+size_t rr_layout_code(const struct rr_layout *l, const struct rr_code **code);
+/* The index there of section `ndx` of `input`, or -1 when it is not code or not placed. */
+long rr_layout_code_of(const struct rr_layout *l, long input, uint32_t ndx);
+/* "130.0 MiB", "3.0 GiB" */
+struct lk_buf;
+void rr_human_size(struct lk_buf *b, uint64_t n);
+/* How far the estimated distance between code sections `a` and `b` can be off (alignment, what lies between). */
+uint64_t rr_layout_code_slack(const struct rr_layout *l, long a, long b);
 /* The estimated address of section `ndx` of `input`; 0 with *ok 0 when the section is not known. */
 uint64_t rr_layout_addr(const struct rr_layout *l, long input, uint32_t ndx, int *ok);
 /* The sections of at least `min` bytes whose addresses lie between `lo` and `hi`, into `names` ("in(.bss)", "3.0 GiB") and their inputs. */
 void rr_layout_between(const struct rr_layout *l, uint64_t lo, uint64_t hi, uint64_t min,
 		       void (*fn)(void *ctx, long input, const char *section, uint64_t size), void *ctx);
+
+/* stubs.c: where each linker puts the long-branch stub of a far AArch64 call, and whether the call reaches it. */
+enum rr_stub_linker { RR_STUBS_GNU, RR_STUBS_LLD, RR_STUBS_MOLD };
+enum rr_stub_answer { RR_STUB_REACHES, RR_STUB_OUT, RR_STUB_CLOSE };
+struct rr_stub {
+	enum rr_stub_answer answer;	/* at the estimate's worst case both ways; else close */
+	long section;		/* GNU ld: the code section its stubs follow; lld, mold: the call's own */
+	int before;		/* lld: the thunk goes right before that section (else after it) */
+	int broken;		/* mold: it links, but the branch to the thunk after the section cannot reach */
+	int64_t distance;	/* from the call to the stub, by the estimate */
+};
+struct rr_stubs;
+/* GNU ld's stub groups over the layout's code (`group_size`: --stub-group-size, 0 for the default). */
+struct rr_stubs *rr_stubs_new(const struct rr_layout *l, int64_t group_size);
+void rr_stubs_free(struct rr_stubs *s);
+/* The stub of a far call at `offset` in code section `at` (rr_layout_code_of). */
+void rr_stub_judge(const struct rr_stubs *s, enum rr_stub_linker linker, long at, uint64_t offset, struct rr_stub *out);
+/* Where it is, in words ("GNU ld puts the long-branch veneer of this call after .text of 'INPUT' (130.0 MiB), ..."). */
+char *rr_stub_words(const struct rr_layout *l, enum rr_stub_linker linker, const struct rr_stub *st, const char *input);
 
 #endif

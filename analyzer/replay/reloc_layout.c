@@ -3,16 +3,21 @@
  * section of the regular inputs placed as GNU ld's default script places
  * them (ld --verbose: code, then read-only data, then writable data, then
  * .bss, and -mcmodel=medium's SHF_X86_64_LARGE sections after .bss), each
- * class in input order, a page between classes, with --section-start,
- * -Ttext and the like honoured. What it leaves out (the PLT, the GOT,
- * the dynamic sections, alignment padding) is small beside a reach of
- * +-128 MiB or +-2 GiB; a distance within 1/16 of the reach is therefore
- * no verdict but `unknown`.
+ * class in input order, each section at its alignment, a page between
+ * classes, with --section-start, -Ttext and the like honoured. GNU ld's
+ * .text takes .text.unlikely*, .text.exit*, .text.startup*, .text.hot* and
+ * .text.sorted.* before the rest (its default script); lld and mold keep
+ * input order. What it leaves out (the PLT, the GOT, the dynamic
+ * sections) is small beside a reach of +-128 MiB or +-2 GiB; a distance
+ * within 1/16 of the reach is therefore no verdict but `unknown`. Between
+ * two code sections the estimate is closer (rr_layout_code_slack): that is
+ * what the long-branch stubs are judged by (stubs.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/buf.h"
 #include "linkscope/vec.h"
 #include "reloc.h"
 
@@ -22,12 +27,14 @@ struct rr_section {
 	long input;
 	uint32_t ndx;
 	int cls;
-	uint64_t size, addr;
+	uint64_t size, addr, align;
+	long code;		/* its index in `code`, or -1 */
 	char *name;
 };
 
 struct rr_layout {
 	struct { struct rr_section *items; size_t nr, alloc; } secs;	/* in input order: by (input, ndx) ascending */
+	struct { struct rr_code *items; size_t nr, alloc; } code;	/* the code class, in address order */
 };
 
 struct rr_layout *rr_layout_new(void)
@@ -42,6 +49,7 @@ void rr_layout_free(struct rr_layout *l)
 	for (size_t i = 0; i < l->secs.nr; i++)
 		free(l->secs.items[i].name);
 	free(l->secs.items);
+	free(l->code.items);
 	free(l);
 }
 
@@ -68,6 +76,8 @@ void rr_layout_add(struct rr_layout *l, long input, uint32_t ndx, const char *na
 	x->ndx = ndx;
 	x->cls = class_of(sec);
 	x->size = sec->size;
+	x->align = sec->align > 1 ? sec->align : 1;
+	x->code = -1;
 	x->addr = 0;
 	x->name = lk_xstrdup(name ? name : "?");
 }
@@ -87,12 +97,68 @@ static int fixed_start(const struct lk_strvec *starts, const char *name, uint64_
 	return 0;
 }
 
-static uint64_t page_up(uint64_t a)
+void rr_human_size(struct lk_buf *b, uint64_t n)
 {
-	return (a + 0xfff) & ~(uint64_t)0xfff;
+	if (n >= (1ull << 30))
+		lk_buf_addf(b, "%.1f GiB", (double)n / (double)(1ull << 30));
+	else
+		lk_buf_addf(b, "%.1f MiB", (double)n / (double)(1ull << 20));
 }
 
-void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts)
+static uint64_t align_up(uint64_t a, uint64_t align)
+{
+	return align > 1 && !(align & (align - 1)) ? (a + align - 1) & ~(align - 1) : a;
+}
+
+/*
+ * Where GNU ld's default script puts a code section within .text: the
+ * lines of `*(.text.unlikely ...)` ... `*(.text .stub .text.* ...)`, in
+ * that order; other code (.init, an orphan) goes with the last.
+ */
+static int gnu_text_bucket(const char *name)
+{
+	static const char *const first[][3] = {
+		{ ".text.unlikely", "_unlikely", NULL }, { ".text.exit", NULL, NULL },
+		{ ".text.startup", NULL, NULL }, { ".text.hot", NULL, NULL }, { ".text.sorted.", NULL, NULL },
+	};
+
+	for (int b = 0; b < 5; b++) {
+		size_t n = strlen(first[b][0]);
+
+		if (!strncmp(name, first[b][0], n) && (!name[n] || name[n] == '.' || b == 4))
+			return b;
+		if (first[b][1] && lk_str_starts_with(name, ".text.") && lk_str_ends_with(name, first[b][1]))
+			return b;
+	}
+	return 5;
+}
+
+/* The output section a code section joins: .text for .text and .text.*, else its own name. */
+static const char *code_output(const char *name)
+{
+	if (!strcmp(name, ".text") || lk_str_starts_with(name, ".text.") || !strcmp(name, ".stub") ||
+	    lk_str_starts_with(name, ".gnu.linkonce.t."))
+		return ".text";
+	return name;
+}
+
+static uint64_t place_one(struct rr_layout *l, struct rr_section *x, uint64_t cursor)
+{
+	x->addr = align_up(cursor, x->align);
+	if (x->cls == CL_TEXT) {
+		uint64_t pad = l->code.nr ? l->code.items[l->code.nr - 1].pad : 0;
+
+		LK_GROW(l->code.items, l->code.nr + 1, l->code.alloc);
+		x->code = (long)l->code.nr;
+		l->code.items[l->code.nr++] = (struct rr_code){
+			.addr = x->addr, .size = x->size, .align = x->align, .input = x->input, .ndx = x->ndx,
+			.name = x->name, .output = code_output(x->name), .pad = pad + x->align - 1,
+		};
+	}
+	return x->addr + x->size;
+}
+
+void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, int gnu_text_order)
 {
 	uint64_t cursor;
 
@@ -100,23 +166,64 @@ void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec 
 		if (starts->items[i][0] == '=')
 			base = strtoull(starts->items[i] + 1, NULL, 0);	/* -Ttext-segment */
 	cursor = base + 0x1000;	/* the ELF and program headers, and what the driver's crt files add */
-	for (int cls = CL_TEXT; cls < CL_FIXED; cls++) {
-		cursor = page_up(cursor);
-		for (size_t i = 0; i < l->secs.nr; i++) {
-			struct rr_section *x = &l->secs.items[i];
-			uint64_t at;
+	for (size_t i = 0; i < l->secs.nr; i++) {
+		struct rr_section *x = &l->secs.items[i];
 
-			if (x->cls != cls)
-				continue;
-			if (fixed_start(starts, x->name, &at)) {
-				x->cls = CL_FIXED;
-				x->addr = at;	/* each input's part of that output section starts there: an estimate */
-				continue;
-			}
-			x->addr = cursor;
-			cursor += x->size;
-		}
+		if (fixed_start(starts, x->name, &x->addr))
+			x->cls = CL_FIXED;	/* each input's part of that output section starts there: an estimate */
 	}
+	for (int cls = CL_TEXT; cls < CL_FIXED; cls++) {
+		int buckets = cls == CL_TEXT && gnu_text_order ? 6 : 1;
+
+		cursor = align_up(cursor, 0x1000);
+		for (int b = 0; b < buckets; b++)
+			for (size_t i = 0; i < l->secs.nr; i++) {
+				struct rr_section *x = &l->secs.items[i];
+
+				if (x->cls == cls && (buckets == 1 || gnu_text_bucket(x->name) == b))
+					cursor = place_one(l, x, cursor);
+			}
+	}
+}
+
+size_t rr_layout_code(const struct rr_layout *l, const struct rr_code **code)
+{
+	*code = l->code.items;
+	return l->code.nr;
+}
+
+/*
+ * Between two code sections the estimate leaves out only padding the
+ * alignments may make otherwise and what the linker adds between them
+ * (stubs, .plt before .text): 64 KiB and the padding's bound.
+ */
+uint64_t rr_layout_code_slack(const struct rr_layout *l, long a, long b)
+{
+	uint64_t pa, pb;
+
+	if (a < 0 || b < 0 || (size_t)a >= l->code.nr || (size_t)b >= l->code.nr)
+		return UINT64_MAX / 4;
+	pa = l->code.items[a].pad;
+	pb = l->code.items[b].pad;
+	return (64 << 10) + (pa > pb ? pa - pb : pb - pa);
+}
+
+long rr_layout_code_of(const struct rr_layout *l, long input, uint32_t ndx)
+{
+	size_t lo = 0, hi = l->secs.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct rr_section *x = &l->secs.items[mid];
+
+		if (x->input == input && x->ndx == ndx)
+			return x->code;
+		if (x->input < input || (x->input == input && x->ndx < ndx))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 uint64_t rr_layout_addr(const struct rr_layout *l, long input, uint32_t ndx, int *ok)

@@ -306,11 +306,16 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 	return replay_once(rec, line, first_extra, mode, edit, out, NULL, NULL);
 }
 
-/* A relocation lld refuses may be one only its -z text default refuses (mold's is notext). */
-static int rests_on_z_text(const struct lk_replay *lazy)
+/*
+ * A relocation lld refuses may be one only its -z text default refuses
+ * (mold's is notext), or a far call its thunks cannot serve (mold writes
+ * it unchecked: stubs.c).
+ */
+static int rests_on_lld_reloc_rules(const struct lk_replay *lazy)
 {
 	for (size_t i = 0; i < lazy->diags.nr; i++)
-		if (lazy->diags.items[i].kind == LK_DIAG_RELOC_NOT_ALLOWED)
+		if (lazy->diags.items[i].kind == LK_DIAG_RELOC_NOT_ALLOWED ||
+		    (lazy->diags.items[i].kind == LK_DIAG_RELOC_OVERFLOW && lazy->diags.items[i].reloc->stub))
 			return 1;
 	return 0;
 }
@@ -362,8 +367,8 @@ static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line
 		rp_beside_reply(&mold, out);
 	}
 	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
-	if (commons || own_policy || rests_on_z_text(&lazy)) {
-		/* mold resolves alike but for commons, its undefined policy and -z notext: its own replay then. */
+	if (commons || own_policy || rests_on_lld_reloc_rules(&lazy)) {
+		/* mold resolves alike but for commons, its undefined policy, -z notext and far calls: its own replay then. */
 		if (rp_beside_finish(&mold, out) < 0)
 			mold_replay(rec, line, out);
 	} else {
@@ -541,6 +546,7 @@ void lk_diag_release(struct lk_diag *d)
 		free(d->reloc->section);
 		free(d->reloc->producer);
 		free(d->reloc->first_section);
+		free(d->reloc->stub);
 		lk_strvec_release(&d->reloc->between);
 		lk_strvec_release(&d->reloc->large_inputs);
 		free(d->reloc);

@@ -81,6 +81,7 @@ struct lk_diag_reloc {
 	unsigned long long reach;	/* ... and what the relocation reaches */
 	struct lk_strvec between;	/* overflow: the large sections between the place and its target */
 	struct lk_strvec large_inputs;	/* overflow: the inputs that hold them ("libbig.a(a.o)") */
+	char *stub;		/* overflow of a far call: where the linker puts its long-branch stub, out of reach (stubs.c) */
 	/* tls-mismatch: the TLS side (def_input) and the non-TLS side (ref_input), as ld names them */
 	const char *first_type, *second_type;	/* "TLS", "non-TLS" (static) */
 	const char *first_what, *second_what;	/* "definition", "reference" (static) */

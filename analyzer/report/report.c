@@ -501,6 +501,8 @@ static json_t *reloc_json(const struct lk_diag_reloc *x)
 		json_object_set_new(o, "distance", json_integer((json_int_t)x->distance));
 		json_object_set_new(o, "reach", json_integer((json_int_t)x->reach));
 		json_object_set_new(o, "between", strvec(&x->between));
+		if (x->stub)
+			json_object_set_new(o, "stub", json_string(x->stub));
 	}
 	if (x->first_type)
 		json_object_set_new(o, "tls", json_pack("{s:s, s:s, s:s, s:s, s:o}", "first_type", x->first_type,
