@@ -196,6 +196,7 @@ struct lk_elf_gc_symbol {
 enum lk_elf_gc_want {
 	LK_ELF_GC_EDGES = 1 << 0,	/* the edges of --gc-sections */
 	LK_ELF_GC_RELOCS = 1 << 1,	/* every relocation of an SHF_ALLOC section, and the symbols' details */
+	LK_ELF_GC_EH_RELOCS = 1 << 2,	/* with RELOCS: .eh_frame's too (their PC-relative fields reach +-2 GiB) */
 };
 
 #define LK_ELF_KEEP_IF_GLOBAL 2	/* keep_reloc: only when its symbol is global */

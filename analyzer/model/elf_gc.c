@@ -199,9 +199,11 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 	/*
 	 * Relocations of debug and other non-alloc sections are resolved
 	 * statically: no judgement; .eh_frame's are PC-relative to local
-	 * sections (nothing an output rejects). Their bytes are not even read.
+	 * sections (nothing an output rejects), kept only for the layout's
+	 * reach (LK_ELF_GC_EH_RELOCS). Their bytes are not even read.
 	 */
-	keep_relocs = (gc->want & LK_ELF_GC_RELOCS) && gc->sections[from].alloc && !eh;
+	keep_relocs = (gc->want & LK_ELF_GC_RELOCS) && gc->sections[from].alloc &&
+		      (!eh || (gc->want & LK_ELF_GC_EH_RELOCS));
 	if (!keep_relocs && !(gc->want & LK_ELF_GC_EDGES))
 		return;
 	if (!(data = elf_getdata(scn, NULL)))

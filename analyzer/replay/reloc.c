@@ -115,37 +115,13 @@ static enum lk_reloc_output output_of(const struct rp *r)
 	return has_word(r, "-no-pie", r->first_extra) ? LK_OUT_EXEC : LK_OUT_PIE;
 }
 
-/* --section-start=NAME=ADDR, -Ttext=ADDR and the like: "NAME=ADDR". */
-static void read_starts(struct rp_relocs *rr, const struct lk_line *line)
+int rp_line_places_sections(const struct lk_line *line)
 {
-	static const struct { const char *opt, *section; } t[] = {
-		{ "-Ttext=", ".text" }, { "-Tdata=", ".data" }, { "-Tbss=", ".bss" },
-		{ "-Ttext-segment=", NULL }, { "--section-start=", NULL },
-	};
+	struct lk_strvec starts = LK_STRVEC_INIT;
+	int fixed = rr_read_starts(line, &starts);
 
-	for (size_t i = 0; i < line->items.nr; i++) {
-		const struct lk_line_item *it = &line->items.items[i];
-
-		if (it->kind == LK_ITEM_FILE && it->t_script)
-			rr->fixed_addresses = 1;	/* a script places sections its own way: not modelled */
-		if (it->kind != LK_ITEM_OPTION)
-			continue;
-		for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
-			size_t n = strlen(t[k].opt);
-			struct lk_buf b = LK_BUF_INIT;
-
-			if (strncmp(it->word, t[k].opt, n))
-				continue;
-			rr->fixed_addresses = 1;
-			if (t[k].section)
-				lk_buf_addf(&b, "%s=%s", t[k].section, it->word + n);
-			else if (!strcmp(t[k].opt, "-Ttext-segment="))
-				lk_buf_addf(&b, "=%s", it->word + n);	/* the base itself */
-			else
-				lk_buf_addstr(&b, it->word + n);
-			lk_strvec_push_owned(&rr->starts, lk_buf_detach(&b));
-		}
-	}
+	lk_strvec_release(&starts);
+	return fixed;
 }
 
 /* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
@@ -184,11 +160,11 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	rr->arch = lk_reloc_arch_of(r->line->machine);
 	rr->pic_line = (r->line->facts & (LK_LINE_PIE | LK_LINE_SHARED)) != 0;
 	rr->full = full_layout;
-	read_starts(rr, r->line);
+	rr->fixed_addresses = rr_read_starts(r->line, &rr->starts);
 	if (full_layout)
 		rr->layout = rr_layout_new();
 	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
-	return rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0;
+	return (rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
 }
 
 void rp_relocs_free(struct rp *r)
@@ -782,6 +758,16 @@ static void judge_far_call(struct rp *r, const struct rr_ref *ref, int64_t value
 	free(words);
 }
 
+/*
+ * Does a far one go through a long-branch stub? AArch64's B and BL
+ * (JUMP26, CALL26) do with all three linkers; a conditional branch
+ * (CONDBR19, TSTBR14) never does: "truncated to fit" / "out of range".
+ */
+static int takes_stub(const struct rp_relocs *rr, const struct lk_reloc_howto *h)
+{
+	return rr->arch->branch_veneers && (h->type == R_AARCH64_CALL26 || h->type == R_AARCH64_JUMP26);
+}
+
 static void judge_reach(struct rp *r, const struct rr_ref *ref)
 {
 	const struct lk_reloc_howto *h = ref->howto;
@@ -811,8 +797,7 @@ static void judge_reach(struct rp *r, const struct rr_ref *ref)
 	}
 	if (mag + margin < limit)
 		return;
-	if (h->cls == LK_RC_BRANCH && rr->arch->branch_veneers &&
-	    !(ref->sym && ref->sym->def_input == ref->input && ref->sym->def_section == ref->section)) {
+	if (takes_stub(rr, h) && !(ref->sym && ref->sym->def_input == ref->input && ref->sym->def_section == ref->section)) {
 		judge_far_call(r, ref, value, place, target, mag, margin);
 		return;
 	}
@@ -867,12 +852,18 @@ static void layout_pass(struct rp *r)
 void rp_relocs_finish(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
+	const char *fixed, *other;
 
 	if (rr->arch && rr->refs.nr)
 		judge_output(r);
 	if (rr->full) {
-		rr_layout_place(rr->layout, output_of(r) == LK_OUT_EXEC ? rr->arch->exe_base : 0, &rr->starts,
-				!(r->mode & RP_LLD));
+		/* lld's and mold's default image base is 0x200000 on x86-64 and AArch64 (GNU ld's: the arch's). */
+		rr_layout_place(rr->layout, output_of(r) != LK_OUT_EXEC ? 0 : r->mode & RP_LLD ? 0x200000 : rr->arch->exe_base,
+				&rr->starts,
+				!(r->mode & RP_LLD) ? RR_LAYOUT_GNU : r->mode & RP_MOLD ? RR_LAYOUT_MOLD : RR_LAYOUT_LLD);
+		if (rr_layout_overlap(rr->layout, &fixed, &other))
+			unmodelled(r, "the section %s placed by --section-start overlaps where %s goes by the layout estimate, and what the linker does with overlapping sections (GNU ld: \"section ... overlaps section ...\") is not modelled",
+				   fixed, other);
 		for (size_t i = 0; i < rr->refs.nr; i++)
 			if (!rr->refs.items[i].not_allowed || rr->refs.items[i].howto->reach)
 				judge_reach(r, &rr->refs.items[i]);

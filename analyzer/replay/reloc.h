@@ -31,7 +31,16 @@ void rp_relocs_finish(struct rp *r);
 /* mold's replay forked off the lld-rules one: what lld alone keeps goes (mold_part.c). */
 void rp_relocs_part_for_mold(struct rp *r);
 void rp_relocs_free(struct rp *r);
+/* Does the line place sections itself (--section-start, -Ttext..., a -T script)? Each linker's layout is then its own. */
+struct lk_line;
+int rp_line_places_sections(const struct lk_line *line);
 
+/*
+ * reloc_layout.c: the line's --section-start=NAME=ADDR, -Ttext=ADDR and
+ * the like into `starts` ("NAME=ADDR", "=ADDR" for -Ttext-segment);
+ * returns 1 when the line places sections (those, or a -T script).
+ */
+int rr_read_starts(const struct lk_line *line, struct lk_strvec *starts);
 /* reloc_layout.c: the inputs' sections, addresses estimated as GNU ld's default script places them. */
 struct rr_layout;
 struct rr_layout *rr_layout_new(void);
@@ -39,11 +48,17 @@ void rr_layout_free(struct rr_layout *l);
 /* One alloc section of `input` (index `ndx`), in input order. */
 void rr_layout_add(struct rr_layout *l, long input, uint32_t ndx, const char *name, const struct lk_elf_gc_section *sec);
 /*
- * Place every section: `base` the first address, `starts` the
- * --section-start NAME=ADDR words; `gnu_text_order`: .text's input
- * sections in the order of GNU ld's default script, else in input order.
+ * Place every section as `kind`'s linker does: `base` the first address,
+ * `starts` the --section-start NAME=ADDR words. GNU ld: code, read-only
+ * data, data, .bss, .text's input sections in its default script's order,
+ * a --section-start section at its address and nothing else moved; lld:
+ * read-only data before code, and the --section-start sections first, the
+ * others after them (getSectionRank); mold: read-only data, code, data,
+ * each class's output sections by name, a --section-start one at its
+ * address and the ones after it after it.
  */
-void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, int gnu_text_order);
+enum rr_layout_kind { RR_LAYOUT_GNU, RR_LAYOUT_LLD, RR_LAYOUT_MOLD };
+void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, enum rr_layout_kind kind);
 /* A section of the code class, as placed. */
 struct rr_code {
 	uint64_t addr, size, align;
@@ -53,6 +68,8 @@ struct rr_code {
 	const char *name;	/* the input section's (the layout's) */
 	const char *output;	/* the output section it joins: ".text" for .text.*, else its own name */
 };
+/* Does a --section-start section overlap another output section's estimated place? Their names then. */
+int rr_layout_overlap(const struct rr_layout *l, const char **fixed, const char **other);
 /* The code sections in address order (valid until the layout is freed); their number. */
 size_t rr_layout_code(const struct rr_layout *l, const struct rr_code **code);
 /* The index there of section `ndx` of `input`, or -1 when it is not code or not placed. */

@@ -19,15 +19,18 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/vec.h"
+#include "line.h"
 #include "reloc.h"
 
-enum { CL_TEXT, CL_RODATA, CL_DATA, CL_BSS, CL_LARGE, CL_FIXED, CL_COUNT };
+enum { CL_TEXT, CL_RODATA, CL_DATA, CL_BSS, CL_LARGE };
 
 struct rr_section {
 	long input;
 	uint32_t ndx;
 	int cls;
 	uint64_t size, addr, align;
+	uint64_t fixed_at;	/* fixed: the address --section-start gives its output section */
+	unsigned fixed : 1, placed : 1;
 	long code;		/* its index in `code`, or -1 */
 	char *name;
 };
@@ -68,18 +71,51 @@ void rr_layout_add(struct rr_layout *l, long input, uint32_t ndx, const char *na
 {
 	struct rr_section *x;
 
-	if (!sec->size)
-		return;
+	/* An empty one too: a reference to it is to an address (crtbegin.o's to .tm_clone_table). */
 	LK_GROW(l->secs.items, l->secs.nr + 1, l->secs.alloc);
 	x = &l->secs.items[l->secs.nr++];
+	memset(x, 0, sizeof(*x));
 	x->input = input;
 	x->ndx = ndx;
 	x->cls = class_of(sec);
 	x->size = sec->size;
 	x->align = sec->align > 1 ? sec->align : 1;
 	x->code = -1;
-	x->addr = 0;
 	x->name = lk_xstrdup(name ? name : "?");
+}
+
+int rr_read_starts(const struct lk_line *line, struct lk_strvec *starts)
+{
+	static const struct { const char *opt, *section; } t[] = {
+		{ "-Ttext=", ".text" }, { "-Tdata=", ".data" }, { "-Tbss=", ".bss" },
+		{ "-Ttext-segment=", NULL }, { "--section-start=", NULL },
+	};
+	int fixed = 0;
+
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (it->kind == LK_ITEM_FILE && it->t_script)
+			fixed = 1;	/* a script places sections its own way: not modelled */
+		if (it->kind != LK_ITEM_OPTION)
+			continue;
+		for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+			size_t n = strlen(t[k].opt);
+			struct lk_buf b = LK_BUF_INIT;
+
+			if (strncmp(it->word, t[k].opt, n))
+				continue;
+			fixed = 1;
+			if (t[k].section)
+				lk_buf_addf(&b, "%s=%s", t[k].section, it->word + n);
+			else if (!strcmp(t[k].opt, "-Ttext-segment="))
+				lk_buf_addf(&b, "=%s", it->word + n);	/* the base itself */
+			else
+				lk_buf_addstr(&b, it->word + n);
+			lk_strvec_push_owned(starts, lk_buf_detach(&b));
+		}
+	}
+	return fixed;
 }
 
 /* The address --section-start gives the output section `name` belongs to (NAME or NAME.*), else 0. */
@@ -158,8 +194,106 @@ static uint64_t place_one(struct rr_layout *l, struct rr_section *x, uint64_t cu
 	return x->addr + x->size;
 }
 
-void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, int gnu_text_order)
+/* The output section a section joins, for the order of mold's and the parts of a --section-start one. */
+static const char *output_of_section(const struct rr_section *x, struct lk_buf *b)
 {
+	static const char *const prefixes[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", ".ldata", ".lbss", ".lrodata" };
+
+	if (x->cls == CL_TEXT)
+		return code_output(x->name);
+	for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+		size_t n = strlen(prefixes[k]);
+
+		if (!strncmp(x->name, prefixes[k], n) && (!x->name[n] || x->name[n] == '.')) {
+			lk_buf_reset(b);
+			lk_buf_add(b, x->name, n);
+			return b->buf;
+		}
+	}
+	return x->name;
+}
+
+/* Place the non-fixed sections of class `cls`, in input order (GNU ld: its .text buckets first). */
+static uint64_t place_class(struct rr_layout *l, int cls, uint64_t cursor, enum rr_layout_kind kind)
+{
+	int buckets = cls == CL_TEXT && kind == RR_LAYOUT_GNU ? 6 : 1;
+
+	cursor = align_up(cursor, 0x1000);
+	for (int b = 0; b < buckets; b++)
+		for (size_t i = 0; i < l->secs.nr; i++) {
+			struct rr_section *x = &l->secs.items[i];
+
+			if (x->cls == cls && !x->fixed && (buckets == 1 || gnu_text_bucket(x->name) == b))
+				cursor = place_one(l, x, cursor);
+		}
+	return cursor;
+}
+
+/* The parts of the fixed output section of `first` (the first of them), one after the other from its address. */
+static uint64_t place_fixed(struct rr_layout *l, size_t first)
+{
+	struct lk_buf a = LK_BUF_INIT, b = LK_BUF_INIT;
+	const char *out = output_of_section(&l->secs.items[first], &a);
+	uint64_t cursor = l->secs.items[first].fixed_at;
+
+	for (size_t i = first; i < l->secs.nr; i++) {
+		struct rr_section *x = &l->secs.items[i];
+
+		if (x->fixed && !x->placed && !strcmp(output_of_section(x, &b), out)) {
+			cursor = place_one(l, x, cursor);
+			x->placed = 1;
+		}
+	}
+	lk_buf_release(&a);
+	lk_buf_release(&b);
+	return cursor;
+}
+
+static int by_output_name(const void *pa, const void *pb)
+{
+	const struct rr_section *const *a = pa, *const *b = pb;
+	struct lk_buf x = LK_BUF_INIT, y = LK_BUF_INIT;
+	int c = strcmp(output_of_section(*a, &x), output_of_section(*b, &y));
+
+	lk_buf_release(&x);
+	lk_buf_release(&y);
+	return c ? c : *a < *b ? -1 : *a > *b;
+}
+
+/*
+ * mold: each class's output sections by name, one after the other; a
+ * --section-start one at its address, and what follows it after it.
+ */
+static void place_mold(struct rr_layout *l, uint64_t cursor)
+{
+	static const int order[] = { CL_RODATA, CL_TEXT, CL_DATA, CL_BSS, CL_LARGE };
+	struct rr_section **v = lk_xcalloc(l->secs.nr + 1, sizeof(*v));
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < l->secs.nr; i++)
+			if (l->secs.items[i].cls == order[k])
+				v[n++] = &l->secs.items[i];
+		qsort(v, n, sizeof(*v), by_output_name);
+		cursor = align_up(cursor, 0x1000);
+		for (size_t i = 0; i < n; i++) {
+			if (v[i]->placed)
+				continue;
+			if (v[i]->fixed) {
+				cursor = place_fixed(l, (size_t)(v[i] - l->secs.items));
+				continue;
+			}
+			cursor = place_one(l, v[i], cursor);
+		}
+	}
+	free(v);
+}
+
+void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec *starts, enum rr_layout_kind kind)
+{
+	static const int gnu[] = { CL_TEXT, CL_RODATA, CL_DATA, CL_BSS, CL_LARGE };
+	static const int lld[] = { CL_RODATA, CL_TEXT, CL_DATA, CL_BSS, CL_LARGE };
 	uint64_t cursor;
 
 	for (size_t i = 0; i < starts->nr; i++)
@@ -169,21 +303,48 @@ void rr_layout_place(struct rr_layout *l, uint64_t base, const struct lk_strvec 
 	for (size_t i = 0; i < l->secs.nr; i++) {
 		struct rr_section *x = &l->secs.items[i];
 
-		if (fixed_start(starts, x->name, &x->addr))
-			x->cls = CL_FIXED;	/* each input's part of that output section starts there: an estimate */
+		x->fixed = fixed_start(starts, x->name, &x->fixed_at);
 	}
-	for (int cls = CL_TEXT; cls < CL_FIXED; cls++) {
-		int buckets = cls == CL_TEXT && gnu_text_order ? 6 : 1;
-
-		cursor = align_up(cursor, 0x1000);
-		for (int b = 0; b < buckets; b++)
-			for (size_t i = 0; i < l->secs.nr; i++) {
-				struct rr_section *x = &l->secs.items[i];
-
-				if (x->cls == cls && (buckets == 1 || gnu_text_bucket(x->name) == b))
-					cursor = place_one(l, x, cursor);
-			}
+	if (kind == RR_LAYOUT_MOLD) {
+		place_mold(l, cursor);
+		return;
 	}
+	/* GNU ld: a --section-start one where it says, the others where they would be; lld: those first, the others after them. */
+	for (size_t i = 0; i < l->secs.nr; i++)
+		if (l->secs.items[i].fixed && !l->secs.items[i].placed) {
+			uint64_t end = place_fixed(l, i);
+
+			if (kind == RR_LAYOUT_LLD)
+				cursor = end;
+		}
+	for (size_t k = 0; k < sizeof(gnu) / sizeof(gnu[0]); k++)
+		cursor = place_class(l, kind == RR_LAYOUT_GNU ? gnu[k] : lld[k], cursor, kind);
+}
+
+int rr_layout_overlap(const struct rr_layout *l, const char **fixed, const char **other)
+{
+	struct lk_buf a = LK_BUF_INIT, b = LK_BUF_INIT;
+	int found = 0;
+
+	for (size_t i = 0; i < l->secs.nr && !found; i++) {
+		const struct rr_section *x = &l->secs.items[i];
+
+		if (!x->fixed || !x->size)
+			continue;
+		for (size_t k = 0; k < l->secs.nr && !found; k++) {
+			const struct rr_section *y = &l->secs.items[k];
+
+			if (!y->size || y->addr >= x->addr + x->size || x->addr >= y->addr + y->size ||
+			    !strcmp(output_of_section(x, &a), output_of_section(y, &b)))
+				continue;
+			*fixed = x->name;
+			*other = y->name;
+			found = 1;
+		}
+	}
+	lk_buf_release(&a);
+	lk_buf_release(&b);
+	return found;
 }
 
 size_t rr_layout_code(const struct rr_layout *l, const struct rr_code **code)

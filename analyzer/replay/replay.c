@@ -54,6 +54,7 @@
 #include "certainty.h"
 #include "gc.h"
 #include "overlay.h"
+#include "reloc.h"
 #include "rp.h"
 #include "trial.h"
 
@@ -309,10 +310,13 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 /*
  * A relocation lld refuses may be one only its -z text default refuses
  * (mold's is notext), or a far call its thunks cannot serve (mold writes
- * it unchecked: stubs.c).
+ * it unchecked: stubs.c); and where the line places sections, mold's
+ * layout is not lld's.
  */
-static int rests_on_lld_reloc_rules(const struct lk_replay *lazy)
+static int rests_on_lld_reloc_rules(const struct lk_line *line, const struct lk_replay *lazy)
 {
+	if (rp_line_places_sections(line))
+		return 1;	/* mold places the sections after a --section-start one its own way (reloc_layout.c) */
 	for (size_t i = 0; i < lazy->diags.nr; i++)
 		if (lazy->diags.items[i].kind == LK_DIAG_RELOC_NOT_ALLOWED ||
 		    (lazy->diags.items[i].kind == LK_DIAG_RELOC_OVERFLOW && lazy->diags.items[i].reloc->stub))
@@ -367,7 +371,7 @@ static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line
 		rp_beside_reply(&mold, out);
 	}
 	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
-	if (commons || own_policy || rests_on_lld_reloc_rules(&lazy)) {
+	if (commons || own_policy || rests_on_lld_reloc_rules(line, &lazy)) {
 		/* mold resolves alike but for commons, its undefined policy, -z notext and far calls: its own replay then. */
 		if (rp_beside_finish(&mold, out) < 0)
 			mold_replay(rec, line, out);
