@@ -60,6 +60,7 @@ static void verdict_words(const struct lk_linker_verdict *v, struct lk_strvec *w
 	push_opt(w, v->unknown);
 	push_list(w, &v->why);
 	push_list(w, &v->fixes);
+	push_list(w, &v->hazards);
 	push_long(w, (long)v->edits.nr);
 	for (size_t i = 0; i < v->edits.nr; i++) {
 		push_opt(w, v->edits.items[i].append);
@@ -124,6 +125,7 @@ static void read_verdict(struct reader *rd, struct lk_linker_verdict *v)
 	v->unknown = next_opt(rd);
 	next_list(rd, &v->why);
 	next_list(rd, &v->fixes);
+	next_list(rd, &v->hazards);
 	edits = next_long(rd);
 	for (long i = 0; i < edits && !rd->bad; i++) {
 		struct lk_linker_edit *e;
@@ -142,6 +144,7 @@ static void verdict_release(struct lk_linker_verdict *v)
 {
 	lk_strvec_release(&v->why);
 	lk_strvec_release(&v->fixes);
+	lk_strvec_release(&v->hazards);
 	free(v->unknown);
 	free(v->version);
 	rp_linker_fixes_release(v);

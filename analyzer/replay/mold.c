@@ -54,6 +54,8 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 
 	v->success = 1;
 	v->version = lk_xstrdup("1.10");
+	for (size_t i = 0; i < lazy->mold_hazards.nr; i++)
+		lk_strvec_push(&v->hazards, lazy->mold_hazards.items[i]);
 	if (!rp_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v) &&
 	    !rp_script_refused(line, LK_LINKER_MOLD, 0, skip, "mold", v)) {
 		foreign_archives(line, skip, v);

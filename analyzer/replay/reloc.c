@@ -711,6 +711,30 @@ static char *stub_words(const struct rp *r, const struct rr_stub *st)
 }
 
 /*
+ * lld's and mold's rules (one replay serves both until mold's own is
+ * needed): a far call mold 1.10 serves with a thunk it cannot reach, the
+ * branch written unchecked. Said with mold's verdict, a few at most.
+ */
+static void mold_hazard(struct rp *r, const struct rr_ref *ref, long at)
+{
+	struct rr_stub st;
+	struct lk_buf b = LK_BUF_INIT;
+	char *words;
+
+	if (r->out->mold_hazards.nr >= 3)
+		return;
+	rr_stub_judge(r->relocs->stubs, RR_STUBS_MOLD, at, ref->offset, &st);
+	if (!st.broken)
+		return;
+	words = rr_stub_words(r->relocs->layout, RR_STUBS_MOLD, &st, r->out->inputs.items[ref->input].path);
+	lk_buf_addf(&b, "mold links, but its output is broken: %s %s from '%s' (section %s+0x%llx) does not reach: %s, out of reach, and mold writes the branch without checking it, so the call goes to a wrong address",
+		    ref->howto->name, ref->target, r->out->inputs.items[ref->input].path, ref->place,
+		    (unsigned long long)ref->offset, words);
+	lk_strvec_push_owned(&r->out->mold_hazards, lk_buf_detach(&b));
+	free(words);
+}
+
+/*
  * A call or jump the layout estimate says does not reach its target
  * directly: it goes through the stub each linker places (stubs.c).
  * `mag`: the direct distance; `slack`: how far the estimate of it can be
@@ -736,14 +760,14 @@ static void judge_far_call(struct rp *r, const struct rr_ref *ref, int64_t value
 		rr->stubs = rr_stubs_new(rr->layout, stub_group_size(r));
 	rr_stub_judge(rr->stubs, stub_linker(r), at, ref->offset, &st);
 	words = stub_words(r, &st);
-	if (st.answer == RR_STUB_REACHES) {
-		if (st.broken)
-			rp_note(r, "%s from '%s' to %s does not reach by the layout estimate: %s, out of reach, and writes the branch without checking it: the link succeeds, and the output branches to a wrong address",
-				h->name, from, ref->target, words);
-		else
-			rp_note(r, "%s from '%s' does not reach %s by the layout estimate: %s, within reach",
-				h->name, from, ref->target, words);
-	} else if (st.answer == RR_STUB_CLOSE || mag < limit + slack) {
+	if (r->mode & RP_LLD)
+		mold_hazard(r, ref, at);
+	if (st.answer == RR_STUB_REACHES && !st.broken)
+		rp_note(r, "%s from '%s' does not reach %s by the layout estimate: %s, within reach",
+			h->name, from, ref->target, words);
+	else if (st.answer == RR_STUB_REACHES)
+		;	/* mold's: its hazard */
+	else if (st.answer == RR_STUB_CLOSE || mag < limit + slack) {
 		unmodelled(r, "%s against %s from '%s': %s, a distance within what the layout estimate can tell (%llu KiB) of its reach",
 			   h->name, ref->target, from, words, (unsigned long long)(slack >> 10));
 	} else {
@@ -842,6 +866,8 @@ static void layout_pass(struct rp *r)
 	}
 	for (size_t i = 0; i < full.notes.nr; i++)
 		rp_note(r, "%s", full.notes.items[i]);
+	for (size_t i = 0; i < full.mold_hazards.nr; i++)
+		lk_strvec_push(&r->out->mold_hazards, full.mold_hazards.items[i]);
 	if (full.unmodelled && !r->out->unmodelled) {
 		r->out->unmodelled = full.unmodelled;
 		full.unmodelled = NULL;

@@ -581,9 +581,11 @@ void lk_replay_release(struct lk_replay *r)
 	lk_strvec_release(&r->notes);
 	lk_strvec_release(&r->untold);
 	lk_strvec_release(&r->untold_plugin);
+	lk_strvec_release(&r->mold_hazards);
 	rp_decide_release(&r->warned);
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
 		lk_strvec_release(&r->linkers[l].why);
+		lk_strvec_release(&r->linkers[l].hazards);
 		lk_strvec_release(&r->linkers[l].fixes);
 		free(r->linkers[l].unknown);
 		free(r->linkers[l].version);

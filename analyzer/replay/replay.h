@@ -155,6 +155,7 @@ struct lk_linker_verdict {
 	struct lk_strvec why;		/* lld, mold: why it fails, one sentence each ("lld fails: ...") */
 	struct lk_strvec fixes;		/* lld, mold: what would make it link, in the user's terms */
 	char *unknown;			/* lld, mold: why its verdict is no prediction (its outcome "unknown"), or NULL */
+	struct lk_strvec hazards;	/* mold: what its exit status does not show (a branch written out of reach) */
 	/* fixes[i]'s edit and what that linker's model of the edited line says (linker_fixes.c) */
 	struct { struct lk_linker_edit *items; size_t nr, alloc; } edits;
 };
@@ -193,6 +194,7 @@ struct lk_replay {
 	char *unmodelled;		/* what the replay met and does not model (a relocation type), or NULL: a success is then unknown */
 	struct lk_replay_warned warned;	/* what a linker warns about (decide.c) */
 	struct lk_strvec untold;	/* inputs the replay could not tell (a thin archive's member gone or changed) */
+	struct lk_strvec mold_hazards;	/* lld's or mold's rules: what mold 1.10 gets wrong without failing (stubs.c) */
 	struct lk_strvec untold_plugin;	/* inputs only GCC's LTO plugin reads (GNU ld's and mold's): their verdicts are unknown, not lld's */
 	struct lk_symtab *symtab;	/* the final symbol table (symtab.h), for the explanations and `why` */
 	struct lk_trial_server *trials;	/* the fix-trial snapshot server (trial.h), or NULL */

@@ -143,6 +143,11 @@ static void other_linkers_text(FILE *out, const char *lead, const struct lk_line
 			put_text(out, v->why.items[i], md);
 			fputs("\n", out);
 		}
+		for (size_t i = 0; i < v->hazards.nr; i++) {
+			fputs(lead, out);
+			put_text(out, v->hazards.items[i], md);
+			fputs("\n", out);
+		}
 		for (size_t i = 0; i < v->fixes.nr; i++) {
 			int verified = i < v->edits.nr ? v->edits.items[i].verified : -1;
 
@@ -649,8 +654,9 @@ static void linkers_json(json_t *predicted, const struct lk_line *line, const st
 
 		json_object_set_new(linkers, lk_linker_name(order[k]), json_string(word));
 		json_object_set_new(verdicts, lk_linker_name(order[k]),
-				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
+				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "outcome", word, "version", lk_json_str(v->version),
 					      "why", strvec(unsaid ? &none : &v->why),
+					      "hazards", strvec(unsaid ? &none : &v->hazards),
 					      "fixes", strvec(unsaid ? &none : &v->fixes),
 					      "fixes_verified", fixes_verified(v, unsaid),
 					      "unknown_because", lk_json_str(unknown_outcome ? NULL : v->unknown)));

@@ -12,7 +12,8 @@
 # - the call 3 MiB in: GNU ld's veneer after the section is in reach.
 # - a 258 MiB section called from its middle: neither end is in reach, so
 #   lld fails too ("InputSection too large for range extension thunk");
-#   mold links, and the branch it wrote does not reach its thunk.
+#   mold links, and the branch it wrote does not reach its thunk: mold's
+#   verdict says so (its `hazards`), as for the first line.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
@@ -47,6 +48,11 @@ check_contains "... it says where GNU ld puts the veneer, and how far" \
 	"$(q one.json "d['diagnostics'][0]['relocation']['stub']")" "after .text of '$T/one.o' (130.0 MiB), the last section of its stub group: 130 MiB after the call"
 check_contains "... the first fix: split the code into sections the veneers can go between" \
 	"$(q one.json "d['diagnostics'][0]['fixes'][0]['description']")" "rebuild $T/one.o with -ffunction-sections"
+hazards() { "$LINKSCOPE" report --format json --replay-only "$1" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["mold"]["hazards"])'; }
+for ld in bfd lld mold; do
+	check_contains "one section, the $ld line: mold's verdict says its output is broken" "$(hazards "$T/one-$ld.json")" \
+		"mold links, but its output is broken: R_AARCH64_CALL26 far_fn from '$T/one.o' (section .text+0x0) does not reach"
+done
 rm -f out-one-*
 
 big two ".text.a 0 65" ".text.b 0 65" 2>/dev/null
@@ -54,6 +60,7 @@ case_of "success success success" two -B"$T/xb" two.o far.o 2>/dev/null
 check_contains "the twin in two sections: GNU ld's veneer between them, said" \
 	"$("$LINKSCOPE" report --format json --replay-only "$T/two-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["notes"])')" \
 	"GNU ld puts the long-branch veneer of this call after .text.a of '$T/two.o' (65.0 MiB)"
+check_eq "... and mold's output is not said to be broken" "[]" "$(hazards "$T/two-mold.json")"
 rm -f out-two-*
 
 big late ".text 3 127"
@@ -65,6 +72,7 @@ case_of "failure failure success" huge -B"$T/xb" huge.o far.o
 check_contains "258 MiB called from its middle: lld's story is its thunk's place" \
 	"$("$LINKSCOPE" report --format json --replay-only "$T/huge-lld.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["lld"]["why"])')" \
 	"lld puts a range extension thunk right before .text of '$T/huge.o' (258.0 MiB), the call's own section, 129 MiB before it"
+check_contains "... mold's verdict: a success with its output broken" "$(hazards "$T/huge-mold.json")" "mold links, but its output is broken"
 # mold's exit status is 0, but its branch does not reach the thunk it made (mold 1.10 writes it unchecked).
 thunk=$(aarch64-linux-gnu-nm out-huge-mold | awk '/ far_fn\$thunk$/ { print $1 }')
 at=$(aarch64-linux-gnu-nm out-huge-mold | awk '/ call_huge_1$/ { print $1 }')
