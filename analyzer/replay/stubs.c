@@ -28,8 +28,12 @@
  * that cannot reach the end of its own section branches to a wrong
  * address (checked on mold 1.10.1's output).
  *
- * Every verdict is taken at the layout estimate's worst case either way
- * (rr_layout_code_slack): a stub within that of the reach is `close`.
+ * GNU ld's groups keep a call within stub_group_size of its stub: a call
+ * fails only from a section that is itself that large (its stubs go after
+ * it), and the distance then lies within the section, known exactly but
+ * for the stubs. A stub group size past the reach (--stub-group-size)
+ * makes the estimate decide, within its slack (rr_layout_code_slack). A
+ * stub within that of the reach is `close`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +54,9 @@ struct rr_stubs {
 	const struct rr_layout *layout;
 	const struct rr_code *code;
 	size_t n;
-	uint64_t slack;		/* how far group boundaries may move: the layout's slack over the whole code */
+	int64_t group_size;
 	int always_after;	/* --stub-group-size negative: no section after the stubs uses them */
-	long *link[3];		/* GNU ld: each section's group's last section, at group size - slack, size, + slack */
+	long *link;		/* GNU ld: each section's group's last section, the one its stubs follow */
 };
 
 static int reaches(int64_t d)
@@ -112,14 +116,12 @@ struct rr_stubs *rr_stubs_new(const struct rr_layout *l, int64_t group_size)
 
 	s->layout = l;
 	s->n = rr_layout_code(l, &s->code);
-	s->slack = s->n ? rr_layout_code_slack(l, 0, (long)s->n - 1) : 0;
 	s->always_after = group_size < 0;
 	size = group_size < 0 ? -group_size : group_size;
 	if (size == 0 || size == 1)
 		size = GNU_GROUP_SIZE;
-	s->link[0] = groups(s, size - (int64_t)s->slack);
-	s->link[1] = groups(s, size);
-	s->link[2] = groups(s, size + (int64_t)s->slack);
+	s->group_size = size;
+	s->link = groups(s, size);
 	return s;
 }
 
@@ -127,8 +129,7 @@ void rr_stubs_free(struct rr_stubs *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < 3; i++)
-		free(s->link[i]);
+	free(s->link);
 	free(s);
 }
 
@@ -148,20 +149,17 @@ static void fold(struct rr_stub *out, int64_t d, uint64_t slack, int first)
 
 static void judge_gnu(const struct rr_stubs *s, long at, uint64_t offset, struct rr_stub *out)
 {
-	const struct rr_code *c = &s->code[at];
+	const struct rr_code *c = &s->code[at], *l = &s->code[s->link[at]];
 	uint64_t place = c->addr + offset;
 
-	for (int i = 0; i < 3; i++) {
-		long link = s->link[i][at];
-		const struct rr_code *l = &s->code[link];
-		int64_t d = (int64_t)(l->addr + l->size - place);
-
-		fold(out, d, rr_layout_code_slack(s->layout, at, link) + STUB_SLACK, i == 0);
-		if (i == 1) {
-			out->section = link;
-			out->distance = d;
-		}
-	}
+	out->section = s->link[at];
+	out->distance = (int64_t)(l->addr + l->size - place);
+	if (s->link[at] == at)
+		fold(out, out->distance, STUB_SLACK, 1);	/* within the call's own section */
+	else if (s->group_size <= FWD_REACH - STUB_SLACK)
+		out->answer = RR_STUB_REACHES;	/* a group is smaller than the reach, and so the way to its stubs */
+	else
+		fold(out, out->distance, rr_layout_code_slack(s->layout, at, s->link[at]) + STUB_SLACK, 1);
 }
 
 static void judge_lld(const struct rr_code *c, uint64_t offset, struct rr_stub *out)

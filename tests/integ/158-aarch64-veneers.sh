@@ -10,6 +10,8 @@
 # - its twin, the same code in two sections (what -ffunction-sections
 #   makes of it): GNU ld's veneer goes between them, and all three link.
 # - the call 3 MiB in: GNU ld's veneer after the section is in reach.
+# - ld's --stub-group-size: 200 MB groups both sections of the twin (the
+#   veneer then out of reach), 100 MB does not.
 # - a 258 MiB section called from its middle: neither end is in reach, so
 #   lld fails too ("InputSection too large for range extension thunk");
 #   mold links, and the branch it wrote does not reach its thunk: mold's
@@ -61,6 +63,10 @@ check_contains "the twin in two sections: GNU ld's veneer between them, said" \
 	"$("$LINKSCOPE" report --format json --replay-only "$T/two-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["notes"])')" \
 	"GNU ld puts the long-branch veneer of this call after .text.a of '$T/two.o' (65.0 MiB)"
 check_eq "... and mold's output is not said to be broken" "[]" "$(hazards "$T/two-mold.json")"
+# ld's --stub-group-size past the reach: one group over both sections, its stubs after the second, out
+# of reach of the first one's call (lld and mold refuse the option).
+case_of "failure failure failure" two-group -B"$T/xb" two.o far.o -Wl,--stub-group-size=200000000
+case_of "success failure failure" two-group-small -B"$T/xb" two.o far.o -Wl,--stub-group-size=100000000
 rm -f out-two-*
 
 big late ".text 3 127"
