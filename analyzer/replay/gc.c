@@ -504,6 +504,25 @@ void lk_gc_counts(const struct lk_gc *gc, size_t *removed, size_t *total)
 	*total = gc->total;
 }
 
+int lk_gc_kept(const struct lk_gc *gc, long input, uint32_t section)
+{
+	size_t lo = 0, hi = gc->ins.nr;
+
+	/* The inputs come in load order, which is the order of their indexes. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct gin *in = &gc->ins.items[mid];
+
+		if (in->input == input)
+			return section >= in->nsec || (in->secs[section].marked && !in->secs[section].duplicate);
+		if (in->input < input)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 1;
+}
+
 void lk_gc_free(struct lk_gc *gc)
 {
 	if (!gc)

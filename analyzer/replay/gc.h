@@ -37,6 +37,8 @@ void lk_gc_keep(struct lk_gc *gc, long input, uint32_t section);
 void lk_gc_run(struct lk_gc *gc);
 /* After lk_gc_run: sections collected (those --print-gc-sections names), of how many non-empty ones. */
 void lk_gc_counts(const struct lk_gc *gc, size_t *removed, size_t *total);
+/* After lk_gc_run: does section `section` of `input` stay (1 too for one the collector was not given)? */
+int lk_gc_kept(const struct lk_gc *gc, long input, uint32_t section);
 void lk_gc_free(struct lk_gc *gc);
 
 #endif

@@ -23,6 +23,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/vec.h"
 #include "arch/arch.h"
+#include "gc.h"
 #include "reloc.h"
 #include "rp.h"
 
@@ -400,6 +401,17 @@ void rp_relocs_part_for_mold(struct rp *r)
 		rr->refs.nr = kept;
 }
 
+/* A section of a COMDAT group that an earlier input's group of the same signature made ld discard (read.c). */
+static int comdat_discarded(const struct rp *r, long input, const struct lk_elf_gc *g, const struct lk_elf_gc_section *s)
+{
+	const struct lk_sym *c;
+
+	if (s->group < 0 || (size_t)s->group >= g->nsections || !g->sections[s->group].signature || !r->comdats)
+		return 0;
+	c = lk_symtab_lookup(r->comdats, g->sections[s->group].signature);
+	return c && c->defined && c->def_input != input;
+}
+
 void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,
 		   const struct lk_elf_gc *sections)
 {
@@ -415,7 +427,7 @@ void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, str
 	for (size_t i = 0; i < sections->nsections; i++) {
 		const struct lk_elf_gc_section *s = &sections->sections[i];
 
-		if (!s->alloc || s->tls)
+		if (!s->alloc || s->tls || comdat_discarded(r, input, sections, s))
 			continue;
 		rr->image += s->size;
 		if (s->exec)
@@ -875,6 +887,11 @@ static void layout_pass(struct rp *r)
 	lk_replay_release(&full);
 }
 
+static int gc_kept(void *gc, long input, uint32_t ndx)
+{
+	return lk_gc_kept(gc, input, ndx);
+}
+
 void rp_relocs_finish(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -883,6 +900,8 @@ void rp_relocs_finish(struct rp *r)
 	if (rr->arch && rr->refs.nr)
 		judge_output(r);
 	if (rr->full) {
+		if (r->gc)
+			rr_layout_drop(rr->layout, gc_kept, r->gc);
 		/* lld's and mold's default image base is 0x200000 on x86-64 and AArch64 (GNU ld's: the arch's). */
 		rr_layout_place(rr->layout, output_of(r) != LK_OUT_EXEC ? 0 : r->mode & RP_LLD ? 0x200000 : rr->arch->exe_base,
 				&rr->starts,

@@ -47,6 +47,8 @@ struct rr_layout *rr_layout_new(void);
 void rr_layout_free(struct rr_layout *l);
 /* One alloc section of `input` (index `ndx`), in input order. */
 void rr_layout_add(struct rr_layout *l, long input, uint32_t ndx, const char *name, const struct lk_elf_gc_section *sec);
+/* Take out the sections `kept` says do not stay (--gc-sections), before placing. */
+void rr_layout_drop(struct rr_layout *l, int (*kept)(void *ctx, long input, uint32_t ndx), void *ctx);
 /*
  * Place every section as `kind`'s linker does: `base` the first address,
  * `starts` the --section-start NAME=ADDR words. GNU ld: code, read-only

@@ -347,6 +347,19 @@ int rr_layout_overlap(const struct rr_layout *l, const char **fixed, const char 
 	return found;
 }
 
+void rr_layout_drop(struct rr_layout *l, int (*kept)(void *ctx, long input, uint32_t ndx), void *ctx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->secs.nr; i++) {
+		if (kept(ctx, l->secs.items[i].input, l->secs.items[i].ndx))
+			l->secs.items[n++] = l->secs.items[i];
+		else
+			free(l->secs.items[i].name);
+	}
+	l->secs.nr = n;
+}
+
 size_t rr_layout_code(const struct rr_layout *l, const struct rr_code **code)
 {
 	*code = l->code.items;
