@@ -450,7 +450,31 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				rp_input_words(line, ref, &b);
 			}
 		}
-		if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
+		if (d->kind == LK_DIAG_RELOC_UNSUPPORTED && d->reloc && ref) {
+			/* A TLS type the linker does not know (arch/aarch64_tls.c): no option of the line helps. */
+			lk_buf_addf(&b, ": %s does not know this TLS relocation type (\"unknown relocation\", in every output)", who);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: ", who);
+			if (d->reloc->recompile) {
+				lk_buf_addstr(&b, "rebuild ");
+				rp_input_words(line, ref, &b);
+				lk_buf_addf(&b, " with %s (GCC's default: TLS descriptors, which GNU ld, lld and mold all take); or link with GNU ld (-fuse-ld=bfd), which takes %s",
+					    d->reloc->recompile, d->reloc->type);
+			} else {
+				lk_buf_addf(&b, "link with GNU ld (-fuse-ld=bfd), which takes %s; or make the TLS accesses of ", d->reloc->type);
+				rp_input_words(line, ref, &b);
+				lk_buf_addstr(&b, " TLS descriptors (R_AARCH64_TLSDESC_*, what GCC emits by default)");
+			}
+			rp_linker_fix(v, lk_buf_detach(&b), NULL, -1);
+		} else if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && d->reloc && d->reloc->tls_le && ref) {
+			/* Local-exec TLS in a shared object: another TLS model, not -z notext nor -fPIC alone. */
+			lk_buf_addf(&b, ": %s, and the output is %s", d->reloc->rule, d->reloc->output);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: rebuild ", who);
+			rp_input_words(line, ref, &b);
+			lk_buf_addstr(&b, " without -ftls-model=local-exec (-ftls-model=initial-exec, or -fPIC's own default, works in a shared object)");
+			rp_linker_fix(v, lk_buf_detach(&b), NULL, -1);
+		} else if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
 		    strcmp(d->reloc->output, "a PIE object")) {
 			/*
 			 * lld's -z text default refuses what GNU ld and mold make a text

@@ -148,6 +148,16 @@ static void read_starts(struct rp_relocs *rr, const struct lk_line *line)
 	}
 }
 
+/*
+ * An AArch64 TLS type some linker does not know (lld: the traditional
+ * dialect's TLSGD_*, every TLSLD_*), or local-exec: kept in every output,
+ * each linker's rules judge it (arch/aarch64_tls.c).
+ */
+static int tls_kept(const struct rp_relocs *rr, uint32_t type)
+{
+	return rr->arch && rr->arch->machine == EM_AARCH64 && lk_aarch64_tls_kept(type);
+}
+
 /* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
 static int keep_reloc(const void *ctx, uint32_t type, int writable)
 {
@@ -160,6 +170,8 @@ static int keep_reloc(const void *ctx, uint32_t type, int writable)
 	if (!(h = lk_reloc_howto_of(rr->arch, type)))
 		return 1;	/* not in the table: add_relocs says so */
 	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
+		return 1;
+	if (tls_kept(rr, type))
 		return 1;
 	if (!rr->pic_line)
 		return 0;
@@ -187,8 +199,14 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	read_starts(rr, r->line);
 	if (full_layout)
 		rr->layout = rr_layout_new();
-	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
-	return rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0;
+	/*
+	 * Section headers always (the image's size, TLS sections); relocations
+	 * where a judgement is possible: on AArch64 in every output, for the TLS
+	 * types a linker does not know (tls_kept). NEEDSWORK(#33): a line that
+	 * does not say its machine (no -m) is known to be AArch64 only from its
+	 * first input, too late to ask for relocations there.
+	 */
+	return rr->pic_line || full_layout || (rr->arch && rr->arch->machine == EM_AARCH64) ? LK_ELF_GC_RELOCS : 0;
 }
 
 void rp_relocs_free(struct rp *r)
@@ -377,8 +395,10 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
-		if (rr->pic_line && keep_for_output(r, h, writable, global) &&
-		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
+		if (tls_kept(rr, x->type)) {
+			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
+		} else if (rr->pic_line && keep_for_output(r, h, writable, global) &&
+			   (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 			/* Under lld_pie every PC-relative one kept is lld's alone (a PIE is not shared). */
 			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r);
@@ -555,6 +575,41 @@ static int lld_tls_pc(const struct rp *r, const struct rr_ref *ref, enum lk_relo
 	       !ref->sym->dynamic && ref->sym->tls;
 }
 
+/* Which linker's rules this replay judges by. */
+static enum lk_reloc_linker linker_of(const struct rp *r)
+{
+	return !(r->mode & RP_LLD) ? LK_RL_GNU_LD : (r->mode & RP_MOLD) ? LK_RL_MOLD : LK_RL_LLD;
+}
+
+/*
+ * One relocation judged: AArch64's TLS types by the replay's linker's own
+ * rules (arch/aarch64_tls.c), the rest by arch/judge.c. Where the linkers
+ * part on one, GNU ld's replay does not stand in for the lld-rules one,
+ * nor that one for mold's.
+ */
+static enum lk_reloc_verdict judge(struct rp *r, const struct rr_ref *ref, const struct lk_reloc_site *site,
+				   const char **why)
+{
+	uint32_t type = ref->howto->type;
+	enum lk_reloc_linker linker = linker_of(r);
+	enum lk_reloc_verdict v;
+
+	if (site->arch->machine != EM_AARCH64 || !lk_reloc_aarch64_tls(type))
+		return lk_reloc_judge(site, why);
+	v = lk_aarch64_tls_judge(type, linker, site->output, why);
+	if (lk_aarch64_tls_parts(type, site->output)) {
+		const char *mold_why;
+
+		rp_answer_differs(r);
+		if (linker == LK_RL_LLD && lk_aarch64_tls_judge(type, LK_RL_MOLD, site->output, &mold_why) != v)
+			r->mold_differs = 1;	/* mold's own replay judges it */
+	}
+	if (linker == LK_RL_GNU_LD && v == LK_RV_OK && ref->howto->cls == LK_RC_TLS_LE && site->output == LK_OUT_SHARED)
+		rp_note(r, "GNU ld links local-exec TLS (%s against %s in '%s') into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
+			ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
+	return v;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -578,8 +633,16 @@ static void judge_output(struct rp *r)
 			}
 			continue;
 		}
-		switch (lk_reloc_judge(&site, &why)) {
+		switch (judge(r, ref, &site, &why)) {
 		case LK_RV_OK:
+			continue;
+		case LK_RV_UNSUPPORTED:
+			if (!reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
+				x = reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
+				x->output = output_words(out);
+				x->rule = why;
+				x->recompile = lk_aarch64_tls_recompile(ref->howto->type);
+			}
 			continue;
 		case LK_RV_TEXTREL:
 			textrel = 1;
@@ -598,6 +661,7 @@ static void judge_output(struct rp *r)
 		x->output = output_words(out);
 		x->rule = why;
 		x->recompile = out == LK_OUT_SHARED ? "-fPIC" : "-fPIE";
+		x->tls_le = ref->howto->cls == LK_RC_TLS_LE;
 	}
 	if (textrel && z_text_policy(r, RP_LLD))
 		rp_answer_differs(r);	/* lld refuses what GNU ld only warns about */

@@ -75,6 +75,7 @@ enum lk_reloc_verdict {
 	LK_RV_TEXTREL,		/* a dynamic relocation in a read-only section: a warning only (-z notext) */
 	LK_RV_TEXTREL_ERROR,	/* ... an error under -z text */
 	LK_RV_UNKNOWN,		/* the rules here are not modelled; *why says which */
+	LK_RV_UNSUPPORTED,	/* the linker knows no such relocation type at all ("unknown relocation") */
 };
 
 /*
@@ -91,8 +92,27 @@ const struct lk_reloc_arch *lk_reloc_arch_of(int machine);
 /* The entry of `type`, or NULL when the table has none. */
 const struct lk_reloc_howto *lk_reloc_howto_of(const struct lk_reloc_arch *a, uint32_t type);
 
-/* aarch64.c: the entry of a TLS type (512-573), or NULL. */
+/* aarch64_tls.c: the entry of a TLS type (512-573), or NULL. */
 const struct lk_reloc_howto *lk_reloc_aarch64_tls(uint32_t type);
+
+/* The linker whose rules judge a relocation, where they differ by type (aarch64_tls.c). */
+enum lk_reloc_linker { LK_RL_GNU_LD, LK_RL_LLD, LK_RL_MOLD };
+
+/*
+ * aarch64_tls.c: AArch64 TLS type `type` (512-573) in `output` as
+ * `linker` takes it: OK, UNSUPPORTED (it does not know the type),
+ * NOT_ALLOWED (local-exec in a shared object: lld and mold; GNU ld links
+ * it) or UNKNOWN (not checked); *why gets a static phrase. OK for a type
+ * outside the range.
+ */
+enum lk_reloc_verdict lk_aarch64_tls_judge(uint32_t type, enum lk_reloc_linker linker, enum lk_reloc_output output,
+					   const char **why);
+/* Do GNU ld, lld and mold judge `type` in `output` differently? */
+int lk_aarch64_tls_parts(uint32_t type, enum lk_reloc_output output);
+/* Is `type` one the relocation room keeps in every output (a linker may not know it, or it is local-exec)? */
+int lk_aarch64_tls_kept(uint32_t type);
+/* The compiler option that makes GCC emit what every linker takes instead of `type`, or NULL. */
+const char *lk_aarch64_tls_recompile(uint32_t type);
 
 extern const struct lk_reloc_arch lk_reloc_arch_x86_64;
 extern const struct lk_reloc_arch lk_reloc_arch_aarch64;
