@@ -605,8 +605,8 @@ static enum lk_reloc_verdict judge(struct rp *r, const struct rr_ref *ref, const
 			r->mold_differs = 1;	/* mold's own replay judges it */
 	}
 	if (linker == LK_RL_GNU_LD && v == LK_RV_OK && ref->howto->cls == LK_RC_TLS_LE && site->output == LK_OUT_SHARED)
-		rp_note(r, "GNU ld links local-exec TLS (%s against %s in '%s') into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
-			ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
+		rp_note(r, "GNU ld links the local-exec TLS accesses (R_AARCH64_TLSLE_*) of '%s' into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
+			r->out->inputs.items[ref->input].path);	/* once per input: rp_note says a text once */
 	return v;
 }
 

@@ -123,11 +123,12 @@ check_contains "local dynamic by hand: lld names TLSLD_ADR_PAGE21 in ldasm.o" "$
 check_contains "... mold the same" "$(why ldasm-shared-mold mold)" "mold fails: relocation-unsupported, loc_tls (R_AARCH64_TLSLD_ADD_DTPREL_HI12), in ldasm.o"
 check_contains "local-exec in a shared object: lld names the relocation and the input" "$(why le-shared-lld lld)" "relocation-not-allowed, le_var (R_AARCH64_TLSLE_ADD_TPREL_HI12), in le.o"
 check_contains "... mold too" "$(why le-shared-mold mold)" "relocation-not-allowed, le_var (R_AARCH64_TLSLE_ADD_TPREL_LO12_NC), in le.o"
-check_contains "... GNU ld links it, and the report says how" "$(q le-shared-bfd "r['notes']")" "GNU ld links local-exec TLS (R_AARCH64_TLSLE_ADD_TPREL_HI12 against le_var in '$T/le.o') into a shared object on AArch64"
+check_contains "... GNU ld links it, and the report says how" "$(q le-shared-bfd "r['notes']")" "GNU ld links the local-exec TLS accesses (R_AARCH64_TLSLE_*) of '$T/le.o' into a shared object on AArch64"
 
 # The first fix of each, applied with the real linker.
 f=$(fix gd-trad-shared-lld lld)
 check_contains "lld's first fix for trad: -mtls-dialect=desc" "$f" "rebuild gd-trad.o (at 4) with -mtls-dialect=desc"
+check_eq "... said once for the object's two relocations" 1 "$(q gd-trad-shared-lld "len(r['predicted']['linker_verdicts']['lld']['fixes'])")"
 $A -O1 -fPIC -mtls-dialect=desc -c gd.c -o gd-rebuilt.o
 $A -B"$T/xb" -fuse-ld=lld -shared gd-rebuilt.o -o fixed.so
 check_eq "... rebuilt so, the real lld links the shared object" 0 "$?"
@@ -135,7 +136,7 @@ $A -O1 -fPIE -mtls-dialect=desc -c gd.c -o gdpie-rebuilt.o
 $A -B"$T/xb" -fuse-ld=lld -pie gdpie-rebuilt.o def.o main.o -o fixed-pie
 check_eq "... and the PIE" 0 "$?"
 f=$(fix ldasm-shared-mold mold)
-check_contains "mold's first fix for TLSLD_*: GNU ld" "$f" "link with GNU ld (-fuse-ld=bfd), which takes R_AARCH64_TLSLD_ADR_PAGE21"
+check_contains "mold's first fix for TLSLD_*: GNU ld" "$f" "link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type"
 check_contains "... lld's the same" "$(fix ldasm-exe-lld lld)" "link with GNU ld (-fuse-ld=bfd)"
 $A -fuse-ld=bfd -no-pie ldasm.o gd-desc.o def.o main.o -o fixed-exe
 check_eq "... and the real GNU ld links it" 0 "$?"
@@ -148,6 +149,21 @@ for ld in lld mold; do
 	check_eq "... rebuilt -ftls-model=initial-exec, the real $ld links it" 0 "$?"
 done
 
+# rustc's rust-lld (LLVM 22), as ld.lld in a -B dir: the same TLS types as lld 14 (the model has one table for both).
+rlld=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
+if [ -x "$rlld" ]; then
+	mkdir xr && ln -s "$rlld" xr/ld.lld
+	"$SHIM" -- $A -Bxr -fuse-ld=lld -shared gd-trad.o -o out-rust.so 2>/dev/null
+	check_eq "rust-lld refuses -mtls-dialect=trad too" 1 "$?"
+	cp "$(last_record)" "$T/rust-lld.json"
+	"$LINKSCOPE" report --format json --replay-only "$T/rust-lld.json" >"$T/rust-lld.r.json"
+	check_eq "... its verdict says so, as rust-lld's" "failure rust-lld (LLVM 22)" \
+		"$(q rust-lld "r['predicted']['linker_verdicts']['lld']['outcome'] + ' ' + r['predicted']['linker_verdicts']['lld']['version']")"
+	check_contains "... naming the relocation and the input" "$(why rust-lld lld)" "rust-lld fails: relocation-unsupported, ext_tls (R_AARCH64_TLSGD_ADR_PAGE21), in gd-trad.o"
+	"$SHIM" -- $A -Bxr -fuse-ld=lld -shared gd-rebuilt.o -o out-rust.so 2>/dev/null
+	check_eq "... and links the object rebuilt -mtls-dialect=desc" 0 "$?"
+fi
+
 # x86-64: R_X86_64_TPOFF32 in a shared object, refused by all three.
 LK_CC=cc
 cc -O1 -fPIC -ftls-model=local-exec -c le.c -o le86.o
@@ -156,6 +172,7 @@ check_contains "x86-64: GNU ld's diagnostic names the relocation and the input" 
 	"$(q x86-le-shared-bfd "r['diagnostics'][0]['kind'] + ' ' + r['diagnostics'][0]['relocation']['type']")" \
 	"relocation-not-allowed R_X86_64_TPOFF32"
 check_contains "... lld's verdict too" "$(why x86-le-shared-lld lld)" "relocation-not-allowed, le_var (R_X86_64_TPOFF32), in le86.o"
+check_contains "... and lld's first fix another TLS model (-z notext would not do)" "$(fix x86-le-shared-lld lld)" "rebuild le86.o (at"
 cc -O1 -fPIC -ftls-model=initial-exec -c le.c -o le86-ie.o
 for ld in bfd lld mold; do
 	cc -fuse-ld=$ld -shared le86-ie.o -o fixed86-$ld.so
