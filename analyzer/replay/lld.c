@@ -483,7 +483,7 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 			lk_buf_addf(&b, "for %s: rebuild ", who);
 			rp_input_words(line, ref, &b);
-			lk_buf_addstr(&b, " without -ftls-model=local-exec (-ftls-model=initial-exec, or -fPIC's own default, works in a shared object)");
+			lk_buf_addstr(&b, " with -fPIC and without -ftls-model=local-exec (-fPIC's own model, global dynamic, works in any shared object; initial-exec in one loaded at startup)");
 			fix_once(v, lk_buf_detach(&b));
 		} else if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
 		    strcmp(d->reloc->output, "a PIE object")) {

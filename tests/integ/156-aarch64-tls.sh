@@ -141,12 +141,12 @@ check_contains "... lld's the same" "$(fix ldasm-exe-lld lld)" "link with GNU ld
 $A -fuse-ld=bfd -no-pie ldasm.o gd-desc.o def.o main.o -o fixed-exe
 check_eq "... and the real GNU ld links it" 0 "$?"
 for ld in lld mold; do
-	check_contains "local-exec in a shared object: $ld's first fix is another TLS model" "$(fix le-shared-$ld $ld)" "rebuild le.o (at 4) without -ftls-model=local-exec"
+	check_contains "local-exec in a shared object: $ld's first fix is another TLS model" "$(fix le-shared-$ld $ld)" "rebuild le.o (at 4) with -fPIC and without -ftls-model=local-exec"
 done
-$A -O1 -fPIC -ftls-model=initial-exec -c le.c -o le-ie.o
+$A -O1 -fPIC -c le.c -o le-gd.o
 for ld in lld mold; do
-	$A -B"$T/xb" -fuse-ld=$ld -shared le-ie.o -o fixed-$ld.so
-	check_eq "... rebuilt -ftls-model=initial-exec, the real $ld links it" 0 "$?"
+	$A -B"$T/xb" -fuse-ld=$ld -shared le-gd.o -o fixed-$ld.so
+	check_eq "... rebuilt with -fPIC alone, the real $ld links it" 0 "$?"
 done
 
 # rustc's rust-lld (LLVM 22), as ld.lld in a -B dir: the same TLS types as lld 14 (the model has one table for both).
@@ -173,10 +173,13 @@ check_contains "x86-64: GNU ld's diagnostic names the relocation and the input" 
 	"relocation-not-allowed R_X86_64_TPOFF32"
 check_contains "... lld's verdict too" "$(why x86-le-shared-lld lld)" "relocation-not-allowed, le_var (R_X86_64_TPOFF32), in le86.o"
 check_contains "... and lld's first fix another TLS model (-z notext would not do)" "$(fix x86-le-shared-lld lld)" "rebuild le86.o (at"
-cc -O1 -fPIC -ftls-model=initial-exec -c le.c -o le86-ie.o
+check_contains "... GNU ld's first fix is the TLS model, not -fPIC alone (the object is -fPIC)" \
+	"$("$LINKSCOPE" report --format json "$T/x86-le-shared-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["diagnostics"][0]["fixes"][0]["description"])')" \
+	"with -fPIC and without -ftls-model=local-exec"
+cc -O1 -fPIC -c le.c -o le86-gd.o
 for ld in bfd lld mold; do
-	cc -fuse-ld=$ld -shared le86-ie.o -o fixed86-$ld.so
-	check_eq "... rebuilt -ftls-model=initial-exec, the real $ld links it" 0 "$?"
+	cc -fuse-ld=$ld -shared le86-gd.o -o fixed86-$ld.so
+	check_eq "... rebuilt with -fPIC alone, the real $ld links it" 0 "$?"
 done
 
 check_eq "every linker's verdict on every line equals the real linker's outcome ($agree of $cases)" "$cases" "$agree"
