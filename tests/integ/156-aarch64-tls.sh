@@ -153,14 +153,14 @@ done
 rlld=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
 if [ -x "$rlld" ]; then
 	mkdir xr && ln -s "$rlld" xr/ld.lld
-	"$SHIM" -- $A -Bxr -fuse-ld=lld -shared gd-trad.o -o out-rust.so 2>/dev/null
+	"$SHIM" -- $A -B"$T/xr" -fuse-ld=lld -shared gd-trad.o -o out-rust.so 2>/dev/null
 	check_eq "rust-lld refuses -mtls-dialect=trad too" 1 "$?"
 	cp "$(last_record)" "$T/rust-lld.json"
 	"$LINKSCOPE" report --format json --replay-only "$T/rust-lld.json" >"$T/rust-lld.r.json"
 	check_eq "... its verdict says so, as rust-lld's" "failure rust-lld (LLVM 22)" \
 		"$(q rust-lld "r['predicted']['linker_verdicts']['lld']['outcome'] + ' ' + r['predicted']['linker_verdicts']['lld']['version']")"
 	check_contains "... naming the relocation and the input" "$(why rust-lld lld)" "rust-lld fails: relocation-unsupported, ext_tls (R_AARCH64_TLSGD_ADR_PAGE21), in gd-trad.o"
-	"$SHIM" -- $A -Bxr -fuse-ld=lld -shared gd-rebuilt.o -o out-rust.so 2>/dev/null
+	"$SHIM" -- $A -B"$T/xr" -fuse-ld=lld -shared gd-rebuilt.o -o out-rust.so 2>/dev/null
 	check_eq "... and links the object rebuilt -mtls-dialect=desc" 0 "$?"
 fi
 
