@@ -469,7 +469,7 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 			if (d->reloc->recompile) {
 				lk_buf_addstr(&b, "rebuild ");
 				rp_input_words(line, ref, &b);
-				lk_buf_addf(&b, " with %s (GCC's default: TLS descriptors, which GNU ld, lld and mold all take); or link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type",
+				lk_buf_addf(&b, " with %s (GCC's default), whose TLS relocations GNU ld, lld and mold all take; or link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type",
 					    d->reloc->recompile);
 			} else {
 				lk_buf_addstr(&b, "link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type; or make the TLS accesses of ");

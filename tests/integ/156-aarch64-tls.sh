@@ -11,7 +11,9 @@
 #   here: gcc emits none); GNU ld links them all.
 # - TLS descriptors (desc, gcc's default) and initial-exec: all three.
 # - local-exec in a shared object: GNU ld links it on AArch64 (and says
-#   nothing), lld and mold refuse it; in an executable all three link.
+#   nothing), lld and mold refuse it; in an executable all three link,
+#   but for GCC's -mtls-size=12 (TLSLE_ADD_TPREL_LO12), which lld does not
+#   know.
 # - x86-64's local-exec (R_X86_64_TPOFF32) in a shared object: all three
 #   refuse it.
 # The first fix each failing verdict offers is applied with the real tools.
@@ -71,6 +73,7 @@ done
 $A -O1 -fPIC -mtls-dialect=trad -ftls-model=local-dynamic -c ld.c -o ld-trad.o
 $A -O1 -fPIC -c def.c main.c lemain.c
 $A -O1 -fPIC -ftls-model=local-exec -c le.c -o le.o
+$A -O2 -mtls-size=12 -ftls-model=local-exec -c le.c -o le12.o
 $A -O1 -fPIC -ftls-model=initial-exec -c gd.c -o ie.o
 $A -c ldasm.s -o ldasm.o
 mkdir xb && ln -s "$(command -v ld.lld)" xb/ld.lld && ln -s "$(command -v mold)" xb/ld.mold
@@ -113,6 +116,9 @@ tls_case "success success success" ie-shared -shared ie.o
 tls_case "success failure failure" le-shared -shared le.o
 tls_case "success success success" le-pie -pie le.o lemain.o
 tls_case "success success success" le-exe -no-pie le.o lemain.o
+# -mtls-size=12: local-exec in one ADD (R_AARCH64_TLSLE_ADD_TPREL_LO12), which lld does not know, in any output.
+tls_case "success failure success" le12-exe -no-pie le12.o lemain.o
+tls_case "success failure success" le12-pie -pie le12.o lemain.o
 
 # What each failing verdict says: the relocation type and the input, from the inputs.
 w=$(why gd-trad-shared-lld lld)
@@ -163,6 +169,12 @@ if [ -x "$rlld" ]; then
 	"$SHIM" -- $A -B"$T/xr" -fuse-ld=lld -shared gd-rebuilt.o -o out-rust.so 2>/dev/null
 	check_eq "... and links the object rebuilt -mtls-dialect=desc" 0 "$?"
 fi
+
+f=$(fix le12-exe-lld lld)
+check_contains "lld's first fix for -mtls-size=12: GCC's default size" "$f" "rebuild le12.o (at 4) with -mtls-size=24 (GCC's default)"
+$A -O2 -mtls-size=24 -ftls-model=local-exec -c le.c -o le24.o
+$A -B"$T/xb" -fuse-ld=lld -no-pie le24.o lemain.o -o fixed-le24
+check_eq "... rebuilt so, the real lld links it" 0 "$?"
 
 # x86-64: R_X86_64_TPOFF32 in a shared object, refused by all three.
 LK_CC=cc

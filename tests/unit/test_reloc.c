@@ -108,6 +108,9 @@ static void test_reloc_aarch64_tls_per_linker(void **state)
 	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSDESC_ADR_PAGE21, LK_OUT_SHARED));
 	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC, LK_OUT_SHARED));
 	assert_false(lk_aarch64_tls_kept(R_AARCH64_TLSDESC_CALL));
+	assert_false(lk_aarch64_tls_kept(R_AARCH64_TLSLE_ADD_TPREL_HI12));
+	assert_true(lk_aarch64_tls_kept(R_AARCH64_TLSLE_ADD_TPREL_LO12));
+	assert_string_equal(lk_aarch64_tls_recompile(R_AARCH64_TLSLE_ADD_TPREL_LO12), "-mtls-size=24");
 	assert_true(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_SHARED));
 	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_EXEC));
 	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLD_MOVW_G1, LK_RL_GNU_LD, LK_OUT_EXEC, &why), LK_RV_UNKNOWN);

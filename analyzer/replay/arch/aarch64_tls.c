@@ -27,7 +27,8 @@
  *   S cannot be used with -shared".
  * - mold 1.10 (elf/arch-arm64.cc scan_relocations) knows what lld knows
  *   but the local-exec LDST*_TPREL_LO12* types, and also TLSGD_ADR_PAGE21,
- *   TLSGD_ADD_LO12_NC and TLSLE_ADD_TPREL_LO12; the rest is its default
+ *   TLSGD_ADD_LO12_NC and TLSLE_ADD_TPREL_LO12 (GCC's local-exec under
+ *   -mtls-size=12, which lld does not know); the rest is its default
  *   case, "unknown relocation: R_AARCH64_...". So it links GCC's
  *   -mtls-dialect=trad code, not a TLSLD_* one. Local-exec in a shared
  *   object: "relocation ... can not be used when making a shared object".
@@ -184,7 +185,8 @@ int lk_aarch64_tls_kept(uint32_t type)
 {
 	const struct tls_type *t = type_of(type);
 
-	return t && (t->gnu != 'k' || t->lld != 'k' || t->mold != 'k' || t->howto.cls == LK_RC_TLS_LE);
+	/* Local-exec in a shared object is kept as x86-64's is (reloc.c's keep_for_output), in that output only. */
+	return t && (t->gnu != 'k' || t->lld != 'k' || t->mold != 'k');
 }
 
 const char *lk_aarch64_tls_recompile(uint32_t type)
@@ -192,5 +194,8 @@ const char *lk_aarch64_tls_recompile(uint32_t type)
 	/* What GCC's -mtls-dialect=trad emits (general and local dynamic alike); desc, its default, emits TLSDESC_*. */
 	if (type == R_AARCH64_TLSGD_ADR_PAGE21 || type == R_AARCH64_TLSGD_ADD_LO12_NC)
 		return "-mtls-dialect=desc";
+	/* GCC's local-exec under -mtls-size=12 (one ADD, which lld does not know); 24, its default, is ADD_TPREL_HI12 and _LO12_NC. */
+	if (type == R_AARCH64_TLSLE_ADD_TPREL_LO12)
+		return "-mtls-size=24";
 	return NULL;
 }

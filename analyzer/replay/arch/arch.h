@@ -109,7 +109,7 @@ enum lk_reloc_verdict lk_aarch64_tls_judge(uint32_t type, enum lk_reloc_linker l
 					   const char **why);
 /* Do GNU ld, lld and mold judge `type` in `output` differently? */
 int lk_aarch64_tls_parts(uint32_t type, enum lk_reloc_output output);
-/* Is `type` one the relocation room keeps in every output (a linker may not know it, or it is local-exec)? */
+/* Is `type` one the relocation room keeps in every output (a linker does not know it)? */
 int lk_aarch64_tls_kept(uint32_t type);
 /* The compiler option that makes GCC emit what every linker takes instead of `type`, or NULL. */
 const char *lk_aarch64_tls_recompile(uint32_t type);
