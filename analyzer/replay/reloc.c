@@ -59,6 +59,12 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 
 /* ---- the line's policy ---- */
 
+/* Whose rules this replay judges by, where the linkers differ by type (arch/aarch64_tls.c). */
+static enum lk_reloc_linker linker_of(const struct rp *r)
+{
+	return !(r->mode & RP_LLD) ? LK_RL_GNU_LD : (r->mode & RP_MOLD) ? LK_RL_MOLD : LK_RL_LLD;
+}
+
 static int z_keyword_is(const struct lk_line_item *it, const char *kw)
 {
 	return it->kind == LK_ITEM_OPTION && !strncmp(it->word, "-z", 2) && it->ld_value && !strcmp(it->ld_value, kw);
@@ -200,13 +206,15 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	if (full_layout)
 		rr->layout = rr_layout_new();
 	/*
-	 * Section headers always (the image's size, TLS sections); relocations
-	 * where a judgement is possible: on AArch64 in every output, for the TLS
-	 * types a linker does not know (tls_kept). NEEDSWORK(#33): a line that
-	 * does not say its machine (no -m) is known to be AArch64 only from its
-	 * first input, too late to ask for relocations there.
+	 * AArch64's relocations in every output, for the TLS types a linker does
+	 * not know (tls_kept). NEEDSWORK(#33): a line that does not say its
+	 * machine (no -m) is known to be AArch64 only from its first input, too
+	 * late to ask for relocations there.
 	 */
-	return rr->pic_line || full_layout || (rr->arch && rr->arch->machine == EM_AARCH64) ? LK_ELF_GC_RELOCS : 0;
+	if (rr->arch && rr->arch->machine == EM_AARCH64 && !full_layout)
+		return LK_ELF_GC_RELOCS;
+	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
+	return rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0;
 }
 
 void rp_relocs_free(struct rp *r)
@@ -318,6 +326,31 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 	}
 }
 
+/*
+ * An AArch64 TLS relocation kept: where the linkers part on it
+ * (arch/aarch64_tls.c), GNU ld's replay does not stand in for the
+ * lld-rules one, nor that one for mold's; and what GNU ld links into a
+ * shared object that the others refuse is said.
+ */
+static void tls_parts(struct rp *r, const struct rr_ref *ref)
+{
+	enum lk_reloc_output out = output_of(r);
+	enum lk_reloc_linker linker = linker_of(r);
+	uint32_t type = ref->howto->type;
+	const char *why;
+
+	if (!lk_aarch64_tls_parts(type, out))
+		return;
+	rp_answer_differs(r);
+	if (linker == LK_RL_LLD &&
+	    lk_aarch64_tls_judge(type, LK_RL_LLD, out, &why) != lk_aarch64_tls_judge(type, LK_RL_MOLD, out, &why))
+		r->mold_differs = 1;	/* mold's own replay judges it */
+	if (linker == LK_RL_GNU_LD && ref->howto->cls == LK_RC_TLS_LE && out == LK_OUT_SHARED &&
+	    lk_aarch64_tls_judge(type, LK_RL_GNU_LD, out, &why) == LK_RV_OK)
+		rp_note(r, "GNU ld links the local-exec TLS accesses (R_AARCH64_TLSLE_*) of '%s' into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
+			r->out->inputs.items[ref->input].path);	/* once per input: rp_note says a text once */
+}
+
 static void keep_ref(struct rp *r, long input, const struct lk_elf_gc *g, const struct lk_elf_reloc *x,
 		     const struct lk_reloc_howto *h, struct lk_sym *sym, int not_allowed, const char **producer)
 {
@@ -350,6 +383,8 @@ static void keep_ref(struct rp *r, long input, const struct lk_elf_gc *g, const 
 	ref->vis = gs->vis;
 	ref->writable = g->sections[x->section].write;
 	ref->not_allowed = not_allowed;
+	if (not_allowed && rr->arch->machine == EM_AARCH64 && lk_reloc_aarch64_tls(h->type))
+		tls_parts(r, ref);
 }
 
 /* The first thing the room met and does not model: a success is then unknown (lk_replay_run). */
@@ -575,41 +610,6 @@ static int lld_tls_pc(const struct rp *r, const struct rr_ref *ref, enum lk_relo
 	       !ref->sym->dynamic && ref->sym->tls;
 }
 
-/* Which linker's rules this replay judges by. */
-static enum lk_reloc_linker linker_of(const struct rp *r)
-{
-	return !(r->mode & RP_LLD) ? LK_RL_GNU_LD : (r->mode & RP_MOLD) ? LK_RL_MOLD : LK_RL_LLD;
-}
-
-/*
- * One relocation judged: AArch64's TLS types by the replay's linker's own
- * rules (arch/aarch64_tls.c), the rest by arch/judge.c. Where the linkers
- * part on one, GNU ld's replay does not stand in for the lld-rules one,
- * nor that one for mold's.
- */
-static enum lk_reloc_verdict judge(struct rp *r, const struct rr_ref *ref, const struct lk_reloc_site *site,
-				   const char **why)
-{
-	uint32_t type = ref->howto->type;
-	enum lk_reloc_linker linker = linker_of(r);
-	enum lk_reloc_verdict v;
-
-	if (site->arch->machine != EM_AARCH64 || !lk_reloc_aarch64_tls(type))
-		return lk_reloc_judge(site, why);
-	v = lk_aarch64_tls_judge(type, linker, site->output, why);
-	if (lk_aarch64_tls_parts(type, site->output)) {
-		const char *mold_why;
-
-		rp_answer_differs(r);
-		if (linker == LK_RL_LLD && lk_aarch64_tls_judge(type, LK_RL_MOLD, site->output, &mold_why) != v)
-			r->mold_differs = 1;	/* mold's own replay judges it */
-	}
-	if (linker == LK_RL_GNU_LD && v == LK_RV_OK && ref->howto->cls == LK_RC_TLS_LE && site->output == LK_OUT_SHARED)
-		rp_note(r, "GNU ld links the local-exec TLS accesses (R_AARCH64_TLSLE_*) of '%s' into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
-			r->out->inputs.items[ref->input].path);	/* once per input: rp_note says a text once */
-	return v;
-}
-
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -618,7 +618,7 @@ static void judge_output(struct rp *r)
 
 	for (size_t i = 0; i < rr->refs.nr; i++) {
 		const struct rr_ref *ref = &rr->refs.items[i];
-		struct lk_reloc_site site = { rr->arch, ref->howto, out, z_text, ref->writable, target_of(r, ref) };
+		struct lk_reloc_site site = { rr->arch, ref->howto, out, z_text, ref->writable, target_of(r, ref), linker_of(r) };
 		const char *why;
 		struct lk_diag_reloc *x;
 
@@ -633,7 +633,7 @@ static void judge_output(struct rp *r)
 			}
 			continue;
 		}
-		switch (judge(r, ref, &site, &why)) {
+		switch (lk_reloc_judge(&site, &why)) {
 		case LK_RV_OK:
 			continue;
 		case LK_RV_UNSUPPORTED:

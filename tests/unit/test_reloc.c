@@ -48,7 +48,7 @@ static enum lk_reloc_verdict judge(uint32_t type, enum lk_reloc_output out, int 
 				   enum lk_reloc_target target)
 {
 	const struct lk_reloc_arch *x = lk_reloc_arch_of(EM_X86_64);
-	struct lk_reloc_site s = { x, lk_reloc_howto_of(x, type), out, z_text, writable, target };
+	struct lk_reloc_site s = { x, lk_reloc_howto_of(x, type), out, z_text, writable, target, LK_RL_GNU_LD };
 	const char *why;
 
 	return lk_reloc_judge(&s, &why);
@@ -114,6 +114,20 @@ static void test_reloc_aarch64_tls_per_linker(void **state)
 	assert_true(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_SHARED));
 	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_EXEC));
 	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLD_MOVW_G1, LK_RL_GNU_LD, LK_OUT_EXEC, &why), LK_RV_UNKNOWN);
+	/* lk_reloc_judge hands them over, in every output, with the site's linker. */
+	{
+		struct lk_reloc_site site = { a, lk_reloc_howto_of(a, R_AARCH64_TLSGD_ADR_PAGE21), LK_OUT_EXEC, 1, 0,
+					      LK_TGT_PREEMPTIBLE, LK_RL_LLD };
+
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_UNSUPPORTED);
+		site.linker = LK_RL_MOLD;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_OK);
+		site.howto = lk_reloc_howto_of(a, R_AARCH64_TLSLE_ADD_TPREL_LO12_NC);
+		site.output = LK_OUT_SHARED;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_NOT_ALLOWED);
+		site.linker = LK_RL_GNU_LD;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_OK);
+	}
 }
 
 int main(void)

@@ -60,6 +60,9 @@ enum lk_reloc_target {
 	LK_TGT_UNSURE,		/* a version script or --dynamic-list may make it local: not modelled */
 };
 
+/* The linker whose rules judge a relocation, where they differ by type (aarch64_tls.c). */
+enum lk_reloc_linker { LK_RL_GNU_LD, LK_RL_LLD, LK_RL_MOLD };
+
 struct lk_reloc_site {
 	const struct lk_reloc_arch *arch;
 	const struct lk_reloc_howto *howto;
@@ -67,6 +70,7 @@ struct lk_reloc_site {
 	int z_text;		/* text relocations are errors: GNU ld's -z text (its default is notext, with a warning); lld's default */
 	int writable;		/* the section it applies to is SHF_WRITE */
 	enum lk_reloc_target target;
+	enum lk_reloc_linker linker;	/* whose rules, where they differ by type: AArch64's TLS (aarch64_tls.c) */
 };
 
 enum lk_reloc_verdict {
@@ -80,7 +84,8 @@ enum lk_reloc_verdict {
 
 /*
  * Can the output `site->output` take the relocation `site->howto` (one of
- * `site->arch`) at that place against that target? The z-text policy is
+ * `site->arch`) at that place against that target? (AArch64's TLS types:
+ * by `site->linker`'s rules, lk_aarch64_tls_judge.) The z-text policy is
  * the caller's, so that each linker's model passes its own (GNU ld: -z
  * text only when the line says so; lld: unless -z notext). *why gets a
  * static phrase for NOT_ALLOWED, TEXTREL* and UNKNOWN.
@@ -94,9 +99,6 @@ const struct lk_reloc_howto *lk_reloc_howto_of(const struct lk_reloc_arch *a, ui
 
 /* aarch64_tls.c: the entry of a TLS type (512-573), or NULL. */
 const struct lk_reloc_howto *lk_reloc_aarch64_tls(uint32_t type);
-
-/* The linker whose rules judge a relocation, where they differ by type (aarch64_tls.c). */
-enum lk_reloc_linker { LK_RL_GNU_LD, LK_RL_LLD, LK_RL_MOLD };
 
 /*
  * aarch64_tls.c: AArch64 TLS type `type` (512-573) in `output` as
