@@ -202,6 +202,20 @@ static void fix_not_allowed(const struct lk_fixer *fx, const struct lk_diag *d)
 		assembly_fix(fx, d);
 		return;
 	}
+	if (d->reloc->tls_le) {
+		/* ld says "recompile with -fPIC"; -fPIC code that asks for -ftls-model=local-exec keeps it: the model is the fix. */
+		struct lk_fix *f;
+
+		lk_buf_addstr(&b, "rebuild ");
+		object_name(&out->inputs.items[d->ref_input], &b);
+		lk_buf_addstr(&b, " with -fPIC and without -ftls-model=local-exec (-fPIC's own model, global dynamic, works in any shared object; initial-exec in one loaded at startup)");
+		f = lk_fix_stated(fx, d, LK_EDIT_KIND_REBUILD, out->inputs.items[d->ref_input].path,
+				  "the object's sources, and the build's compile command for it", b.buf);
+		lk_strvec_push(&f->edit.words, "-fPIC");
+		lk_strvec_push(&f->edit.words, "-ftls-model=global-dynamic");
+		lk_buf_release(&b);
+		return;
+	}
 	lk_buf_addstr(&b, "rebuild ");
 	object_name(&out->inputs.items[d->ref_input], &b);
 	lk_buf_addf(&b, " with %s (position-independent code)", d->reloc->recompile);

@@ -407,6 +407,17 @@ static int taken_from_before(const struct lk_line *line, const struct lk_replay 
 	return at < 0 || first < 0 || at < first;
 }
 
+/* A fix no replay can try (`text` taken), said once however many relocations of one input ask for it. */
+static void fix_once(struct lk_linker_verdict *v, char *text)
+{
+	for (size_t i = 0; i < v->fixes.nr; i++)
+		if (!strcmp(v->fixes.items[i], text)) {
+			free(text);
+			return;
+		}
+	rp_linker_fix(v, text, NULL, -1);
+}
+
 /* A diagnostic of the lld-rules replay, said for `who` (lld or mold: they resolve alike; mold checks no TLS type). */
 void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy, const char *who,
 		       enum lk_linker linker, struct lk_linker_verdict *v)
@@ -450,7 +461,31 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				rp_input_words(line, ref, &b);
 			}
 		}
-		if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
+		if (d->kind == LK_DIAG_RELOC_UNSUPPORTED && d->reloc && ref) {
+			/* A TLS type the linker does not know (arch/aarch64_tls.c): no option of the line helps. */
+			lk_buf_addf(&b, ": %s does not know this TLS relocation type (\"unknown relocation\", in every output)", who);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: ", who);
+			if (d->reloc->recompile) {
+				lk_buf_addstr(&b, "rebuild ");
+				rp_input_words(line, ref, &b);
+				lk_buf_addf(&b, " with %s (GCC's default), whose TLS relocations GNU ld, lld and mold all take; or link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type",
+					    d->reloc->recompile);
+			} else {
+				lk_buf_addstr(&b, "link with GNU ld (-fuse-ld=bfd), which knows every AArch64 TLS relocation type; or make the TLS accesses of ");
+				rp_input_words(line, ref, &b);
+				lk_buf_addstr(&b, " TLS descriptors (R_AARCH64_TLSDESC_*, what GCC emits by default)");
+			}
+			fix_once(v, lk_buf_detach(&b));
+		} else if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && d->reloc && d->reloc->tls_le && ref) {
+			/* Local-exec TLS in a shared object: another TLS model, not -z notext nor -fPIC alone. */
+			lk_buf_addf(&b, ": %s, and the output is %s", d->reloc->rule, d->reloc->output);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: rebuild ", who);
+			rp_input_words(line, ref, &b);
+			lk_buf_addstr(&b, " with -fPIC and without -ftls-model=local-exec (-fPIC's own model, global dynamic, works in any shared object; initial-exec in one loaded at startup)");
+			fix_once(v, lk_buf_detach(&b));
+		} else if (d->kind == LK_DIAG_RELOC_NOT_ALLOWED && strstr(who, "lld") && d->reloc && d->reloc->output &&
 		    strcmp(d->reloc->output, "a PIE object")) {
 			/*
 			 * lld's -z text default refuses what GNU ld and mold make a text

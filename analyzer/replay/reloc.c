@@ -60,6 +60,12 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 
 /* ---- the line's policy ---- */
 
+/* Whose rules this replay judges by, where the linkers differ by type (arch/aarch64_tls.c). */
+static enum lk_reloc_linker linker_of(const struct rp *r)
+{
+	return !(r->mode & RP_LLD) ? LK_RL_GNU_LD : (r->mode & RP_MOLD) ? LK_RL_MOLD : LK_RL_LLD;
+}
+
 static int z_keyword_is(const struct lk_line_item *it, const char *kw)
 {
 	return it->kind == LK_ITEM_OPTION && !strncmp(it->word, "-z", 2) && it->ld_value && !strcmp(it->ld_value, kw);
@@ -125,6 +131,16 @@ int rp_line_places_sections(const struct lk_line *line)
 	return fixed;
 }
 
+/*
+ * An AArch64 TLS type some linker does not know (lld: the traditional
+ * dialect's TLSGD_*, every TLSLD_*), or local-exec: kept in every output,
+ * each linker's rules judge it (arch/aarch64_tls.c).
+ */
+static int tls_kept(const struct rp_relocs *rr, uint32_t type)
+{
+	return rr->arch && rr->arch->machine == EM_AARCH64 && lk_aarch64_tls_kept(type);
+}
+
 /* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
 static int keep_reloc(const void *ctx, uint32_t type, int writable)
 {
@@ -137,6 +153,8 @@ static int keep_reloc(const void *ctx, uint32_t type, int writable)
 	if (!(h = lk_reloc_howto_of(rr->arch, type)))
 		return 1;	/* not in the table: add_relocs says so */
 	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
+		return 1;
+	if (tls_kept(rr, type))
 		return 1;
 	if (!rr->pic_line)
 		return 0;
@@ -164,6 +182,14 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	rr->fixed_addresses = rr_read_starts(r->line, &rr->starts);
 	if (full_layout)
 		rr->layout = rr_layout_new();
+	/*
+	 * AArch64's relocations in every output, for the TLS types a linker does
+	 * not know (tls_kept). NEEDSWORK(#33): a line that does not say its
+	 * machine (no -m) is known to be AArch64 only from its first input, too
+	 * late to ask for relocations there.
+	 */
+	if (rr->arch && rr->arch->machine == EM_AARCH64 && !full_layout)
+		return LK_ELF_GC_RELOCS;
 	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
 	return (rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
 }
@@ -277,6 +303,31 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 	}
 }
 
+/*
+ * An AArch64 TLS relocation kept: where the linkers part on it
+ * (arch/aarch64_tls.c), GNU ld's replay does not stand in for the
+ * lld-rules one, nor that one for mold's; and what GNU ld links into a
+ * shared object that the others refuse is said.
+ */
+static void tls_parts(struct rp *r, const struct rr_ref *ref)
+{
+	enum lk_reloc_output out = output_of(r);
+	enum lk_reloc_linker linker = linker_of(r);
+	uint32_t type = ref->howto->type;
+	const char *why;
+
+	if (!lk_aarch64_tls_parts(type, out))
+		return;
+	rp_answer_differs(r);
+	if (linker == LK_RL_LLD &&
+	    lk_aarch64_tls_judge(type, LK_RL_LLD, out, &why) != lk_aarch64_tls_judge(type, LK_RL_MOLD, out, &why))
+		r->mold_differs = 1;	/* mold's own replay judges it */
+	if (linker == LK_RL_GNU_LD && ref->howto->cls == LK_RC_TLS_LE && out == LK_OUT_SHARED &&
+	    lk_aarch64_tls_judge(type, LK_RL_GNU_LD, out, &why) == LK_RV_OK)
+		rp_note(r, "GNU ld links the local-exec TLS accesses (R_AARCH64_TLSLE_*) of '%s' into a shared object on AArch64: it writes the offset from the thread pointer as for an executable, with no dynamic relocation, right only where the loader puts the library's TLS block where an executable's goes (lld and mold refuse it)",
+			r->out->inputs.items[ref->input].path);	/* once per input: rp_note says a text once */
+}
+
 static void keep_ref(struct rp *r, long input, const struct lk_elf_gc *g, const struct lk_elf_reloc *x,
 		     const struct lk_reloc_howto *h, struct lk_sym *sym, int not_allowed, const char **producer)
 {
@@ -309,6 +360,8 @@ static void keep_ref(struct rp *r, long input, const struct lk_elf_gc *g, const 
 	ref->vis = gs->vis;
 	ref->writable = g->sections[x->section].write;
 	ref->not_allowed = not_allowed;
+	if (not_allowed && rr->arch->machine == EM_AARCH64 && lk_reloc_aarch64_tls(h->type))
+		tls_parts(r, ref);
 }
 
 /* The first thing the room met and does not model: a success is then unknown (lk_replay_run). */
@@ -354,8 +407,10 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
-		if (rr->pic_line && keep_for_output(r, h, writable, global) &&
-		    (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
+		if (tls_kept(rr, x->type)) {
+			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
+		} else if (rr->pic_line && keep_for_output(r, h, writable, global) &&
+			   (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 			/* Under lld_pie every PC-relative one kept is lld's alone (a PIE is not shared). */
 			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r);
@@ -551,7 +606,7 @@ static void judge_output(struct rp *r)
 
 	for (size_t i = 0; i < rr->refs.nr; i++) {
 		const struct rr_ref *ref = &rr->refs.items[i];
-		struct lk_reloc_site site = { rr->arch, ref->howto, out, z_text, ref->writable, target_of(r, ref) };
+		struct lk_reloc_site site = { rr->arch, ref->howto, out, z_text, ref->writable, target_of(r, ref), linker_of(r) };
 		const char *why;
 		struct lk_diag_reloc *x;
 
@@ -568,6 +623,14 @@ static void judge_output(struct rp *r)
 		}
 		switch (lk_reloc_judge(&site, &why)) {
 		case LK_RV_OK:
+			continue;
+		case LK_RV_UNSUPPORTED:
+			if (!reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
+				x = reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
+				x->output = output_words(out);
+				x->rule = why;
+				x->recompile = lk_aarch64_tls_recompile(ref->howto->type);
+			}
 			continue;
 		case LK_RV_TEXTREL:
 			textrel = 1;
@@ -586,6 +649,7 @@ static void judge_output(struct rp *r)
 		x->output = output_words(out);
 		x->rule = why;
 		x->recompile = out == LK_OUT_SHARED ? "-fPIC" : "-fPIE";
+		x->tls_le = ref->howto->cls == LK_RC_TLS_LE;
 	}
 	if (textrel && z_text_policy(r, RP_LLD))
 		rp_answer_differs(r);	/* lld refuses what GNU ld only warns about */

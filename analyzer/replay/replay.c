@@ -68,6 +68,7 @@ const char *lk_diag_kind_name(enum lk_diag_kind kind)
 	case LK_DIAG_RELOC_NOT_ALLOWED: return "relocation-not-allowed";
 	case LK_DIAG_RELOC_OVERFLOW: return "relocation-overflow";
 	case LK_DIAG_TLS_MISMATCH: return "tls-mismatch";
+	case LK_DIAG_RELOC_UNSUPPORTED: return "relocation-unsupported";
 	case LK_DIAG_INCOMPATIBLE: return "incompatible-skipped";
 	case LK_DIAG_WRONG_MACHINE: return "wrong-machine";
 	case LK_DIAG_BITCODE: return "bitcode-without-plugin";

@@ -62,6 +62,7 @@ enum lk_diag_kind {
 	LK_DIAG_RELOC_NOT_ALLOWED,	/* "relocation-not-allowed": the output kind cannot take it */
 	LK_DIAG_RELOC_OVERFLOW,	/* "relocation-overflow": "relocation truncated to fit", by the estimated layout */
 	LK_DIAG_TLS_MISMATCH,	/* "tls-mismatch": a TLS and a non-TLS symbol of one name; ref_input and def_input */
+	LK_DIAG_RELOC_UNSUPPORTED,	/* "relocation-unsupported": the linker knows no such type (lld's, mold's replay only) */
 	LK_DIAG_HIDDEN_DSO_REF,	/* "hidden-symbol": a hidden definition a shared object references; ref_input is the DSO */
 	LK_DIAG_VERSION_TAG,	/* "duplicate-version-tag": `symbol` is the tag, `defined_path` the version script */
 };
@@ -76,7 +77,8 @@ struct lk_diag_reloc {
 	char *producer;		/* how the referencing object says it was compiled, or NULL */
 	const char *output;	/* "a PIE object", "a shared object", "an executable" (static) */
 	const char *rule;	/* not-allowed: why that output cannot take it (static) */
-	const char *recompile;	/* the compiler option of the stated fix: "-fPIE", "-fPIC", "-mcmodel=medium" */
+	const char *recompile;	/* the compiler option of the stated fix: "-fPIE", "-fPIC", "-mcmodel=medium", or NULL */
+	int tls_le;		/* not-allowed: local-exec TLS in a shared object (another TLS model fixes it, not -fPIC) */
 	long long distance;	/* overflow: the estimated distance (or address) in bytes */
 	unsigned long long reach;	/* ... and what the relocation reaches */
 	struct lk_strvec between;	/* overflow: the large sections between the place and its target */
@@ -105,7 +107,7 @@ struct lk_diag {
 	long def_input;		/* dso-missing: the DSO that defines it; multiple-definition: the first definer */
 	struct lk_strvec via;	/* dso-missing: DSOs whose DT_NEEDED chain reaches it, outermost first */
 	char *defined_path;	/* ordering: the archive on the line that defines it (def_input is -1) */
-	struct lk_diag_reloc *reloc;	/* relocation-not-allowed, relocation-overflow, tls-mismatch; else NULL */
+	struct lk_diag_reloc *reloc;	/* relocation-not-allowed, relocation-overflow, tls-mismatch, relocation-unsupported; else NULL */
 	long item;		/* input-not-found and the unusable kinds: the line item ld stops at, else -1 */
 	char *member;		/* ... the archive member it stops at, or NULL */
 	char *problem;		/* the unusable kinds: what is wrong, one line naming the file */

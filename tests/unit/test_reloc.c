@@ -48,7 +48,7 @@ static enum lk_reloc_verdict judge(uint32_t type, enum lk_reloc_output out, int 
 				   enum lk_reloc_target target)
 {
 	const struct lk_reloc_arch *x = lk_reloc_arch_of(EM_X86_64);
-	struct lk_reloc_site s = { x, lk_reloc_howto_of(x, type), out, z_text, writable, target };
+	struct lk_reloc_site s = { x, lk_reloc_howto_of(x, type), out, z_text, writable, target, LK_RL_GNU_LD };
 	const char *why;
 
 	return lk_reloc_judge(&s, &why);
@@ -74,11 +74,68 @@ static void test_reloc_judge_x86_64(void **state)
 	assert_int_equal(judge(R_X86_64_GOTPCRELX, LK_OUT_SHARED, 1, 0, LK_TGT_PREEMPTIBLE), LK_RV_OK);
 }
 
+/* arch/aarch64_tls.c: each TLS type by its own name, and each linker's rules (ld.lld 14.0.6, mold 1.10.1, GNU ld 2.40). */
+static void test_reloc_aarch64_tls_per_linker(void **state)
+{
+	const struct lk_reloc_arch *a = lk_reloc_arch_of(EM_AARCH64);
+	const char *why;
+
+	(void)state;
+	for (uint32_t t = R_AARCH64_TLSGD_ADR_PREL21; t <= R_AARCH64_TLSLD_LDST128_DTPREL_LO12_NC; t++) {
+		assert_non_null(lk_reloc_howto_of(a, t));
+		assert_int_equal(lk_reloc_howto_of(a, t)->type, t);
+		assert_true(!strncmp(lk_reloc_howto_of(a, t)->name, "R_AARCH64_TLS", 13));
+	}
+	assert_string_equal(lk_reloc_howto_of(a, R_AARCH64_TLSGD_ADR_PAGE21)->name, "R_AARCH64_TLSGD_ADR_PAGE21");
+	assert_string_equal(lk_reloc_howto_of(a, R_AARCH64_TLSDESC_CALL)->name, "R_AARCH64_TLSDESC_CALL");
+	assert_null(lk_reloc_howto_of(a, 574));
+	/* -mtls-dialect=trad: lld refuses it in every output, mold and GNU ld take it. */
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSGD_ADR_PAGE21, LK_RL_LLD, LK_OUT_EXEC, &why), LK_RV_UNSUPPORTED);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSGD_ADD_LO12_NC, LK_RL_LLD, LK_OUT_SHARED, &why), LK_RV_UNSUPPORTED);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSGD_ADR_PAGE21, LK_RL_MOLD, LK_OUT_SHARED, &why), LK_RV_OK);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSGD_ADR_PAGE21, LK_RL_GNU_LD, LK_OUT_PIE, &why), LK_RV_OK);
+	assert_string_equal(lk_aarch64_tls_recompile(R_AARCH64_TLSGD_ADR_PAGE21), "-mtls-dialect=desc");
+	/* Local dynamic: neither lld nor mold. */
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLD_ADR_PAGE21, LK_RL_MOLD, LK_OUT_PIE, &why), LK_RV_UNSUPPORTED);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLD_ADD_DTPREL_HI12, LK_RL_GNU_LD, LK_OUT_SHARED, &why), LK_RV_OK);
+	/* Local-exec in a shared object: GNU ld links it, lld and mold refuse it. */
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_RL_GNU_LD, LK_OUT_SHARED, &why), LK_RV_OK);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_RL_LLD, LK_OUT_SHARED, &why), LK_RV_NOT_ALLOWED);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_RL_MOLD, LK_OUT_SHARED, &why), LK_RV_NOT_ALLOWED);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_RL_LLD, LK_OUT_PIE, &why), LK_RV_OK);
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLE_ADD_TPREL_LO12, LK_RL_LLD, LK_OUT_PIE, &why), LK_RV_UNSUPPORTED);
+	/* TLS descriptors and initial-exec: every linker, every output. */
+	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSDESC_ADR_PAGE21, LK_OUT_SHARED));
+	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC, LK_OUT_SHARED));
+	assert_false(lk_aarch64_tls_kept(R_AARCH64_TLSDESC_CALL));
+	assert_false(lk_aarch64_tls_kept(R_AARCH64_TLSLE_ADD_TPREL_HI12));
+	assert_true(lk_aarch64_tls_kept(R_AARCH64_TLSLE_ADD_TPREL_LO12));
+	assert_string_equal(lk_aarch64_tls_recompile(R_AARCH64_TLSLE_ADD_TPREL_LO12), "-mtls-size=24");
+	assert_true(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_SHARED));
+	assert_false(lk_aarch64_tls_parts(R_AARCH64_TLSLE_ADD_TPREL_HI12, LK_OUT_EXEC));
+	assert_int_equal(lk_aarch64_tls_judge(R_AARCH64_TLSLD_MOVW_G1, LK_RL_GNU_LD, LK_OUT_EXEC, &why), LK_RV_UNKNOWN);
+	/* lk_reloc_judge hands them over, in every output, with the site's linker. */
+	{
+		struct lk_reloc_site site = { a, lk_reloc_howto_of(a, R_AARCH64_TLSGD_ADR_PAGE21), LK_OUT_EXEC, 1, 0,
+					      LK_TGT_PREEMPTIBLE, LK_RL_LLD };
+
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_UNSUPPORTED);
+		site.linker = LK_RL_MOLD;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_OK);
+		site.howto = lk_reloc_howto_of(a, R_AARCH64_TLSLE_ADD_TPREL_LO12_NC);
+		site.output = LK_OUT_SHARED;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_NOT_ALLOWED);
+		site.linker = LK_RL_GNU_LD;
+		assert_int_equal(lk_reloc_judge(&site, &why), LK_RV_OK);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reloc_ordinary_types_known),
 		cmocka_unit_test(test_reloc_judge_x86_64),
+		cmocka_unit_test(test_reloc_aarch64_tls_per_linker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,22 +70,8 @@ static const struct lk_reloc_howto types[] = {
 	T(R_AARCH64_LD64_GOTPAGE_LO15, LK_RC_OK, 0, 0),
 };
 
-/* The TLS types (512-573): every model but local-exec works in any output. */
-static const struct lk_reloc_howto tls = { 0, "R_AARCH64_TLS*", LK_RC_TLS, 0, 0 };
-static const struct lk_reloc_howto tls_le = { 0, "R_AARCH64_TLSLE_*", LK_RC_TLS_LE, 0, 0 };
-
 const struct lk_reloc_arch lk_reloc_arch_aarch64 = {
 	EM_AARCH64, "AArch64", types, sizeof(types) / sizeof(types[0]), 0x400000, 27, 1, "-mcmodel=large",
 };
 
-/* aarch64's TLS range (512-573), kept out of the sorted table: one entry per model is enough. */
-const struct lk_reloc_howto *lk_reloc_aarch64_tls(uint32_t type)
-{
-	if (type >= R_AARCH64_TLSLE_MOVW_TPREL_G2 && type <= R_AARCH64_TLSLE_LDST64_TPREL_LO12_NC)
-		return &tls_le;
-	if (type == R_AARCH64_TLSLE_LDST128_TPREL_LO12 || type == R_AARCH64_TLSLE_LDST128_TPREL_LO12_NC)
-		return &tls_le;
-	if (type >= R_AARCH64_TLSGD_ADR_PREL21 && type <= R_AARCH64_TLSLD_LDST128_DTPREL_LO12_NC)
-		return &tls;
-	return NULL;
-}
+/* aarch64's TLS range (512-573), kept out of the sorted table, is aarch64_tls.c's: its linkers differ there. */

@@ -60,6 +60,9 @@ enum lk_reloc_target {
 	LK_TGT_UNSURE,		/* a version script or --dynamic-list may make it local: not modelled */
 };
 
+/* The linker whose rules judge a relocation, where they differ by type (aarch64_tls.c). */
+enum lk_reloc_linker { LK_RL_GNU_LD, LK_RL_LLD, LK_RL_MOLD };
+
 struct lk_reloc_site {
 	const struct lk_reloc_arch *arch;
 	const struct lk_reloc_howto *howto;
@@ -67,6 +70,7 @@ struct lk_reloc_site {
 	int z_text;		/* text relocations are errors: GNU ld's -z text (its default is notext, with a warning); lld's default */
 	int writable;		/* the section it applies to is SHF_WRITE */
 	enum lk_reloc_target target;
+	enum lk_reloc_linker linker;	/* whose rules, where they differ by type: AArch64's TLS (aarch64_tls.c) */
 };
 
 enum lk_reloc_verdict {
@@ -75,11 +79,13 @@ enum lk_reloc_verdict {
 	LK_RV_TEXTREL,		/* a dynamic relocation in a read-only section: a warning only (-z notext) */
 	LK_RV_TEXTREL_ERROR,	/* ... an error under -z text */
 	LK_RV_UNKNOWN,		/* the rules here are not modelled; *why says which */
+	LK_RV_UNSUPPORTED,	/* the linker knows no such relocation type at all ("unknown relocation") */
 };
 
 /*
  * Can the output `site->output` take the relocation `site->howto` (one of
- * `site->arch`) at that place against that target? The z-text policy is
+ * `site->arch`) at that place against that target? (AArch64's TLS types:
+ * by `site->linker`'s rules, lk_aarch64_tls_judge.) The z-text policy is
  * the caller's, so that each linker's model passes its own (GNU ld: -z
  * text only when the line says so; lld: unless -z notext). *why gets a
  * static phrase for NOT_ALLOWED, TEXTREL* and UNKNOWN.
@@ -91,8 +97,24 @@ const struct lk_reloc_arch *lk_reloc_arch_of(int machine);
 /* The entry of `type`, or NULL when the table has none. */
 const struct lk_reloc_howto *lk_reloc_howto_of(const struct lk_reloc_arch *a, uint32_t type);
 
-/* aarch64.c: the entry of a TLS type (512-573), or NULL. */
+/* aarch64_tls.c: the entry of a TLS type (512-573), or NULL. */
 const struct lk_reloc_howto *lk_reloc_aarch64_tls(uint32_t type);
+
+/*
+ * aarch64_tls.c: AArch64 TLS type `type` (512-573) in `output` as
+ * `linker` takes it: OK, UNSUPPORTED (it does not know the type),
+ * NOT_ALLOWED (local-exec in a shared object: lld and mold; GNU ld links
+ * it) or UNKNOWN (not checked); *why gets a static phrase. OK for a type
+ * outside the range.
+ */
+enum lk_reloc_verdict lk_aarch64_tls_judge(uint32_t type, enum lk_reloc_linker linker, enum lk_reloc_output output,
+					   const char **why);
+/* Do GNU ld, lld and mold judge `type` in `output` differently? */
+int lk_aarch64_tls_parts(uint32_t type, enum lk_reloc_output output);
+/* Is `type` one the relocation room keeps in every output (a linker does not know it)? */
+int lk_aarch64_tls_kept(uint32_t type);
+/* The compiler option that makes GCC emit what every linker takes instead of `type`, or NULL. */
+const char *lk_aarch64_tls_recompile(uint32_t type);
 
 extern const struct lk_reloc_arch lk_reloc_arch_x86_64;
 extern const struct lk_reloc_arch lk_reloc_arch_aarch64;

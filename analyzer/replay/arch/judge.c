@@ -22,6 +22,8 @@ enum lk_reloc_verdict lk_reloc_judge(const struct lk_reloc_site *s, const char *
 	int pic = s->output != LK_OUT_EXEC;
 
 	*why = NULL;
+	if (s->arch->machine == EM_AARCH64 && lk_reloc_aarch64_tls(s->howto->type))
+		return lk_aarch64_tls_judge(s->howto->type, s->linker, s->output, why);	/* per linker, in every output */
 	if (!pic)
 		return LK_RV_OK;
 	switch ((enum lk_reloc_class)s->howto->cls) {
