@@ -50,6 +50,7 @@ struct rp_relocs {
 	uint64_t image;		/* the alloc sections' total size */
 	uint64_t code;		/* ... of them, the code's */
 	int fixed_addresses;	/* --section-start, -Ttext...: addresses the size alone does not bound */
+	unsigned char short_cross;	/* the smallest reach (log2) of a PC-relative reference to another section, or 0 */
 	struct lk_strvec starts;	/* "NAME=ADDR" of --section-start, -Ttext, -Tdata, -Tbss */
 	struct { struct rr_ref *items; size_t nr, alloc; } refs;
 	struct rr_layout *layout;
@@ -141,6 +142,17 @@ static int tls_kept(const struct rp_relocs *rr, uint32_t type)
 	return rr->arch && rr->arch->machine == EM_AARCH64 && lk_aarch64_tls_kept(type);
 }
 
+/*
+ * AArch64's short PC-relative forms (+-1 MiB: CONDBR19, LD_PREL_LO19,
+ * ADR_PREL_LO21; TSTBR14 +-32 KiB), read in every output: one that
+ * crosses sections (hand-written assembly; GCC keeps them within a
+ * function) can miss in a small image, so it asks for the layout.
+ */
+static int short_reach(const struct rp_relocs *rr, const struct lk_reloc_howto *h)
+{
+	return rr->arch && rr->arch->machine == EM_AARCH64 && h->pc && h->reach && h->reach <= 20;
+}
+
 /* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
 static int keep_reloc(const void *ctx, uint32_t type, int writable)
 {
@@ -154,7 +166,7 @@ static int keep_reloc(const void *ctx, uint32_t type, int writable)
 		return 1;	/* not in the table: add_relocs says so */
 	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 		return 1;
-	if (tls_kept(rr, type))
+	if (tls_kept(rr, type) || short_reach(rr, h))
 		return 1;
 	if (!rr->pic_line)
 		return 0;
@@ -407,6 +419,9 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
+		if (!rr->full && short_reach(rr, h) && (global || g->symbols[x->symbol].shndx != x->section) &&
+		    (!rr->short_cross || h->reach < rr->short_cross))
+			rr->short_cross = h->reach;
 		if (tls_kept(rr, x->type)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 		} else if (rr->pic_line && keep_for_output(r, h, writable, global) &&
@@ -920,6 +935,8 @@ static int layout_may_matter(const struct rp *r)
 	if (!rr->arch)
 		return 0;
 	limit = 1ull << rr->arch->cross_reach;
+	if (rr->short_cross && rr->image >= (1ull << rr->short_cross) - (1ull << rr->short_cross) / 8)
+		return 1;
 	return rr->fixed_addresses || rr->image + rr->arch->exe_base >= limit - limit / 8;
 }
 

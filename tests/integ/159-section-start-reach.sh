@@ -15,6 +15,9 @@
 #   mold moves only what follows .far.
 # - a moved section over where GNU ld puts the others: not modelled,
 #   `unknown` naming it.
+# - without --section-start: a conditional branch over 2 MiB of code in a
+#   small image fails with all three; --gc-sections collects the 2 MiB
+#   (the layout leaves collected sections out) and all three link.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"
@@ -60,6 +63,31 @@ check_contains "mold's story: the ADR to .rodata, which stays before .far" \
 check_eq "a moved section over .text: GNU ld refuses" 1 "$?"
 check_contains "... unknown, naming the overlap" "$(q "$(last_record)" "d['predicted']['outcome'], d['predicted']['unknown_because']")" \
 	"the section .far placed by --section-start overlaps where"
+
+# A conditional branch over 2 MiB of code in a small image (no --section-start): all three fail;
+# under --gc-sections the 2 MiB are collected (nothing references them) and all three link.
+cat >gcb.s <<'S'
+	.section .text.main,"ax",%progbits
+	.globl main
+	.type main,%function
+main:
+	cbz x0, target
+	mov w0, #0
+	ret
+	.section .text.junk,"ax",%progbits
+	.globl junk
+	.type junk,%function
+junk:	ret
+	.skip 0x200000
+	.section .text.target,"ax",%progbits
+	.globl target
+	.type target,%function
+target:	ret
+	.section .note.GNU-stack,"",%progbits
+S
+aarch64-linux-gnu-gcc -c gcb.s -o gcb.o
+case_of "failure failure failure" over-junk -B"$T/xb" gcb.o -no-pie
+case_of "success success success" over-junk-gc -B"$T/xb" gcb.o -no-pie -Wl,--gc-sections
 
 cat >x.c <<'C'
 __attribute__((section(".far"))) int far_fn(void) { return 1; }
