@@ -61,8 +61,10 @@ static void explain_not_allowed(const struct lk_replay *out, const struct lk_lin
 	lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
 	target_text(d, &b);
 	if (!strcmp(x->machine, "AArch64") && strstr(x->rule, "PC-relative"))
-		lk_buf_addstr(&b, " which may bind externally");
-	lk_buf_addf(&b, " can not be used when making %s; recompile with %s\"", x->output, x->recompile);
+		/* GNU ld says so of a PIE too (bfd_link_pic): arch/copy.c */
+		lk_buf_addstr(&b, " which may bind externally can not be used when making a shared object; recompile with -fPIC\"");
+	else
+		lk_buf_addf(&b, " can not be used when making %s; recompile with %s\"", x->output, x->recompile);
 	say(d, &b);
 	lk_explain_site_text(out, line, d->ref_input, &b);
 	lk_buf_addf(&b, " has a %s relocation in its section %s (offset 0x%llx) against ", x->type, x->section, x->offset);

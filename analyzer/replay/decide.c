@@ -25,13 +25,7 @@
  *   cet-report=warning. lld and mold give none of the others.
  * - -z cet-report=error: an x86-64 regular input without both
  *   GNU_PROPERTY_X86_FEATURE_1_IBT and _SHSTK fails every linker.
- * - A copy relocation: a non-PIE executable's absolute or PC-relative
- *   reference (not through the GOT) from a read-only section to data a
- *   shared object defines copies it into the executable. Every linker
- *   refuses one under -z nocopyreloc, and one against a protected symbol
- *   (its shared object binds it to its own copy). Only the inputs that
- *   reference such a symbol are read again, for their relocations; an
- *   archive member's are not (the outcome is then unknown).
+ * - A copy relocation (-z nocopyreloc, protected data): copyreloc.c.
  * - -N (--omagic): the data not page-aligned, the headers in no loaded
  *   segment: GNU ld cannot make a dynamic executable ("PHDR segment not
  *   covered by LOAD segment") and defines no __ehdr_start (checks.c);
@@ -233,90 +227,6 @@ void rp_decide_finish(struct rp *r)
 	rp_memory_finish(r);
 }
 
-/* A symbol an executable's reference would copy and that cannot be: a shared object's data, protected or under -z nocopyreloc. */
-static int uncopyable(const struct lk_sym *s, int nocopy)
-{
-	return s && s->defined && s->dynamic && s->dyn_object && s->nrefs && (s->dyn_protected || nocopy);
-}
-
-/*
- * The first relocation of `in` (an object read again) that needs a copy
- * of an uncopyable symbol: said in `b` ("R_X86_64_PC32 against x from
- * 'a.o' (libx.so defines it)"), its symbol returned, else NULL.
- */
-static const struct lk_sym *copying_reloc(const struct rp *r, const struct lk_rinput *in, int nocopy, struct lk_buf *b)
-{
-	struct lk_elf_syms syms = { 0 };
-	struct lk_elf_gc g;
-	struct lk_err err = LK_ERR_INIT;
-	const struct lk_reloc_arch *arch;
-	const struct lk_sym *found = NULL;
-
-	memset(&g, 0, sizeof(g));
-	g.want = LK_ELF_GC_RELOCS;
-	if (lk_elf_read_syms_gc(in->path, &syms, &g, &err) < 0) {
-		lk_elf_syms_release(&syms);
-		return NULL;
-	}
-	arch = lk_reloc_arch_of(g.machine);
-	for (size_t i = 0; arch && !found && i < g.relocs.nr; i++) {
-		const struct lk_elf_reloc *x = &g.relocs.items[i];
-		const struct lk_reloc_howto *h = lk_reloc_howto_of(arch, x->type);
-		const char *target;
-		const struct lk_sym *s;
-
-		if (!h || x->section >= g.nsections ||
-		    !(h->cls == LK_RC_PC || h->cls == LK_RC_ABS_NARROW || (h->cls == LK_RC_ABS && !g.sections[x->section].write)))
-			continue;
-		if (!(target = lk_elf_gc_symbol_name(&g, x->symbol)) || !uncopyable(s = lk_symtab_lookup(r->tab, target), nocopy))
-			continue;
-		found = s;
-		lk_buf_addf(b, "%s against %s from '%s' (%s defines it)", h->name, s->name, lk_path_base(in->path),
-			    lk_path_base(r->out->inputs.items[s->def_input].path));
-	}
-	lk_elf_gc_release(&g);
-	lk_elf_syms_release(&syms);
-	return found;
-}
-
-/* Each input that references an uncopyable symbol is read again once, for its relocations. */
-void rp_decide_copies(struct rp *r)
-{
-	struct lk_replay_warned *w = &r->out->warned;
-	int nocopy = has_option(r->line, LK_LD_NOCOPYRELOC);
-	unsigned char *need;
-	size_t cursor = 0, nr = r->out->inputs.nr;
-	struct lk_sym *s;
-
-	if ((r->mode & (RP_LLD | RP_WORKER)) || (r->line->facts & (LK_LINE_SHARED | LK_LINE_PIE)) || !nr)
-		return;
-	need = lk_xcalloc(nr, 1);
-	while ((s = lk_symtab_next(r->tab, &cursor)))
-		for (const struct lk_symref *ref = uncopyable(s, nocopy) ? s->refs : NULL; ref; ref = ref->next)
-			if (ref->input >= 0 && (size_t)ref->input < nr)
-				need[ref->input] = 1;
-	for (size_t i = 0; i < nr && !w->copy_protected && !w->copy_forbidden; i++) {
-		const struct lk_rinput *in = &r->out->inputs.items[i];
-		struct lk_buf b = LK_BUF_INIT;
-		const struct lk_sym *found;
-
-		if (!need[i])
-			continue;
-		if (in->member) {
-			if (!w->copy_unknown) {
-				lk_buf_addf(&b, "whether '%s(%s)' needs a copy relocation of a shared object's data that cannot be copied is not read: its relocations are an archive member's",
-					    lk_path_base(in->path), in->member);
-				w->copy_unknown = lk_buf_detach(&b);
-			}
-			continue;
-		}
-		if ((found = copying_reloc(r, in, nocopy, &b)))
-			*(found->dyn_protected ? &w->copy_protected : &w->copy_forbidden) = lk_buf_detach(&b);
-		lk_buf_release(&b);
-	}
-	free(need);
-}
-
 /* GNU ld defines no __ehdr_start under -N: the headers are in no loaded segment. */
 int rp_ehdr_missing(const struct rp *r, const char *name)
 {
@@ -471,15 +381,7 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 			lk_buf_addf(&b, "%s: %s", who_of(l), out->warned.memory_unknown);
 			v->unknown = lk_buf_detach(&b);
 		}
-		if (out->warned.copy_protected || out->warned.copy_forbidden) {
-			lk_buf_addf(&b, "%s fails: %s: %s", who_of(l),
-				    out->warned.copy_protected ? "an executable cannot copy a shared object's protected data (a copy relocation)" :
-				    "-z nocopyreloc, and a reference of the executable needs a copy relocation",
-				    out->warned.copy_protected ? out->warned.copy_protected : out->warned.copy_forbidden);
-			fails(v, lk_buf_detach(&b));
-		} else if (out->warned.copy_unknown && v->success && !v->unknown) {
-			v->unknown = lk_xstrdup(out->warned.copy_unknown);
-		}
+		rp_copyreloc_verdict(line, out, (enum lk_linker)l, who_of(l));
 		if (cet && !strcmp(cet, "error") && x86_64_line(line, out) && out->warned.cet_missing) {
 			lk_buf_addf(&b, "%s fails: -z cet-report=error, and '%s' has no IBT and SHSTK properties (GNU_PROPERTY_X86_FEATURE_1_AND)",
 				    who_of(l), out->warned.cet_missing);

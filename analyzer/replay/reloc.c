@@ -23,6 +23,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/vec.h"
 #include "arch/arch.h"
+#include "arch/copy.h"
 #include "gc.h"
 #include "reloc.h"
 #include "rp.h"
@@ -297,6 +298,13 @@ static int lld_pie(const struct rp *r)
 	       !(r->line->facts & LK_LINE_SHARED);
 }
 
+/* GNU ld's replay of a PIE of a target where it makes no copy relocation for PC-relative code (arch/copy.c). */
+static int gnu_pie_no_copy(const struct rp *r)
+{
+	return !(r->mode & RP_LLD) && (r->line->facts & LK_LINE_PIE) && !(r->line->facts & LK_LINE_SHARED) &&
+	       r->relocs->arch && !lk_reloc_gnu_pie_copies(r->relocs->arch);
+}
+
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global)
 {
 	int shared = (r->line->facts & LK_LINE_SHARED) != 0;
@@ -307,7 +315,7 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
 	case LK_RC_ABS:
 		return !writable;
 	case LK_RC_PC:
-		return (shared && !writable && global) || (lld_pie(r) && global);
+		return (shared && !writable && global) || (lld_pie(r) && global) || (gnu_pie_no_copy(r) && !writable && global);
 	case LK_RC_TLS_LE:
 		return shared;
 	default:
@@ -600,6 +608,27 @@ static int lld14_writes_it(struct rp *r, const struct rr_ref *ref, enum lk_reloc
 }
 
 /*
+ * lld in a PIE (any version: processRelocAux's executable path is taken
+ * unless -shared): an absolute relocation the output cannot take against
+ * a shared object's symbol makes a copy relocation (data) or a canonical
+ * PLT entry (code) as in a non-PIE executable, and links; -z nocopyreloc
+ * and protected data are copyreloc.c's. Checked: R_X86_64_32 against a
+ * shared object's function, R_AARCH64_MOVW_UABS_G* and ABS32 against its
+ * data, under ld.lld 14.0.6. mold refuses R_X86_64_32 and ABS32 (its own
+ * replay).
+ */
+static int lld_copies_it(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	const struct lk_sym *s = ref->sym;
+
+	if (!lld_pie(r) || out != LK_OUT_PIE || !s || !s->defined || !s->dynamic ||
+	    (ref->howto->cls != LK_RC_ABS && ref->howto->cls != LK_RC_ABS_NARROW))
+		return 0;
+	r->mold_differs = 1;
+	return 1;
+}
+
+/*
  * lld takes a TLS symbol's value as absolute (its offset in the TLS
  * block; Relocations.cpp isAbsoluteValue), so in a PIE a PC-relative
  * reference to one (a C reference without __thread, compiled -fno-pic:
@@ -611,6 +640,32 @@ static int lld_tls_pc(const struct rp *r, const struct rr_ref *ref, enum lk_relo
 {
 	return lld_pie(r) && out == LK_OUT_PIE && ref->howto->cls == LK_RC_PC && ref->sym && ref->sym->defined &&
 	       !ref->sym->dynamic && ref->sym->tls;
+}
+
+/*
+ * GNU ld's judgement of a PC-relative reference from read-only code of a
+ * PIE where it makes no copy (AArch64: arch/copy.c): refused against a
+ * symbol that does not bind locally, a shared object's; 1 when it was
+ * judged here (a diagnostic made or not), 0 when the general rules judge it.
+ */
+static int gnu_pie_pc(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	const struct lk_sym *s = ref->sym;
+	struct lk_diag_reloc *x;
+
+	if (out != LK_OUT_PIE || ref->howto->cls != LK_RC_PC || ref->writable || !gnu_pie_no_copy(r))
+		return 0;
+	if (!s || ref->vis == STV_HIDDEN || ref->vis == STV_INTERNAL || (s->defined && !s->dynamic))
+		return 1;	/* binds locally in an executable */
+	if (!s->defined)
+		return 1;	/* undefined: the undefined reference is the error said */
+	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = output_words(out);
+		x->rule = "GNU ld makes no copy relocation in an AArch64 PIE: a PC-relative reference cannot reach a symbol that may bind to another object at run time (a shared object defines it; lld and mold copy it)";
+		x->recompile = "-fPIE";
+	}
+	return 1;
 }
 
 static void judge_output(struct rp *r)
@@ -625,7 +680,7 @@ static void judge_output(struct rp *r)
 		const char *why;
 		struct lk_diag_reloc *x;
 
-		if (!ref->not_allowed || lld14_writes_it(r, ref, out))
+		if (!ref->not_allowed || lld14_writes_it(r, ref, out) || lld_copies_it(r, ref, out) || gnu_pie_pc(r, ref, out))
 			continue;
 		if (lld_tls_pc(r, ref, out)) {
 			if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {

@@ -182,6 +182,7 @@ struct lk_replay_warned {
 	char *undefined_cxx;	/* an extern "C++" global pattern without wildcards: the replay demangles no name to check it */
 	char *memory_overflow;	/* a -T script's MEMORY region the input sections alone overflow (memory.c) */
 	char *memory_unknown;	/* ... or why whether one overflows is not known */
+	int copy_in_pie;	/* the copy_* above are a PIE's: the line's e_machine (-1: not known), else 0 (copyreloc.c) */
 	int textrel;		/* a text relocation (GNU ld warns "creating DT_TEXTREL" unless -z notext was said) */
 };
 

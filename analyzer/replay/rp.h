@@ -255,7 +255,9 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections);
 void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
 void rp_decide_finish(struct rp *r);
+/* copyreloc.c: the copies an executable's references need that cannot be made, found in GNU ld's replay; each linker's verdict of them. */
 void rp_decide_copies(struct rp *r);
+void rp_copyreloc_verdict(const struct lk_line *line, struct lk_replay *out, enum lk_linker l, const char *who);
 /* memory.c: a -T script's MEMORY regions, read at the start, filled by each regular input, judged at the end. */
 void rp_memory_start(struct rp *r);
 void rp_memory_input(struct rp *r, long input, const struct lk_elf_gc *sections);
