@@ -8,6 +8,16 @@
  * DT_NEEDED names are loaded as ld/ldelf.c's ldelf_after_open does, and a
  * regular reference one of them satisfies is "DSO missing from command
  * line" unless --copy-dt-needed-entries covered the library that needed it.
+ *
+ * no_dso_missing_in_shared: in a shared object, GNU ld 2.40 leaves such a
+ * reference undefined instead, which -shared allows (an "undefined
+ * reference" under -z defs / --no-undefined, policy.c). Checked: a
+ * reference to b, which only liba.so's DT_NEEDED libb.so defines, with
+ * -shared --no-as-needed -la (x86-64), and glibc's __stack_chk_guard,
+ * which only ld-linux-aarch64.so.1 (libc.so's AS_NEEDED, dropped before
+ * the object that references it) defines, in
+ * "aarch64-linux-gnu-gcc -shared -Wl,--no-as-needed -lc guard.o
+ * -nodefaultlibs" (tests/integ/157-aarch64-pie-relocs.sh).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +174,8 @@ static void bind_dso(struct rp *r, long input, const struct lk_elf_syms *syms, i
 			rp_tls_meet_shared(r, s, y, input);
 			if (s->defined)
 				continue;
+			if (needed_only && s->ref_regular_strong && (r->line->facts & LK_LINE_SHARED))
+				continue;	/* -shared: left undefined (no_dso_missing_in_shared) */
 			if (needed_only && s->ref_regular_strong)
 				dso_missing(r, s, input, y->version);
 			s->defined = 1;

@@ -42,12 +42,14 @@ struct rr_ref {
 	unsigned char vis;		/* the referencing object's own visibility of the symbol */
 	unsigned writable : 1, not_allowed : 1;	/* not_allowed: kept for the output kind, else for the layout */
 	unsigned lld_only : 1;	/* kept for lld's PIE rule alone (lld_pie): mold keeps it only for the layout */
+	unsigned mold_unknown : 1;	/* a type mold 1.10 refuses in every output (mold_relocs.c) */
 };
 
 struct rp_relocs {
 	const struct lk_reloc_arch *arch;	/* of the line (its first regular input), or NULL */
 	int pic_line;		/* -pie or -shared on the line: the output-kind judgements are possible */
 	int full;		/* this replay keeps every reaching relocation and the sections (the layout pass) */
+	int mold_table;		/* an AArch64 line: relocations are read whatever the output, for the types mold refuses */
 	uint64_t image;		/* the alloc sections' total size */
 	uint64_t code;		/* ... of them, the code's */
 	int fixed_addresses;	/* --section-start, -Ttext...: addresses the size alone does not bound */
@@ -165,6 +167,8 @@ static int keep_reloc(const void *ctx, uint32_t type, int writable)
 		return 1;	/* the machine is not known yet (the first input tells it), or has no table */
 	if (!(h = lk_reloc_howto_of(rr->arch, type)))
 		return 1;	/* not in the table: add_relocs says so */
+	if (rp_mold_reloc_of(rr->arch, type) == RP_MOLD_UNKNOWN)
+		return 1;
 	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 		return 1;
 	if (tls_kept(rr, type) || short_reach(rr, h))
@@ -192,6 +196,8 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	rr->arch = lk_reloc_arch_of(r->line->machine);
 	rr->pic_line = (r->line->facts & (LK_LINE_PIE | LK_LINE_SHARED)) != 0;
 	rr->full = full_layout;
+	/* The cost: an AArch64 line's relocations are read even for a non-PIE executable (few are kept). */
+	rr->mold_table = rr->arch && rr->arch->machine == EM_AARCH64;
 	rr->fixed_addresses = rr_read_starts(r->line, &rr->starts);
 	if (full_layout)
 		rr->layout = rr_layout_new();
@@ -204,7 +210,7 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	if (rr->arch && rr->arch->machine == EM_AARCH64 && !full_layout)
 		return LK_ELF_GC_RELOCS;
 	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
-	return (rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
+	return (rr->pic_line || full_layout || rr->mold_table ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
 }
 
 void rp_relocs_free(struct rp *r)
@@ -416,7 +422,8 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 	for (size_t i = 0; i < g->relocs.nr; i++) {
 		const struct lk_elf_reloc *x = &g->relocs.items[i];
 		const struct lk_reloc_howto *h = lk_reloc_howto_of(rr->arch, x->type);
-		int global, writable;
+		int global, writable, mold_unknown = rp_mold_reloc_of(rr->arch, x->type) == RP_MOLD_UNKNOWN;
+		size_t before = rr->refs.nr;
 
 		if (!h) {
 			unmodelled(r, "relocation type %u of %s in '%s' is not in the replay's table, so whether the output can take it is not judged",
@@ -439,6 +446,10 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r);
 		} else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
+		if (mold_unknown && rr->refs.nr == before)
+			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
+		if (mold_unknown)
+			rr->refs.items[rr->refs.nr - 1].mold_unknown = 1;
 	}
 }
 
@@ -668,6 +679,31 @@ static int gnu_pie_pc(struct rp *r, const struct rr_ref *ref, enum lk_reloc_outp
 	return 1;
 }
 
+/*
+ * A type mold 1.10 refuses in every output ("unknown relocation",
+ * mold_relocs.c): said in mold's replay (returns 1: judged); the others
+ * note that mold's verdict is its own.
+ */
+static int mold_unknown_met(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	struct lk_diag_reloc *x;
+
+	if (!(r->mode & RP_MOLD)) {
+		if (r->mode & RP_LLD)
+			r->mold_differs = 1;
+		else
+			rp_answer_differs(r);
+		return 0;
+	}
+	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = output_words(out);
+		x->rule = "mold 1.10 knows no such relocation of an allocated section of AArch64 (\"unknown relocation\"), whatever the output; GNU ld and lld take it";
+		x->recompile = "-fPIC";
+	}
+	return 1;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -680,6 +716,10 @@ static void judge_output(struct rp *r)
 		const char *why;
 		struct lk_diag_reloc *x;
 
+		if (ref->mold_unknown && mold_unknown_met(r, ref, out))
+			continue;
+		if ((r->mode & RP_MOLD) && rp_mold_reloc_of(rr->arch, ref->howto->type) == RP_MOLD_UNCHECKED)
+			continue;	/* mold writes it with no check */
 		if (!ref->not_allowed || lld14_writes_it(r, ref, out) || lld_copies_it(r, ref, out) || gnu_pie_pc(r, ref, out))
 			continue;
 		if (lld_tls_pc(r, ref, out)) {
@@ -689,6 +729,12 @@ static void judge_output(struct rp *r)
 				x->rule = "lld takes a TLS symbol's value as absolute: a PC-relative reference cannot refer to it (declare it __thread where it is used)";
 				x->recompile = "-fPIE";
 			}
+			continue;
+		}
+		if (ref->howto->cls == LK_RC_ABS_NARROW && !strncmp(ref->howto->name, "R_AARCH64_ABS", 13) && ref->sym &&
+		    !ref->sym->defined) {
+			unmodelled(r, "%s against %s in '%s', which no input defines: GNU ld lets it pass its check in a PIE or shared object (elfNN_aarch64_check_relocs), what follows is not modelled",
+				   ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
 			continue;
 		}
 		switch (lk_reloc_judge(&site, &why)) {

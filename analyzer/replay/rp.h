@@ -255,6 +255,14 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 void rp_decide_input(struct rp *r, long input, const struct lk_elf_gc *sections);
 void rp_decide_common(struct rp *r, const struct lk_sym *s, const struct lk_elf_sym *y, long input);
 void rp_decide_finish(struct rp *r);
+/* mold_relocs.c: what mold 1.10 makes of a relocation type of an allocated section. */
+enum rp_mold_reloc {
+	RP_MOLD_JUDGED,		/* as GNU ld's and lld's rules judge it */
+	RP_MOLD_UNCHECKED,	/* written with no check of the output: never refused */
+	RP_MOLD_UNKNOWN,	/* "unknown relocation": refused in every output */
+};
+struct lk_reloc_arch;
+enum rp_mold_reloc rp_mold_reloc_of(const struct lk_reloc_arch *a, uint32_t type);
 /* copyreloc.c: the copies an executable's references need that cannot be made, found in GNU ld's replay; each linker's verdict of them. */
 void rp_decide_copies(struct rp *r);
 void rp_copyreloc_verdict(const struct lk_line *line, struct lk_replay *out, enum lk_linker l, const char *who);
