@@ -57,14 +57,21 @@ static void explain_not_allowed(const struct lk_replay *out, const struct lk_lin
 {
 	const struct lk_diag_reloc *x = d->reloc;
 	struct lk_buf b = LK_BUF_INIT;
+	int aarch64 = !strcmp(x->machine, "AArch64");
 
 	lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
-	target_text(d, &b);
-	if (!strcmp(x->machine, "AArch64") && strstr(x->rule, "PC-relative"))
-		/* GNU ld says so of a PIE too (bfd_link_pic): arch/copy.c */
+	if (aarch64 && (!strcmp(x->type, "R_AARCH64_ABS32") || !strcmp(x->type, "R_AARCH64_ABS16"))) {
+		/* elfNN_aarch64_check_relocs' own words, for a PIE too */
+		lk_buf_addf(&b, "`%s' can not be used when making a shared object\"",
+			    x->target_is_section ? "a local symbol" : d->symbol);
+	} else if (aarch64 && strstr(x->rule, "PC-relative")) {
+		/* final_link_relocate's, for a PIE too (bfd_link_pic): arch/copy.c */
+		target_text(d, &b);
 		lk_buf_addstr(&b, " which may bind externally can not be used when making a shared object; recompile with -fPIC\"");
-	else
+	} else {
+		target_text(d, &b);
 		lk_buf_addf(&b, " can not be used when making %s; recompile with %s\"", x->output, x->recompile);
+	}
 	say(d, &b);
 	lk_explain_site_text(out, line, d->ref_input, &b);
 	lk_buf_addf(&b, " has a %s relocation in its section %s (offset 0x%llx) against ", x->type, x->section, x->offset);
