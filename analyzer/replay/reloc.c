@@ -12,7 +12,9 @@
  * a PIE or shared output (arch/judge.c), and for the layout only when the
  * image is large enough for a reference to miss (then the line is
  * replayed once more with every relocation kept: reloc_layout.c). A
- * static non-PIE link of a small image reads section headers only.
+ * static non-PIE link of a small image reads section headers only, but
+ * on AArch64, whose relocations are read for the types mold 1.10 does
+ * not know (mold_relocs.c; docs/decisions.md).
  * Relocations of debug and other non-alloc sections are never judged.
  */
 #include <elf.h>
