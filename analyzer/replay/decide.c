@@ -22,7 +22,9 @@
  *   said), for a .gnu.warning section, for a LOAD segment with RWX
  *   permissions (-N); under --warn-common every linker's "multiple
  *   common", GNU ld's common overridden by a definition too; -z
- *   cet-report=warning. lld and mold give none of the others.
+ *   cet-report=warning. lld and mold give none of the others. Each
+ *   linker's warning of an undefined symbol under
+ *   --warn-unresolved-symbols is made an error by policy.c.
  * - -z cet-report=error: an x86-64 regular input without both
  *   GNU_PROPERTY_X86_FEATURE_1_IBT and _SHSTK fails every linker.
  * - A copy relocation (-z nocopyreloc, protected data): copyreloc.c.
@@ -386,13 +388,6 @@ void rp_decide_verdicts(const struct lk_line *line, struct lk_replay *out)
 			lk_buf_addf(&b, "%s fails: -z cet-report=error, and '%s' has no IBT and SHSTK properties (GNU_PROPERTY_X86_FEATURE_1_AND)",
 				    who_of(l), out->warned.cet_missing);
 			fails(v, lk_buf_detach(&b));
-		}
-		if (fatal && v->success && !v->unknown && (has_option(line, LK_LD_WARN_UNRESOLVED) ||
-							   has_option(line, LK_LD_UNRESOLVED_SYMBOLS))) {
-			/* NEEDSWORK(#33): the undefined symbols each linker only warns about are not kept. */
-			lk_buf_addf(&b, "%s: --fatal-warnings with %s: whether an undefined symbol is left to warn about is not modelled",
-				    who_of(l), has_option(line, LK_LD_WARN_UNRESOLVED) ? "--warn-unresolved-symbols" : "--unresolved-symbols");
-			v->unknown = lk_buf_detach(&b);
 		}
 		if (!fatal || !(w = warning_of(line, out, (enum lk_linker)l)))
 			continue;

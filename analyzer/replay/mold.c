@@ -76,6 +76,7 @@ void rp_mold_verdict(const struct lk_line *line, const struct lk_replay *lazy, s
 int rp_mold_reports_objects(const struct lk_line *line)
 {
 	int zdefs = 0, ignore = 0, warn = 0;	/* ignore and warn: one setting in mold, the last one wins */
+	int fatal = 0;	/* --fatal-warnings: its warning of an undefined symbol an error (policy.c) */
 
 	for (size_t i = 0; i < line->items.nr; i++) {
 		const struct lk_line_item *it = &line->items.items[i];
@@ -86,6 +87,8 @@ int rp_mold_reports_objects(const struct lk_line *line)
 		switch (it->ld_option) {
 		case LK_LD_NO_UNDEFINED: zdefs = 1; break;
 		case LK_LD_UNDEFS: zdefs = 0; break;
+		case LK_LD_FATAL_WARNINGS: fatal = 1; break;
+		case LK_LD_NO_FATAL_WARNINGS: fatal = 0; break;
 		case LK_LD_WARN_UNRESOLVED: warn = 1; ignore = 0; break;
 		case LK_LD_ERROR_UNRESOLVED: warn = 0; ignore = 0; break;
 		case LK_LD_UNRESOLVED_SYMBOLS:
@@ -95,7 +98,7 @@ int rp_mold_reports_objects(const struct lk_line *line)
 		default: break;
 		}
 	}
-	return !ignore && !warn && (!(line->facts & LK_LINE_SHARED) || zdefs);
+	return !ignore && (!warn || fatal) && (!(line->facts & LK_LINE_SHARED) || zdefs);
 }
 
 /*

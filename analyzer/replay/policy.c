@@ -44,6 +44,7 @@ static void unresolved_symbols(const char *v, enum mode *objects, enum mode *shl
 void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 {
 	enum mode objects = UNSET, shlibs = UNSET;
+	int fatal = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->entry = "_start";
@@ -67,6 +68,8 @@ void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 		case LK_LD_UNRESOLVED_SYMBOLS: unresolved_symbols(v, &objects, &shlibs); break;
 		case LK_LD_WARN_UNRESOLVED: p->warn_unresolved = 1; break;
 		case LK_LD_ERROR_UNRESOLVED: p->warn_unresolved = 0; break;
+		case LK_LD_FATAL_WARNINGS: fatal = 1; break;
+		case LK_LD_NO_FATAL_WARNINGS: fatal = 0; break;
 		case LK_LD_GC_SECTIONS: p->gc_sections = 1; break;
 		case LK_LD_NO_GC_SECTIONS: p->gc_sections = 0; break;
 		case LK_LD_EXPORT_DYNAMIC: p->export_dynamic = 1; break;
@@ -88,6 +91,14 @@ void lk_policy_read(const struct lk_line *line, struct lk_policy *p)
 	}
 	p->report_objects = objects != IGNORE;
 	p->report_shlibs = shlibs != IGNORE;
+	/*
+	 * --fatal-warnings makes the warning of --warn-unresolved-symbols an
+	 * error: each undefined reference it would report fails the link, GNU
+	 * ld's ("warning: undefined reference", exit 1) and lld's alike
+	 * (checked with GNU ld 2.40, lld 14, mold 1.10: mold.c).
+	 */
+	if (fatal)
+		p->warn_unresolved = 0;
 }
 
 void lk_policy_release(struct lk_policy *p)

@@ -10,6 +10,8 @@
 #   "multiple common" (all three), a .gnu.warning section (an object's, or
 #   glibc's for gets) and an x86 object without .note.GNU-stack (GNU ld
 #   only; none on aarch64).
+#   --warn-unresolved-symbols: each linker's warning of an undefined
+#   symbol (none without one, none under --unresolved-symbols=ignore-all).
 # - -z cet-report=error (=warning under --fatal-warnings): crt1.o has no
 #   IBT and SHSTK properties, so all three fail.
 # - a non-PIE executable's copy relocation: refused by all three under
@@ -95,6 +97,10 @@ case_of "success success success" fw-stack-undone nostack.o -Wl,--fatal-warnings
 case_of "success success success" fw main.o -Wl,--fatal-warnings
 case_of "failure failure success" fw-textrel textrel.o -shared -Wl,--fatal-warnings
 case_of "success success success" fw-textrel-said textrel.o -shared -Wl,-z,notext,--fatal-warnings
+case_of "failure failure failure" fw-unresolved undef.o -Wl,--warn-unresolved-symbols,--fatal-warnings
+case_of "success success success" wunresolved undef.o -Wl,--warn-unresolved-symbols
+case_of "success success success" fw-unresolved-none main.o -Wl,--warn-unresolved-symbols,--fatal-warnings
+case_of "success success success" fw-unresolved-ignored undef.o -Wl,--unresolved-symbols=ignore-all,--fatal-warnings
 case_of "failure failure failure" cet main.o -Wl,-z,cet-report=error
 case_of "failure failure failure" cet-warning main.o -Wl,-z,cet-report=warning,--fatal-warnings
 case_of "success success success" cet-warned main.o -Wl,-z,cet-report=warning
