@@ -58,17 +58,22 @@ static void explain_not_allowed(const struct lk_replay *out, const struct lk_lin
 	const struct lk_diag_reloc *x = d->reloc;
 	struct lk_buf b = LK_BUF_INIT;
 	int aarch64 = !strcmp(x->machine, "AArch64");
+	int narrow = aarch64 && (!strcmp(x->type, "R_AARCH64_ABS32") || !strcmp(x->type, "R_AARCH64_ABS16"));
 
-	lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
-	if (aarch64 && (!strcmp(x->type, "R_AARCH64_ABS32") || !strcmp(x->type, "R_AARCH64_ABS16"))) {
+	if (narrow && !strcmp(x->output, "an executable")) {
+		/* relocate_section's words: a shared object's symbol (reloc.c gnu_exec_narrow) */
+		lk_buf_addf(&b, "ld: \"unresolvable %s relocation against symbol `%s'\"", x->type, d->symbol);
+	} else if (narrow) {
 		/* elfNN_aarch64_check_relocs' own words, for a PIE too */
-		lk_buf_addf(&b, "`%s' can not be used when making a shared object\"",
+		lk_buf_addf(&b, "ld: \"relocation %s against `%s' can not be used when making a shared object\"", x->type,
 			    x->target_is_section ? "a local symbol" : d->symbol);
 	} else if (aarch64 && strstr(x->rule, "PC-relative")) {
 		/* final_link_relocate's, for a PIE too (bfd_link_pic): arch/copy.c */
+		lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
 		target_text(d, &b);
 		lk_buf_addstr(&b, " which may bind externally can not be used when making a shared object; recompile with -fPIC\"");
 	} else {
+		lk_buf_addf(&b, "ld: \"relocation %s against ", x->type);
 		target_text(d, &b);
 		lk_buf_addf(&b, " can not be used when making %s; recompile with %s\"", x->output, x->recompile);
 	}

@@ -706,6 +706,31 @@ static int mold_unknown_met(struct rp *r, const struct rr_ref *ref, enum lk_relo
 	return 1;
 }
 
+/*
+ * GNU ld's R_AARCH64_ABS32/ABS16 in an executable against a symbol only a
+ * shared object defines: no copy relocation, no canonical PLT entry, and
+ * no dynamic relocation holds 32 bits ("unresolvable R_AARCH64_ABS32
+ * relocation against symbol `x'"), from .data or .rodata, data or code
+ * alike (checked, GNU ld 2.40; lld copies). The references are kept on
+ * an AArch64 line for mold's table (mold_relocs.c). 1 when refused here.
+ */
+static int gnu_exec_narrow(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
+{
+	const struct lk_sym *s = ref->sym;
+	struct lk_diag_reloc *x;
+
+	if ((r->mode & RP_LLD) || out != LK_OUT_EXEC || r->relocs->arch->machine != EM_AARCH64 || !s || !s->defined ||
+	    !s->dynamic || (strcmp(ref->howto->name, "R_AARCH64_ABS32") && strcmp(ref->howto->name, "R_AARCH64_ABS16")))
+		return 0;
+	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = output_words(out);
+		x->rule = "GNU ld makes no copy relocation for a narrow absolute field of AArch64, and no dynamic relocation can hold one: a shared object's symbol cannot be reached so (lld copies it)";
+		x->recompile = "-fPIC";
+	}
+	return 1;
+}
+
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
@@ -719,6 +744,8 @@ static void judge_output(struct rp *r)
 		struct lk_diag_reloc *x;
 
 		if (ref->mold_unknown && mold_unknown_met(r, ref, out))
+			continue;
+		if (gnu_exec_narrow(r, ref, out))
 			continue;
 		if ((r->mode & RP_MOLD) && rp_mold_reloc_of(rr->arch, ref->howto->type) == RP_MOLD_UNCHECKED)
 			continue;	/* mold writes it with no check */

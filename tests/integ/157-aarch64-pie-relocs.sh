@@ -14,6 +14,8 @@
 # - mold 1.10 knows no R_AARCH64_ABS32 in an allocated section (fails
 #   -no-pie too) and writes MOVW_UABS_* in a PIE unchecked (links), where
 #   GNU ld and lld refuse them; lld copies for a shared object's symbol.
+#   GNU ld refuses ABS32 against a shared object's symbol in an
+#   executable too ("unresolvable"), data or code, where lld copies.
 # - -shared -nodefaultlibs with -lc first: a reference only a library
 #   DT_NEEDED brings defines (__stack_chk_guard in ld-linux-aarch64.so.1,
 #   __libc_stack_end in ld-linux-x86-64.so.2) stays undefined, no "DSO
@@ -49,6 +51,8 @@ C
 printf 'int g(char *s);\nint f(void) { char b[64]; return g(b); }\n' >guard.c
 printf 'extern void *__libc_stack_end;\nvoid *f(void) { return __libc_stack_end; }\n' >stackend.c
 printf '.text\n.globl main\nmain: mov x0, 0\nret\n.data\n.globl p\np: .word g\n.globl g\ng: .word 0\n' >abs32.s
+printf '.text\n.globl main\nmain: mov x0, 0\nret\n.section .rodata\np: .word x\n' >abs32ext.s
+printf '.text\n.globl main\nmain: mov x0, 0\nret\n.data\np: .word fn\n' >abs32fn.s
 printf '.text\n.globl main\nmain: movz x0, #:abs_g1:g\nmovk x0, #:abs_g0_nc:g\nret\n.data\n.globl g\ng: .word 0\n' >movw.s
 printf '.text\n.globl main\nmain: movz x0, #:abs_g1:x\nmovk x0, #:abs_g0_nc:x\nret\n' >movwext.s
 
@@ -62,7 +66,7 @@ $A -O2 -fno-pic -c usex.c -o usex-ldst-a64.o
 $A -O2 -fno-pic -c libuse.c -o libuse-a64.o
 $A -fPIC -fstack-protector-all -c guard.c -o guard-a64.o
 cc -fPIC -c stackend.c -o stackend-x64.o
-for f in abs32 movw movwext; do aarch64-linux-gnu-as $f.s -o $f.o; done
+for f in abs32 abs32ext abs32fn movw movwext; do aarch64-linux-gnu-as $f.s -o $f.o; done
 
 # a64 WANT NAME WORDS...: case_of with the cross driver (lld and mold found by -B, as the driver finds them).
 a64() {
@@ -82,6 +86,8 @@ cases=(
 	"failure failure failure|a64-shared-data|a64|-shared libuse-a64.o -La64 -ldata"
 	"success success failure|a64-abs32-nopie|a64|abs32.o -no-pie"
 	"failure failure failure|a64-abs32-pie|a64|abs32.o -pie"
+	"failure success failure|a64-abs32-shared-data|a64|abs32ext.o -no-pie -La64 -ldata"
+	"failure success failure|a64-abs32-shared-fn|a64|abs32fn.o -no-pie -La64 -ldata"
 	"failure failure success|a64-movw-pie|a64|movw.o -pie"
 	"failure success success|a64-movw-shared-data|a64|movwext.o -pie -La64 -ldata"
 	"success success success|a64-movw-nopie|a64|movw.o -no-pie"
@@ -123,6 +129,9 @@ check_contains "lld's and mold's refusal of the copy in a PIE names relocation, 
 out=$("$LINKSCOPE" report --format json "$T/a64-abs32-nopie-bfd.json" | "$PY" -c 'import json,sys; print("\n".join(json.load(sys.stdin)["predicted"]["linker_verdicts"]["mold"]["why"]))')
 check_contains "mold's unknown relocation names the type" "$out" "R_AARCH64_ABS32"
 check_contains "... the symbol and the input" "$out" "abs32.o"
+out=$("$LINKSCOPE" explain "$T/a64-abs32-shared-data-bfd.json")
+check_contains "GNU ld's ABS32 against a shared object's data in an executable, in its words" "$out" "unresolvable R_AARCH64_ABS32 relocation against symbol \`x'"
+check_contains "... naming the input" "$out" "abs32ext.o"
 out=$("$LINKSCOPE" explain "$T/a64-guard-zdefs-bfd.json")
 check_contains "-z defs: the canary an undefined reference, no DSO missing" "$out" "__stack_chk_guard"
 
