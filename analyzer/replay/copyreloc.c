@@ -149,8 +149,10 @@ void rp_decide_copies(struct rp *r)
 			}
 			continue;
 		}
-		if ((found = copying_reloc(r, in, nocopy, &b)))
+		if ((found = copying_reloc(r, in, nocopy, &b))) {
 			*(found->dyn_protected ? &w->copy_protected : &w->copy_forbidden) = lk_buf_detach(&b);
+			w->copy_input = lk_xstrdup(in->path);
+		}
 		lk_buf_release(&b);
 	}
 	free(need);
@@ -213,4 +215,10 @@ void rp_copyreloc_verdict(const struct lk_line *line, struct lk_replay *out, enu
 		lk_buf_addf(&b, " (%s copies data into a PIE as into any executable)", who);
 	lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
 	v->success = 0;
+	if (l != LK_LINKER_BFD && w->copy_input) {
+		/* GNU ld's fixes are its diagnostics'; this one is stated, no replay can rebuild an object. */
+		lk_buf_addf(&b, "rebuild '%s' with -fPIC (or -fPIE): its reference then goes through the GOT, with no copy relocation",
+			    w->copy_input);
+		rp_linker_fix(v, lk_buf_detach(&b), NULL, -1);
+	}
 }

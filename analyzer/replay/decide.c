@@ -245,6 +245,7 @@ void rp_decide_release(struct lk_replay_warned *w)
 	free(w->copy_protected);
 	free(w->copy_forbidden);
 	free(w->copy_unknown);
+	free(w->copy_input);
 	for (int l = 0; l < 3; l++)
 		free(w->vs_refused[l]);
 	free(w->vnode_missing);

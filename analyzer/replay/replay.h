@@ -176,6 +176,7 @@ struct lk_replay_warned {
 	char *copy_protected;	/* "SYM in 'input'": an executable's copy relocation against a shared object's protected data */
 	char *copy_forbidden;	/* ... one that -z nocopyreloc forbids */
 	char *copy_unknown;	/* a reference that may need one, from an input not read again (an archive member) */
+	char *copy_input;	/* the input of copy_protected's or copy_forbidden's reference (its path) */
 	char *vs_refused[3];	/* by linker (enum lk_linker): why it refuses a version script of the line */
 	char *vnode_missing;	/* -shared: "sym@@VER in 'input'", a versioned definition no script's node defines */
 	char *undefined_version;	/* "'VER' to symbol 'sym'": a global pattern no regular input defines (lld's check) */

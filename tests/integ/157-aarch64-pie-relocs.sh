@@ -151,6 +151,22 @@ for c in "a64-pie-data usex" "a64-pie-fnaddr fnaddr"; do
 	check_eq "$name: ... and the rebuilt object links with the real GNU ld" 0 "$(cat "$T/re-$name.rc")"
 	check "$name: the -no-pie workaround's argv links with the real GNU ld" apply_fix "$J" 'r["diagnostics"][0]["fixes"][1]' "fixed-$name"
 done
+# lld's and mold's first fix of a copy they cannot make: the object rebuilt
+# with -fPIC relinks with that real linker.
+for c in "x64-pie-nocopyreloc usex cc x64 -Wl,-z,nocopyreloc" "a64-pie-protected useprot $A a64"; do
+	read -r name src drv dir extra <<<"$c"
+	for ld in lld mold; do
+		J=$("$LINKSCOPE" report --format json "$T/$name-$ld.json")
+		check_contains "$name: $ld's first fix rebuilds the object with -fPIC" \
+			"$(q 'r["predicted"]["linker_verdicts"]["'$ld'"]["fixes"][0]')" "rebuild '$T/$src-$dir.o' with -fPIC"
+	done
+	$drv -fPIC -c $src.c -o re/$src-$dir.o
+	for ld in lld mold; do
+		# shellcheck disable=SC2086
+		run_capture "re-$name-$ld" $drv -B"$T/xb" -fuse-ld=$ld re/$src-$dir.o -pie -L$dir -ldata $extra -o "re/$name-$ld"
+		check_eq "$name: ... and the rebuilt object links with the real $ld" 0 "$(cat "$T/re-$name-$ld.rc")"
+	done
+done
 J=$("$LINKSCOPE" report --format json "$T/a64-abs32-pie-bfd.json")
 check "a64-abs32-pie: the -no-pie workaround's argv links with the real GNU ld" apply_fix "$J" 'r["diagnostics"][0]["fixes"][1]' fixed-abs32
 out=$("$LINKSCOPE" explain "$T/a64-abs32-pie-bfd.json")
