@@ -670,6 +670,9 @@ static int gnu_pie_pc(struct rp *r, const struct rr_ref *ref, enum lk_reloc_outp
 		return 0;
 	if (!s || ref->vis == STV_HIDDEN || ref->vis == STV_INTERNAL || (s->defined && !s->dynamic))
 		return 1;	/* binds locally in an executable */
+	if (!s->defined && !s->ref_regular_strong)
+		unmodelled(r, "%s against %s, undefined and weak, in '%s': whether GNU ld takes it in an AArch64 PIE is not modelled",
+			   ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
 	if (!s->defined)
 		return 1;	/* undefined: the undefined reference is the error said */
 	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
