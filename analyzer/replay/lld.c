@@ -461,7 +461,16 @@ void rp_lazy_rules_why(const struct lk_line *line, const struct lk_replay *lazy,
 				rp_input_words(line, ref, &b);
 			}
 		}
-		if (d->kind == LK_DIAG_RELOC_UNSUPPORTED && d->reloc && ref) {
+		if (d->kind == LK_DIAG_RELOC_UNSUPPORTED && d->reloc && ref && !strstr(d->reloc->type, "_TLS")) {
+			/* A type mold 1.10 does not know (mold_relocs.c): R_AARCH64_ABS32 and the like. */
+			lk_buf_addf(&b, ": %s does not know this relocation type (\"unknown relocation\", in every output)", who);
+			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));
+			lk_buf_addf(&b, "for %s: link with GNU ld (-fuse-ld=bfd) or lld (-fuse-ld=lld), which take %s; or change ",
+				    who, d->reloc->type);
+			rp_input_words(line, ref, &b);
+			lk_buf_addstr(&b, " so that it does not use it (a 64-bit field, R_AARCH64_ABS64, for an address)");
+			fix_once(v, lk_buf_detach(&b));
+		} else if (d->kind == LK_DIAG_RELOC_UNSUPPORTED && d->reloc && ref) {
 			/* A TLS type the linker does not know (arch/aarch64_tls.c): no option of the line helps. */
 			lk_buf_addf(&b, ": %s does not know this TLS relocation type (\"unknown relocation\", in every output)", who);
 			lk_strvec_push_owned(&v->why, lk_buf_detach(&b));

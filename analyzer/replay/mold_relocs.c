@@ -10,7 +10,7 @@
  * absolute ones there). Checked with mold 1.10.1: R_AARCH64_ABS32 in
  * .data fails -no-pie and -pie alike, MOVW_UABS_G1/G0_NC in a PIE links
  * (tests/integ/157-aarch64-pie-relocs.sh). The TLS types (512-573) are
- * left to the others' model: not judged here.
+ * arch/aarch64_tls.c's, each linker's table there: not judged here.
  *
  * x86-64: mold's table there is fuller and not read here; every type
  * counts as judged as GNU ld's.

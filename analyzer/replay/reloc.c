@@ -13,8 +13,8 @@
  * image is large enough for a reference to miss (then the line is
  * replayed once more with every relocation kept: reloc_layout.c). A
  * static non-PIE link of a small image reads section headers only, but
- * on AArch64, whose relocations are read for the types mold 1.10 does
- * not know (mold_relocs.c; docs/decisions.md).
+ * on AArch64, whose relocations are read for the types a linker does not
+ * know (arch/aarch64_tls.c, mold_relocs.c; docs/decisions.md).
  * Relocations of debug and other non-alloc sections are never judged.
  */
 #include <elf.h>
@@ -51,7 +51,6 @@ struct rp_relocs {
 	const struct lk_reloc_arch *arch;	/* of the line (its first regular input), or NULL */
 	int pic_line;		/* -pie or -shared on the line: the output-kind judgements are possible */
 	int full;		/* this replay keeps every reaching relocation and the sections (the layout pass) */
-	int mold_table;		/* an AArch64 line: relocations are read whatever the output, for the types mold refuses */
 	uint64_t image;		/* the alloc sections' total size */
 	uint64_t code;		/* ... of them, the code's */
 	int fixed_addresses;	/* --section-start, -Ttext...: addresses the size alone does not bound */
@@ -198,21 +197,19 @@ unsigned rp_relocs_start(struct rp *r, int full_layout)
 	rr->arch = lk_reloc_arch_of(r->line->machine);
 	rr->pic_line = (r->line->facts & (LK_LINE_PIE | LK_LINE_SHARED)) != 0;
 	rr->full = full_layout;
-	/* The cost: an AArch64 line's relocations are read even for a non-PIE executable (few are kept). */
-	rr->mold_table = rr->arch && rr->arch->machine == EM_AARCH64;
 	rr->fixed_addresses = rr_read_starts(r->line, &rr->starts);
 	if (full_layout)
 		rr->layout = rr_layout_new();
 	/*
 	 * AArch64's relocations in every output, for the TLS types a linker does
-	 * not know (tls_kept). NEEDSWORK(#33): a line that does not say its
+	 * not know (tls_kept) and the others mold does not (mold_relocs.c). NEEDSWORK(#33): a line that does not say its
 	 * machine (no -m) is known to be AArch64 only from its first input, too
 	 * late to ask for relocations there.
 	 */
 	if (rr->arch && rr->arch->machine == EM_AARCH64 && !full_layout)
 		return LK_ELF_GC_RELOCS;
 	/* Section headers always (the image's size, TLS sections); relocations where a judgement is possible. */
-	return (rr->pic_line || full_layout || rr->mold_table ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
+	return (rr->pic_line || full_layout ? LK_ELF_GC_RELOCS : 0) | (full_layout ? LK_ELF_GC_EH_RELOCS : 0);
 }
 
 void rp_relocs_free(struct rp *r)
@@ -700,11 +697,10 @@ static int mold_unknown_met(struct rp *r, const struct rr_ref *ref, enum lk_relo
 			rp_answer_differs(r);
 		return 0;
 	}
-	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
-		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+	if (!reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
+		x = reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
 		x->output = output_words(out);
 		x->rule = "mold 1.10 knows no such relocation of an allocated section of AArch64 (\"unknown relocation\"), whatever the output; GNU ld and lld take it";
-		x->recompile = "-fPIC";
 	}
 	return 1;
 }
@@ -714,8 +710,8 @@ static int mold_unknown_met(struct rp *r, const struct rr_ref *ref, enum lk_relo
  * shared object defines: no copy relocation, no canonical PLT entry, and
  * no dynamic relocation holds 32 bits ("unresolvable R_AARCH64_ABS32
  * relocation against symbol `x'"), from .data or .rodata, data or code
- * alike (checked, GNU ld 2.40; lld copies). The references are kept on
- * an AArch64 line for mold's table (mold_relocs.c). 1 when refused here.
+ * alike (checked, GNU ld 2.40; lld copies). The references are kept, in
+ * every AArch64 output, for mold's table (mold_relocs.c). 1 when refused here.
  */
 static int gnu_exec_narrow(struct rp *r, const struct rr_ref *ref, enum lk_reloc_output out)
 {

@@ -129,6 +129,9 @@ check_contains "lld's and mold's refusal of the copy in a PIE names relocation, 
 out=$("$LINKSCOPE" report --format json "$T/a64-abs32-nopie-bfd.json" | "$PY" -c 'import json,sys; print("\n".join(json.load(sys.stdin)["predicted"]["linker_verdicts"]["mold"]["why"]))')
 check_contains "mold's unknown relocation names the type" "$out" "R_AARCH64_ABS32"
 check_contains "... the symbol and the input" "$out" "abs32.o"
+check_contains "... a type mold does not know" "$out" "mold does not know this relocation type"
+out=$("$LINKSCOPE" report --format json "$T/a64-abs32-nopie-bfd.json" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["predicted"]["linker_verdicts"]["mold"]["fixes"][0])')
+check_contains "mold's first fix: another linker (GNU ld links the line: a64-abs32-nopie-bfd)" "$out" "link with GNU ld (-fuse-ld=bfd)"
 out=$("$LINKSCOPE" explain "$T/a64-abs32-shared-data-bfd.json")
 check_contains "GNU ld's ABS32 against a shared object's data in an executable, in its words" "$out" "unresolvable R_AARCH64_ABS32 relocation against symbol \`x'"
 check_contains "... naming the input" "$out" "abs32ext.o"
