@@ -4,7 +4,7 @@
  * (bfd's _bfd_elf_link_check_relocs: check_relocs of each target, then
  * relocate_section): what a PIE or a shared object cannot take
  * (arch/judge.c), and, once the layout is known, what does not reach
- * ("relocation truncated to fit"). It also checks, as it adds each
+ * ("relocation truncated to fit": reloc_reach.c). It also checks, as it adds each
  * symbol (elflink.c _bfd_elf_merge_symbol), that a TLS symbol never
  * meets a non-TLS one of the same name.
  *
@@ -26,40 +26,10 @@
 #include "linkscope/vec.h"
 #include "arch/arch.h"
 #include "arch/copy.h"
-#include "gc.h"
 #include "reloc.h"
 #include "rp.h"
 
-/* A relocation kept for the judgement at the end of the line. */
-struct rr_ref {
-	long input;
-	uint32_t section, target_section;	/* target_section: a local target's section in `input` */
-	uint64_t offset, target_value;
-	int64_t addend;
-	const struct lk_reloc_howto *howto;
-	struct lk_sym *sym;		/* a global target's entry, or NULL for a local one */
-	const char *target;		/* its name (in the table's arena) */
-	const char *place;		/* the section's name */
-	const char *producer;
-	unsigned char vis;		/* the referencing object's own visibility of the symbol */
-	unsigned writable : 1, not_allowed : 1;	/* not_allowed: kept for the output kind, else for the layout */
-	unsigned lld_only : 1;	/* kept for lld's PIE rule alone (lld_pie): mold keeps it only for the layout */
-	unsigned mold_unknown : 1;	/* a type mold 1.10 refuses in every output (mold_relocs.c) */
-};
-
-struct rp_relocs {
-	const struct lk_reloc_arch *arch;	/* of the line (its first regular input), or NULL */
-	int pic_line;		/* -pie or -shared on the line: the output-kind judgements are possible */
-	int full;		/* this replay keeps every reaching relocation and the sections (the layout pass) */
-	uint64_t image;		/* the alloc sections' total size */
-	uint64_t code;		/* ... of them, the code's */
-	int fixed_addresses;	/* --section-start, -Ttext...: addresses the size alone does not bound */
-	unsigned char short_cross;	/* the smallest reach (log2) of a PC-relative reference to another section, or 0 */
-	struct lk_strvec starts;	/* "NAME=ADDR" of --section-start, -Ttext, -Tdata, -Tbss */
-	struct { struct rr_ref *items; size_t nr, alloc; } refs;
-	struct rr_layout *layout;
-	struct rr_stubs *stubs;	/* GNU ld's stub groups, made at the first far call */
-};
+#include "reloc_parts.h"
 
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global);
 
@@ -115,7 +85,7 @@ static int has_exact_word(const struct rp *r, const char *word)
 }
 
 /* The output: -shared, -pie (unless an edit appended -no-pie), else an executable. */
-static enum lk_reloc_output output_of(const struct rp *r)
+enum lk_reloc_output rr_output_of(const struct rp *r)
 {
 	if (r->line->facts & LK_LINE_SHARED)
 		return LK_OUT_SHARED;
@@ -336,7 +306,7 @@ static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, i
  */
 static void tls_parts(struct rp *r, const struct rr_ref *ref)
 {
-	enum lk_reloc_output out = output_of(r);
+	enum lk_reloc_output out = rr_output_of(r);
 	enum lk_reloc_linker linker = linker_of(r);
 	uint32_t type = ref->howto->type;
 	const char *why;
@@ -390,8 +360,7 @@ static void keep_ref(struct rp *r, long input, const struct lk_elf_gc *g, const 
 }
 
 /* The first thing the room met and does not model: a success is then unknown (lk_replay_run). */
-static void unmodelled(struct rp *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void unmodelled(struct rp *r, const char *fmt, ...)
+void rr_unmodelled(struct rp *r, const char *fmt, ...)
 {
 	struct lk_buf m = LK_BUF_INIT;
 	va_list ap;
@@ -414,7 +383,7 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 	if (!rr->arch && !r->line->machine)
 		rr->arch = lk_reloc_arch_of(g->machine);	/* the line did not say (no -m): its first input does */
 	if (!rr->arch || g->machine != rr->arch->machine) {
-		unmodelled(r, "the replay has no relocation table for %s ('%s'), so what the output can take of its relocations is not judged",
+		rr_unmodelled(r, "the replay has no relocation table for %s ('%s'), so what the output can take of its relocations is not judged",
 			   lk_elf_machine_name(g->machine), r->out->inputs.items[input].path);
 		return;
 	}
@@ -425,7 +394,7 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 		size_t before = rr->refs.nr;
 
 		if (!h) {
-			unmodelled(r, "relocation type %u of %s in '%s' is not in the replay's table, so whether the output can take it is not judged",
+			rr_unmodelled(r, "relocation type %u of %s in '%s' is not in the replay's table, so whether the output can take it is not judged",
 				   x->type, rr->arch->name, r->out->inputs.items[input].path);
 			continue;
 		}
@@ -556,12 +525,12 @@ static enum lk_reloc_target target_of(const struct rp *r, const struct rr_ref *r
 	return LK_TGT_PREEMPTIBLE;
 }
 
-static const char *output_words(enum lk_reloc_output o)
+const char *rr_output_words(enum lk_reloc_output o)
 {
 	return o == LK_OUT_SHARED ? "a shared object" : o == LK_OUT_PIE ? "a PIE object" : "an executable";
 }
 
-static struct lk_diag_reloc *reloc_diag(struct rp *r, enum lk_diag_kind kind, const struct rr_ref *ref)
+struct lk_diag_reloc *rr_reloc_diag(struct rp *r, enum lk_diag_kind kind, const struct rr_ref *ref)
 {
 	struct lk_diag *d;
 	struct lk_diag_reloc *x;
@@ -584,7 +553,7 @@ static struct lk_diag_reloc *reloc_diag(struct rp *r, enum lk_diag_kind kind, co
 }
 
 /* ld names the first bad relocation of each object and target; so does the replay. */
-static int reported(const struct rp *r, enum lk_diag_kind kind, const struct rr_ref *ref)
+int rr_reported(const struct rp *r, enum lk_diag_kind kind, const struct rr_ref *ref)
 {
 	for (size_t i = 0; i < r->out->diags.nr; i++) {
 		const struct lk_diag *d = &r->out->diags.items[i];
@@ -668,13 +637,13 @@ static int gnu_pie_pc(struct rp *r, const struct rr_ref *ref, enum lk_reloc_outp
 	if (!s || ref->vis == STV_HIDDEN || ref->vis == STV_INTERNAL || (s->defined && !s->dynamic))
 		return 1;	/* binds locally in an executable */
 	if (!s->defined && !s->ref_regular_strong)
-		unmodelled(r, "%s against %s, undefined and weak, in '%s': whether GNU ld takes it in an AArch64 PIE is not modelled",
+		rr_unmodelled(r, "%s against %s, undefined and weak, in '%s': whether GNU ld takes it in an AArch64 PIE is not modelled",
 			   ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
 	if (!s->defined)
 		return 1;	/* undefined: the undefined reference is the error said */
-	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
-		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
-		x->output = output_words(out);
+	if (!rr_reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+		x = rr_reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = rr_output_words(out);
 		x->rule = "GNU ld makes no copy relocation in an AArch64 PIE: a PC-relative reference cannot reach a symbol that may bind to another object at run time (a shared object defines it; lld and mold copy it)";
 		x->recompile = "-fPIE";
 	}
@@ -697,9 +666,9 @@ static int mold_unknown_met(struct rp *r, const struct rr_ref *ref, enum lk_relo
 			rp_answer_differs(r);
 		return 0;
 	}
-	if (!reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
-		x = reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
-		x->output = output_words(out);
+	if (!rr_reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
+		x = rr_reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
+		x->output = rr_output_words(out);
 		x->rule = "mold 1.10 knows no such relocation of an allocated section of AArch64 (\"unknown relocation\"), whatever the output; GNU ld and lld take it";
 	}
 	return 1;
@@ -721,9 +690,9 @@ static int gnu_exec_narrow(struct rp *r, const struct rr_ref *ref, enum lk_reloc
 	if ((r->mode & RP_LLD) || out != LK_OUT_EXEC || r->relocs->arch->machine != EM_AARCH64 || !s || !s->defined ||
 	    !s->dynamic || (strcmp(ref->howto->name, "R_AARCH64_ABS32") && strcmp(ref->howto->name, "R_AARCH64_ABS16")))
 		return 0;
-	if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
-		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
-		x->output = output_words(out);
+	if (!rr_reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+		x = rr_reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = rr_output_words(out);
 		x->rule = "GNU ld makes no copy relocation for a narrow absolute field of AArch64, and no dynamic relocation can hold one: a shared object's symbol cannot be reached so (lld copies it)";
 		x->recompile = "-fPIC";
 	}
@@ -733,7 +702,7 @@ static int gnu_exec_narrow(struct rp *r, const struct rr_ref *ref, enum lk_reloc
 static void judge_output(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
-	enum lk_reloc_output out = output_of(r);
+	enum lk_reloc_output out = rr_output_of(r);
 	int z_text = z_text_policy(r, r->mode), textrel = 0;
 
 	for (size_t i = 0; i < rr->refs.nr; i++) {
@@ -751,9 +720,9 @@ static void judge_output(struct rp *r)
 		if (!ref->not_allowed || lld14_writes_it(r, ref, out) || lld_copies_it(r, ref, out) || gnu_pie_pc(r, ref, out))
 			continue;
 		if (lld_tls_pc(r, ref, out)) {
-			if (!reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
-				x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
-				x->output = output_words(out);
+			if (!rr_reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref)) {
+				x = rr_reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+				x->output = rr_output_words(out);
 				x->rule = "lld takes a TLS symbol's value as absolute: a PC-relative reference cannot refer to it (declare it __thread where it is used)";
 				x->recompile = "-fPIE";
 			}
@@ -761,7 +730,7 @@ static void judge_output(struct rp *r)
 		}
 		if (ref->howto->cls == LK_RC_ABS_NARROW && !strncmp(ref->howto->name, "R_AARCH64_ABS", 13) && ref->sym &&
 		    !ref->sym->defined) {
-			unmodelled(r, "%s against %s in '%s', which no input defines: GNU ld lets it pass its check in a PIE or shared object (elfNN_aarch64_check_relocs), what follows is not modelled",
+			rr_unmodelled(r, "%s against %s in '%s', which no input defines: GNU ld lets it pass its check in a PIE or shared object (elfNN_aarch64_check_relocs), what follows is not modelled",
 				   ref->howto->name, ref->target, r->out->inputs.items[ref->input].path);
 			continue;
 		}
@@ -769,9 +738,9 @@ static void judge_output(struct rp *r)
 		case LK_RV_OK:
 			continue;
 		case LK_RV_UNSUPPORTED:
-			if (!reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
-				x = reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
-				x->output = output_words(out);
+			if (!rr_reported(r, LK_DIAG_RELOC_UNSUPPORTED, ref)) {
+				x = rr_reloc_diag(r, LK_DIAG_RELOC_UNSUPPORTED, ref);
+				x->output = rr_output_words(out);
 				x->rule = why;
 				x->recompile = lk_aarch64_tls_recompile(ref->howto->type);
 			}
@@ -780,17 +749,17 @@ static void judge_output(struct rp *r)
 			textrel = 1;
 			continue;
 		case LK_RV_UNKNOWN:
-			unmodelled(r, "%s against %s in '%s': %s", ref->howto->name, ref->target,
+			rr_unmodelled(r, "%s against %s in '%s': %s", ref->howto->name, ref->target,
 				   r->out->inputs.items[ref->input].path, why);
 			continue;
 		case LK_RV_NOT_ALLOWED:
 		case LK_RV_TEXTREL_ERROR:
 			break;
 		}
-		if (reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref))
+		if (rr_reported(r, LK_DIAG_RELOC_NOT_ALLOWED, ref))
 			continue;
-		x = reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
-		x->output = output_words(out);
+		x = rr_reloc_diag(r, LK_DIAG_RELOC_NOT_ALLOWED, ref);
+		x->output = rr_output_words(out);
 		x->rule = why;
 		x->recompile = out == LK_OUT_SHARED ? "-fPIC" : "-fPIE";
 		x->tls_le = ref->howto->cls == LK_RC_TLS_LE;
@@ -803,327 +772,16 @@ static void judge_output(struct rp *r)
 		rp_note(r, "text relocations: a read-only section of the output gets dynamic relocations (ld warns \"creating DT_TEXTREL\"; an error under -z text)");
 }
 
-/* ---- relocation overflow: "relocation truncated to fit" ---- */
-
-struct between_ctx {
-	struct rp *r;
-	struct lk_diag_reloc *x;
-};
-
-static void add_between(void *ctx, long input, const char *section, uint64_t size)
-{
-	struct between_ctx *c = ctx;
-	const struct lk_rinput *in = &c->r->out->inputs.items[input];
-	struct lk_buf b = LK_BUF_INIT;
-
-	if (c->x->between.nr >= 4)
-		return;
-	if (in->member)
-		lk_buf_addf(&b, "%s(%s)", in->path, in->member);
-	else
-		lk_buf_addstr(&b, in->path);
-	lk_strvec_push(&c->x->large_inputs, b.buf);
-	lk_buf_addf(&b, " %s (", section);
-	rr_human_size(&b, size);
-	lk_buf_addstr(&b, ")");
-	lk_strvec_push_owned(&c->x->between, lk_buf_detach(&b));
-}
-
-/*
- * Where the target of `ref` lies, by the layout; 0 when the replay does
- * not place it. NEEDSWORK(#17): the GOT and the PLT (a shared object's
- * symbols, GOT-relative references) are not placed, so a reference to
- * them from code larger than its reach goes unjudged.
- */
-static int target_addr(const struct rp *r, const struct rr_ref *ref, uint64_t *addr)
-{
-	const struct lk_sym *s = ref->sym;
-	int ok = 0;
-
-	if (ref->howto->cls == LK_RC_GOT || ref->howto->cls == LK_RC_TLS || ref->howto->cls == LK_RC_TLS_LE)
-		return 0;
-	if (s) {
-		if (!s->defined || s->dynamic || !s->def_section)
-			return 0;	/* a shared object's, through the PLT or a copy: near the image's own sections */
-		*addr = rr_layout_addr(r->relocs->layout, s->def_input, s->def_section, &ok) + s->def_value;
-		return ok;
-	}
-	*addr = rr_layout_addr(r->relocs->layout, ref->input, ref->target_section, &ok) + ref->target_value;
-	return ok;
-}
-
-/* The code section of the target of `ref`, or -1 (not code, not placed, a shared object's). */
-static long code_of_target(const struct rp *r, const struct rr_ref *ref)
-{
-	const struct lk_sym *s = ref->sym;
-
-	if (s)
-		return s->defined && !s->dynamic && s->def_section ?
-		       rr_layout_code_of(r->relocs->layout, s->def_input, s->def_section) : -1;
-	return rr_layout_code_of(r->relocs->layout, ref->input, ref->target_section);
-}
-
-/* The diagnostic of `ref`'s overflow, or NULL when one of the same place and target was made already. */
-static struct lk_diag_reloc *overflow(struct rp *r, const struct rr_ref *ref, int64_t value, uint64_t place,
-				      uint64_t target, uint64_t limit)
-{
-	struct rp_relocs *rr = r->relocs;
-	struct lk_diag_reloc *x;
-	struct between_ctx c;
-
-	if (reported(r, LK_DIAG_RELOC_OVERFLOW, ref))
-		return NULL;
-	x = reloc_diag(r, LK_DIAG_RELOC_OVERFLOW, ref);
-	x->output = output_words(output_of(r));
-	x->distance = value;
-	x->reach = limit;
-	x->recompile = rr->arch->code_model_fix;
-	c.r = r;
-	c.x = x;
-	rr_layout_between(rr->layout, place < target ? place : target, place < target ? target : place,
-			  limit / 16, add_between, &c);
-	return x;
-}
-
-/* The linker whose stubs the replay judges (enum replay_mode). */
-static enum rr_stub_linker stub_linker(const struct rp *r)
-{
-	if (!(r->mode & RP_LLD))
-		return RR_STUBS_GNU;
-	return r->mode & RP_MOLD ? RR_STUBS_MOLD : RR_STUBS_LLD;
-}
-
-/* ld's --stub-group-size=N (AArch64), the last one; 0 when the line has none. */
-static int64_t stub_group_size(const struct rp *r)
-{
-	int64_t n = 0;
-
-	for (size_t i = 0; i < r->line->items.nr; i++) {
-		const char *w = r->line->items.items[i].word;
-
-		if (r->line->items.items[i].kind != LK_ITEM_OPTION)
-			continue;
-		if (lk_str_starts_with(w, "--stub-group-size="))
-			n = strtoll(w + 18, NULL, 0);
-		else if (lk_str_starts_with(w, "-stub-group-size="))
-			n = strtoll(w + 17, NULL, 0);
-	}
-	return n;
-}
-
-/* The stub's place in words: names its section and input. */
-static char *stub_words(const struct rp *r, const struct rr_stub *st)
-{
-	const struct rr_code *code;
-	const struct lk_rinput *in;
-	struct lk_buf name = LK_BUF_INIT;
-	char *w;
-
-	rr_layout_code(r->relocs->layout, &code);
-	in = &r->out->inputs.items[code[st->section].input];
-	if (in->member)
-		lk_buf_addf(&name, "%s(%s)", in->path, in->member);
-	else
-		lk_buf_addstr(&name, in->path);
-	w = rr_stub_words(r->relocs->layout, stub_linker(r), st, name.buf);
-	lk_buf_release(&name);
-	return w;
-}
-
-/*
- * lld's and mold's rules (one replay serves both until mold's own is
- * needed): a far call mold 1.10 serves with a thunk it cannot reach, the
- * branch written unchecked. Said with mold's verdict, a few at most.
- */
-static void mold_hazard(struct rp *r, const struct rr_ref *ref, long at)
-{
-	struct rr_stub st;
-	struct lk_buf b = LK_BUF_INIT;
-	char *words;
-
-	if (r->out->mold_hazards.nr >= 3)
-		return;
-	rr_stub_judge(r->relocs->stubs, RR_STUBS_MOLD, at, ref->offset, &st);
-	if (!st.broken)
-		return;
-	words = rr_stub_words(r->relocs->layout, RR_STUBS_MOLD, &st, r->out->inputs.items[ref->input].path);
-	lk_buf_addf(&b, "mold links, but its output is broken: %s %s from '%s' (section %s+0x%llx) does not reach: %s, out of reach, and mold writes the branch without checking it, so the call goes to a wrong address",
-		    ref->howto->name, ref->target, r->out->inputs.items[ref->input].path, ref->place,
-		    (unsigned long long)ref->offset, words);
-	lk_strvec_push_owned(&r->out->mold_hazards, lk_buf_detach(&b));
-	free(words);
-}
-
-/*
- * A call or jump the layout estimate says does not reach its target
- * directly: it goes through the stub each linker places (stubs.c).
- * `mag`: the direct distance; `slack`: how far the estimate of it can be
- * off.
- */
-static void judge_far_call(struct rp *r, const struct rr_ref *ref, int64_t value, uint64_t place, uint64_t target,
-			   uint64_t mag, uint64_t slack)
-{
-	struct rp_relocs *rr = r->relocs;
-	const struct lk_reloc_howto *h = ref->howto;
-	uint64_t limit = 1ull << h->reach;
-	long at = rr_layout_code_of(rr->layout, ref->input, ref->section);
-	const char *from = r->out->inputs.items[ref->input].path;
-	struct rr_stub st;
-	char *words;
-
-	if (at < 0) {
-		unmodelled(r, "%s against %s from '%s' (section %s) does not reach by the layout estimate, and where the linker puts the stub of a call from outside the code is not modelled",
-			   h->name, ref->target, from, ref->place);
-		return;
-	}
-	if (!rr->stubs)
-		rr->stubs = rr_stubs_new(rr->layout, stub_group_size(r));
-	rr_stub_judge(rr->stubs, stub_linker(r), at, ref->offset, &st);
-	words = stub_words(r, &st);
-	if (r->mode & RP_LLD)
-		mold_hazard(r, ref, at);
-	if (st.answer == RR_STUB_REACHES && !st.broken)
-		rp_note(r, "%s from '%s' does not reach %s by the layout estimate: %s, within reach",
-			h->name, from, ref->target, words);
-	else if (st.answer == RR_STUB_REACHES)
-		;	/* mold's: its hazard */
-	else if (st.answer == RR_STUB_CLOSE || mag < limit + slack) {
-		unmodelled(r, "%s against %s from '%s': %s, a distance within what the layout estimate can tell (%llu KiB) of its reach",
-			   h->name, ref->target, from, words, (unsigned long long)(slack >> 10));
-	} else {
-		struct lk_diag_reloc *x = overflow(r, ref, value, place, target, limit);
-
-		if (x) {
-			x->stub = words;
-			x->recompile = "-ffunction-sections";
-			words = NULL;
-		}
-	}
-	free(words);
-}
-
-/*
- * Does a far one go through a long-branch stub? AArch64's B and BL
- * (JUMP26, CALL26) do with all three linkers; a conditional branch
- * (CONDBR19, TSTBR14) never does: "truncated to fit" / "out of range".
- */
-static int takes_stub(const struct rp_relocs *rr, const struct lk_reloc_howto *h)
-{
-	return rr->arch->branch_veneers && (h->type == R_AARCH64_CALL26 || h->type == R_AARCH64_JUMP26);
-}
-
-static void judge_reach(struct rp *r, const struct rr_ref *ref)
-{
-	const struct lk_reloc_howto *h = ref->howto;
-	struct rp_relocs *rr = r->relocs;
-	uint64_t place, target, limit = 1ull << h->reach, margin = limit / 16, mag;
-	int64_t value;
-	int ok;
-
-	place = rr_layout_addr(rr->layout, ref->input, ref->section, &ok) + ref->offset;
-	if (!ok || !target_addr(r, ref, &target))
-		return;
-	target += (uint64_t)ref->addend;
-	if (!h->pc)
-		value = (int64_t)target;
-	else if (rr->arch->machine == EM_AARCH64 && h->reach == 32)
-		value = (int64_t)((target & ~0xfffull) - (place & ~0xfffull));	/* ADRP: pages */
-	else
-		value = (int64_t)(target - place);
-	mag = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
-	if (h->cls == LK_RC_BRANCH && h->pc) {
-		/* Between two code sections the estimate is closer than the image's 1/16. */
-		uint64_t slack = rr_layout_code_slack(rr->layout, rr_layout_code_of(rr->layout, ref->input, ref->section),
-						      code_of_target(r, ref));
-
-		if (slack < margin)
-			margin = slack;
-	}
-	if (mag + margin < limit)
-		return;
-	if (takes_stub(rr, h) && !(ref->sym && ref->sym->def_input == ref->input && ref->sym->def_section == ref->section)) {
-		judge_far_call(r, ref, value, place, target, mag, margin);
-		return;
-	}
-	if (mag < limit + margin) {
-		unmodelled(r, "%s against %s from '%s': the estimated distance (%llu MiB) is within %s of its reach (%llu MiB), closer than the layout estimate can tell",
-			   h->name, ref->target, r->out->inputs.items[ref->input].path,
-			   (unsigned long long)(mag >> 20), margin == limit / 16 ? "1/16" : "what the estimate can tell",
-			   (unsigned long long)(limit >> 20));
-		return;
-	}
-	overflow(r, ref, value, place, target, limit);
-}
-
-/* Could a reference of this image miss its target? Then the layout is needed. */
-static int layout_may_matter(const struct rp *r)
-{
-	const struct rp_relocs *rr = r->relocs;
-	uint64_t limit;
-
-	if (!rr->arch)
-		return 0;
-	limit = 1ull << rr->arch->cross_reach;
-	if (rr->short_cross && rr->image >= (1ull << rr->short_cross) - (1ull << rr->short_cross) / 8)
-		return 1;
-	return rr->fixed_addresses || rr->image + rr->arch->exe_base >= limit - limit / 8;
-}
-
-/* The line replayed once more keeping every reaching relocation: its overflow diagnostics join this replay's. */
-static void layout_pass(struct rp *r)
-{
-	struct lk_replay full;
-
-	memset(&full, 0, sizeof(full));
-	rp_replay_core(r->rec, r->line, r->first_extra, (r->mode & (RP_LLD | RP_LLD14 | RP_MOLD)) | RP_RELOC_FULL, r->edit,
-		       &full);
-	for (size_t i = 0; i < full.diags.nr; i++) {
-		struct lk_diag *d = &full.diags.items[i];
-
-		if (d->kind != LK_DIAG_RELOC_OVERFLOW)
-			continue;
-		LK_GROW(r->out->diags.items, r->out->diags.nr + 1, r->out->diags.alloc);
-		r->out->diags.items[r->out->diags.nr++] = *d;
-		memset(d, 0, sizeof(*d));
-	}
-	for (size_t i = 0; i < full.notes.nr; i++)
-		rp_note(r, "%s", full.notes.items[i]);
-	for (size_t i = 0; i < full.mold_hazards.nr; i++)
-		lk_strvec_push(&r->out->mold_hazards, full.mold_hazards.items[i]);
-	if (full.unmodelled && !r->out->unmodelled) {
-		r->out->unmodelled = full.unmodelled;
-		full.unmodelled = NULL;
-	}
-	lk_replay_release(&full);
-}
-
-static int gc_kept(void *gc, long input, uint32_t ndx)
-{
-	return lk_gc_kept(gc, input, ndx);
-}
-
 void rp_relocs_finish(struct rp *r)
 {
 	struct rp_relocs *rr = r->relocs;
-	const char *fixed, *other;
 
 	if (rr->arch && rr->refs.nr)
 		judge_output(r);
-	if (rr->full) {
-		if (r->gc)
-			rr_layout_drop(rr->layout, gc_kept, r->gc);
-		/* lld's and mold's default image base is 0x200000 on x86-64 and AArch64 (GNU ld's: the arch's). */
-		rr_layout_place(rr->layout, output_of(r) != LK_OUT_EXEC ? 0 : r->mode & RP_LLD ? 0x200000 : rr->arch->exe_base,
-				&rr->starts,
-				!(r->mode & RP_LLD) ? RR_LAYOUT_GNU : r->mode & RP_MOLD ? RR_LAYOUT_MOLD : RR_LAYOUT_LLD);
-		if (rr_layout_overlap(rr->layout, &fixed, &other))
-			unmodelled(r, "the section %s placed by --section-start overlaps where %s goes by the layout estimate, and what the linker does with overlapping sections (GNU ld: \"section ... overlaps section ...\") is not modelled",
-				   fixed, other);
-		for (size_t i = 0; i < rr->refs.nr; i++)
-			if (!rr->refs.items[i].not_allowed || rr->refs.items[i].howto->reach)
-				judge_reach(r, &rr->refs.items[i]);
-	} else if (!(r->mode & RP_WORKER) && layout_may_matter(r)) {
+	if (rr->full)
+		rr_judge_layout(r);
+	else if (!(r->mode & RP_WORKER) && rr_layout_may_matter(r)) {
 		rp_answer_differs(r);	/* lld's layout pass would be its own */
-		layout_pass(r);
+		rr_layout_pass(r);
 	}
 }
