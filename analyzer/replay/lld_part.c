@@ -16,7 +16,7 @@
  * - lld's TLS types: lld types no symbol by an STT_NOTYPE reference
  *   (reloc.c tls_meet); GNU ld's replay marks each symbol it typed so
  *   (lld_untyped), and the input whose typed non-TLS symbol gave lld its
- *   type later (r->lld_types); a TLS one after that is a
+ *   type later (lld_retyped, r->lld_types); a TLS one after that is a
  *   GNU ld mismatch, where they part;
  * - the PC-relative relocations lld keeps in a PIE (reloc.c lld_pie,
  *   marked lld_only), which the parent drops at the part as mold's replay
@@ -37,25 +37,6 @@
 #include "linkscope/vec.h"
 #include "rp.h"
 #include "trial.h"
-
-/* The table as lld's replay has it: the types GNU ld took from STT_NOTYPE references undone. */
-static void take_lld_types(struct rp *r)
-{
-	struct lk_sym *s;
-	size_t cursor = 0;
-
-	while ((s = lk_symtab_next(r->tab, &cursor))) {
-		if (s->lld_untyped) {
-			s->typed = 0;
-			s->tls = 0;
-			s->typed_input = 0;
-			s->typed_section = NULL;
-		}
-		s->lld_untyped = 0;
-	}
-	for (size_t i = 0; i < r->lld_types.nr; i++)
-		r->lld_types.items[i].sym->typed_input = r->lld_types.items[i].input;
-}
 
 static void drop_lld_types(struct rp *r)
 {
@@ -88,8 +69,6 @@ void rp_lld_part(struct rp *r)
 	r->answer = NULL;
 	r->part = &p->mold;
 	r->lazy_refs.nr = 0;
-	take_lld_types(r);
-	drop_lld_types(r);
 	rp_memory_release(r);
 	lk_strvec_release(&r->warn_syms);
 	lk_strvec_release(&r->warn_where);
@@ -101,25 +80,61 @@ void rp_lld_part(struct rp *r)
 	}
 }
 
-void rp_lld_tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int notype)
+/*
+ * lld's replay, parted: the type of `s` as lld's table has it, taken when
+ * the symbol is met again (rewriting the whole table at the part would copy
+ * every page of it into the child).
+ */
+static void take_lld_type(struct rp *r, struct lk_sym *s, int tls)
+{
+	if (s->lld_untyped) {
+		s->typed = 0;
+		s->tls = 0;
+		s->typed_input = 0;
+		s->typed_section = NULL;
+		s->lld_untyped = 0;
+		return;
+	}
+	/* Retyped: the same type, from a later input; that input is said only by a mismatch. */
+	if ((s->tls != 0) == (tls != 0) || strchr(s->name, '@'))
+		return;
+	for (size_t i = 0; i < r->lld_types.nr; i++)
+		if (r->lld_types.items[i].sym == s)
+			s->typed_input = r->lld_types.items[i].input;
+	s->lld_retyped = 0;
+}
+
+/* GNU ld's replay while lld's may part: lld's type of `s` kept beside its own; 1 where lld's parted. */
+static int watch_type(struct rp *r, struct lk_sym *s, long input, int tls, int notype)
 {
 	if (!s->typed) {
 		s->lld_untyped = notype != 0;	/* GNU ld types it now; lld only if it is typed */
-		return;
+		return 0;
 	}
 	if ((s->tls != 0) != (tls != 0) && !strchr(s->name, '@')) {
 		rp_lld_part(r);	/* GNU ld's mismatch; lld's table may have another type */
-		return;
+		return 1;
 	}
 	if (!s->lld_untyped || notype)
-		return;
+		return 0;
 	if (tls) {
 		rp_lld_part(r);	/* lld types it TLS here (a "sym@VER" entry GNU ld typed otherwise) */
-		return;
+		return 1;
 	}
 	/* lld types it here, non-TLS as GNU ld did, from this input. */
 	s->lld_untyped = 0;
+	s->lld_retyped = 1;
 	LK_GROW(r->lld_types.items, r->lld_types.nr + 1, r->lld_types.alloc);
 	r->lld_types.items[r->lld_types.nr].sym = s;
 	r->lld_types.items[r->lld_types.nr++].input = input;
+	return 0;
+}
+
+void rp_lld_tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int notype)
+{
+	if (r->lld_part && !watch_type(r, s, input, tls, notype))
+		return;
+	/* lld's replay (parted here or before) takes lld's type; GNU ld's, once parted, keeps its own. */
+	if (r->mode & RP_LLD)
+		take_lld_type(r, s, tls);
 }

@@ -240,8 +240,8 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined
 static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, int notype,
 		     const char *section)
 {
-	if (r->lld_part)
-		rp_lld_tls_meet(r, s, input, tls, notype);	/* lld's types kept too, or lld's replay parts here */
+	if (r->lld_part || s->lld_untyped || s->lld_retyped)
+		rp_lld_tls_meet(r, s, input, tls, notype);	/* lld's types kept too, or taken (lld_part.c) */
 	if ((r->mode & RP_MOLD) || ((r->mode & RP_LLD) && notype))
 		return;
 	if (!s->typed) {

@@ -386,7 +386,7 @@ static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line
 			       int beside)
 {
 	struct lk_replay lazy;
-	struct rp_beside mold = { 0, -1, 0, 0 };
+	struct rp_beside mold = { 0, -1, 0, 0, 0 };
 	int commons;
 
 	memset(&lazy, 0, sizeof(lazy));

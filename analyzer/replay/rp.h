@@ -298,6 +298,7 @@ struct rp_beside {
 	int fd;			/* this process's end of the socket */
 	unsigned linkers;	/* the verdicts it sends */
 	int child;		/* this process is the child */
+	int held;		/* the child waits for rp_beside_finish's word to go on (rp_beside_hold) */
 };
 int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
 		    const struct lk_line *line);
@@ -305,6 +306,12 @@ int rp_beside_fork(struct rp_beside *b, unsigned linkers);
 _Noreturn void rp_beside_reply(const struct rp_beside *b, const struct lk_replay *out);
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out);
 void rp_beside_cancel(struct rp_beside *b);
+/*
+ * After rp_beside_fork, in both processes: the child holds there until
+ * rp_beside_finish asks for its verdict, so that one cancelled costs no
+ * CPU (its parent's end ends it, PR_SET_PDEATHSIG).
+ */
+void rp_beside_hold(struct rp_beside *b);
 /*
  * lld_part.c: the lld-rules replay forked off GNU ld's where their rules
  * part, as mold's off lld's (mold_part.c). GNU ld's replay of a link that
