@@ -67,6 +67,8 @@ static struct open_archive *archive_of(struct rp *r, long item)
 		rp_note(r, "%s", err.msg);
 		return a;
 	}
+	if (!a->ar.has_index)
+		rp_lld_part(r);	/* lld reads it member by member */
 	if (!a->ar.has_index && (r->mode & RP_LLD))
 		index_members(r, a);
 	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
@@ -210,6 +212,7 @@ static int member_defines_data(struct open_archive *a, size_t k, long m, enum co
  */
 static int common_fetches(struct rp *r, const struct lk_sym *s)
 {
+	rp_lld_part(r);
 	if (!(r->mode & RP_LLD)) {
 		rp_answer_differs(r);	/* lld's and mold's commons take members their own ways */
 		return 1;
@@ -264,6 +267,9 @@ int rp_scan_archive(struct rp *r, long item)
 			if (s->defined ? !s->common || s->dynamic || !common_fetches(r, s) :
 					 !(s->ref_regular_strong || s->ref_dynamic_strong))
 				continue;
+			/* GNU ld takes it here, lld from the archive that named it first: lld's replay parts (lld_part.c). */
+			if (s->armap_item != item && r->lld_part && (m = member_index(a, e->offset)) >= 0 && !a->pulled[m])
+				rp_lld_part(r);
 			/* lld: the first archive on the line that names the symbol gives it, wherever it stands. */
 			if ((r->mode & RP_LLD) && s->armap_item != item && !(s->defined && (r->mode & RP_LLD14)))
 				continue;

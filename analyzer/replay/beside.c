@@ -208,6 +208,17 @@ int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, con
 	return b->pid != 0;
 }
 
+void rp_beside_hold(struct rp_beside *b)
+{
+	char go;
+
+	b->held = 1;
+	if (!b->child)
+		return;
+	while (read(b->fd, &go, 1) < 0 && errno == EINTR)
+		;
+}
+
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 {
 	struct lk_strvec words = LK_STRVEC_INIT;
@@ -215,7 +226,7 @@ int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 
 	if (!b->pid)
 		return -1;
-	if (lk_trial_recv_words(b->fd, &words) == 0) {
+	if ((!b->held || send(b->fd, "", 1, MSG_NOSIGNAL) == 1) && lk_trial_recv_words(b->fd, &words) == 0) {
 		struct reader rd = { &words, 0, 0 };
 
 		for (int l = 0; l < LK_LINKER_COUNT; l++)

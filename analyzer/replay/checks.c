@@ -280,6 +280,9 @@ void rp_final_checks(struct rp *r)
 			LK_GROW(c.items, c.nr + 1, c.alloc);
 			c.items[c.nr++] = (struct hidden_ref){ s, -1 };
 		}
+		/* Only a strong reference fails the link: most entries are an armap's names, their names not read. */
+		if (!s->ref_regular_strong && !s->ref_dynamic_strong)
+			continue;
 		if (!undefined || s->defined || s->diagnosed || (rp_linker_defined(s->name) && !start_stop_missing(r, s->name) &&
 						       !rp_ehdr_missing(r, s->name)))
 			continue;

@@ -267,6 +267,7 @@ int rp_read_dso_item(struct rp *r, long item, unsigned flags)
 	const struct lk_line_item *it = item_at(r, item);
 	struct dso_read d = { item, it->path, &it->info, -1, flags };
 
+	rp_lld_part(r);	/* lld keeps every shared object, and the entries of its versions (lld_part.c) */
 	if (it->state & LK_ST_AS_NEEDED)
 		d.flags |= DSO_AS_NEEDED;
 	if ((it->state & LK_ST_COPY_DT_NEEDED) && !(r->edit->flags & LK_EDIT_NO_COPY_DT_NEEDED))

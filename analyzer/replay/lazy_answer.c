@@ -58,10 +58,17 @@ void rp_answer_checkpoint(struct rp *r)
 	for (size_t i = 0; i < r->lazy_refs.nr; i++) {
 		const struct lk_sym *s = r->lazy_refs.items[i];
 
-		if (!s->defined && (s->ref_regular_strong || s->ref_dynamic_strong))
-			rp_answer_differs(r);	/* lld fetches it here, from the archive read earlier */
+		if (!s->defined && (s->ref_regular_strong || s->ref_dynamic_strong)) {
+			/* lld fetches it here, from the archive read earlier: its replay parts (lld_part.c) */
+			rp_lld_part(r);
+			if (r->mode & RP_LLD)
+				return;
+			rp_answer_differs(r);
+		}
 	}
 	r->lazy_refs.nr = 0;
+	if (r->lld_part)
+		r->lazy_pending = 0;	/* lld fetched nothing here: nothing it would take was left */
 }
 
 void rp_answer_pull(struct rp *r, const struct lk_sym *s, long item)

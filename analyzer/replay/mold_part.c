@@ -11,7 +11,11 @@
  * lld-rules replay forks there (beside.c), and the child carries on under
  * mold's rules: mold's replay then costs the rest of the line, not all of
  * it. Each parting point calls rp_mold_part before it decides; the end of
- * the line is the last one.
+ * the line is the last one. The child then holds until the lld-rules
+ * replay, at its end, knows mold's own is needed (commons, mold's policy,
+ * -z notext: replay.c's lazy_verdicts_of), and is stopped unused when not:
+ * begun as it was before, it ran beside lld's and cost its CPU on a
+ * machine with no core to spare, needed or not.
  */
 #include "linkscope/banned.h"
 #include "rp.h"
@@ -29,8 +33,12 @@ void rp_mold_part(struct rp *r)
 	if (!b)
 		return;
 	r->part = NULL;
-	if (!rp_beside_fork(b, 1u << LK_LINKER_MOLD))
+	if (!rp_beside_fork(b, 1u << LK_LINKER_MOLD)) {
+		rp_beside_hold(b);
 		return;
+	}
+	/* Until the lld-rules replay knows mold's own is needed: most often it is not, and no CPU is spent. */
+	rp_beside_hold(b);
 	r->mode = (r->mode & ~(unsigned)RP_LLD14) | RP_MOLD;
 	rp_mold_policy(r);
 	rp_relocs_part_for_mold(r);

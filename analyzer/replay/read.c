@@ -96,6 +96,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 			multiple_definition(r, s, input);
 			break;
 		case LK_SYM_DEFINED:
+			if (y->common && s->armap_item >= 0)
+				rp_lld_part(r);	/* lld's commons take members their own way */
 			/* lld, mold: a common where an archive read earlier names the symbol (archive.c). */
 			if (y->common && s->armap_item >= 0 && (r->mode & RP_LLD)) {
 				rp_mold_part(r);
@@ -279,6 +281,7 @@ static void take_checkpoint(struct rp *r)
 	if (!srv->worker)
 		return;
 	r->mode |= RP_WORKER;
+	rp_lld_unarm(r);	/* a trial is GNU ld's replay alone */
 	ov = lk_xcalloc(1, sizeof(*ov));
 	lk_overlay_open(ov, r->rec, r->line, &words);
 	first = r->line->items.nr;
@@ -361,10 +364,10 @@ void rp_read_line(struct rp *r)
 			in_group = 0;
 		} else {
 			read_item(r, (long)i);
+			if (!(r->mode & RP_LLD))
+				rp_answer_checkpoint(r);	/* where lld fetches, lld's replay may part (lld_part.c) */
 			if ((r->mode & RP_LLD) && r->lazy_pending)
 				rp_fetch_lazy(r);
-			else
-				rp_answer_checkpoint(r);
 			if (in_group) {
 				LK_GROW(group.items, group.nr + 1, group.alloc);
 				group.items[group.nr++] = (long)i;
@@ -380,6 +383,7 @@ void rp_read_line(struct rp *r)
 	if (in_group)
 		rescan_group(r, group.items, group.nr);
 	free(group.items);
+	rp_lld_part(r);	/* the end of the line at the latest: lld's last fetch, its checks */
 	if (r->mode & RP_LLD)
 		rp_fetch_lazy(r);	/* an archive anywhere on the line satisfies a reference from anywhere */
 	else

@@ -233,6 +233,8 @@ static void tls_mismatch(struct rp *r, struct lk_sym *s, long input, int defined
 static void tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int defined, int notype,
 		     const char *section)
 {
+	if (r->lld_part || s->lld_untyped || s->lld_retyped)
+		rp_lld_tls_meet(r, s, input, tls, notype);	/* lld's types kept too, or taken (lld_part.c) */
 	if ((r->mode & RP_MOLD) || ((r->mode & RP_LLD) && notype))
 		return;
 	if (!s->typed) {
@@ -266,10 +268,13 @@ static const char *section_name(const struct lk_elf_gc *g, uint32_t ndx)
 }
 
 /* Is this relocation worth keeping for the end of the line? */
-/* lld's replay of a PIE: a PC-relative reference to an undefined global may meet a TLS definition (lld_tls_pc). */
+/*
+ * lld's replay of a PIE: a PC-relative reference to an undefined global may meet a TLS definition (lld_tls_pc);
+ * GNU ld's keeps them too while lld's may part from it (lld_part.c).
+ */
 static int lld_pie(const struct rp *r)
 {
-	return (r->mode & RP_LLD) && !(r->mode & RP_MOLD) && (r->line->facts & LK_LINE_PIE) &&
+	return (((r->mode & RP_LLD) && !(r->mode & RP_MOLD)) || r->lld_part) && (r->line->facts & LK_LINE_PIE) &&
 	       !(r->line->facts & LK_LINE_SHARED);
 }
 

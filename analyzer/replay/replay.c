@@ -163,6 +163,7 @@ static void rp_release(struct rp *r)
 	rp_relocs_free(r);
 	free(r->live_undefined.items);
 	free(r->lazy_refs.items);
+	free(r->lld_types.items);
 	lk_strvec_release(&r->lazy_dropped_refs);
 	lk_strvec_release(&r->lazy_dropped_roots);
 	rp_memory_release(r);
@@ -233,11 +234,13 @@ static void archives_defining(struct lk_replay *out, const struct lk_line *line)
  * edit) into `out`; the table goes to `out`. With `answer`, GNU ld's
  * replay also says whether it answers for the lld-rules one (lazy_answer.c);
  * with `part`, the lld-rules one forks mold's where their rules part
- * (mold_part.c), and returns in that child too (part->child set).
+ * (mold_part.c), and returns in that child too (part->child set); with
+ * `lld_part`, GNU ld's forks the lld-rules one so (lld_part.c), which
+ * returns in that child (lld_part->beside.child set) and in mold's.
  */
 static int replay_once(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		       unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out,
-		       struct rp_lazy_answer *answer, struct rp_beside *part)
+		       struct rp_lazy_answer *answer, struct rp_beside *part, struct rp_lld_part *lld_part)
 {
 	struct rp r;
 	int commons;
@@ -245,6 +248,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 	memset(&r, 0, sizeof(r));
 	r.answer = answer;
 	r.part = part;
+	r.lld_part = lld_part;
 	if (answer)
 		*answer = (struct rp_lazy_answer){ 1, 0, 0 };
 	r.rec = rec;
@@ -305,7 +309,7 @@ static int replay_once(const struct lk_record *rec, const struct lk_line *line, 
 int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size_t first_extra,
 		   unsigned mode, const struct lk_replay_edit *edit, struct lk_replay *out)
 {
-	return replay_once(rec, line, first_extra, mode, edit, out, NULL, NULL);
+	return replay_once(rec, line, first_extra, mode, edit, out, NULL, NULL, NULL);
 }
 
 /*
@@ -350,48 +354,62 @@ static int mold_own_policy(const struct lk_line *line)
 
 /*
  * lld's and mold's verdicts (out->linkers[LLD] and [MOLD], out->lld_success)
- * from one more replay under their lazy-archive rules (lld.c, mold.c), and
- * mold's own replay where it resolves unlike lld. With `beside`, that one
- * forks off the lld-rules replay where their rules part (mold_part.c) and
- * goes on on the other core: begun before it is known to be needed, and
- * stopped when it is not.
+ * from the lld-rules replay `lazy` (`commons`: what its replay_once
+ * returned), and mold's own replay where it resolves unlike lld: the one
+ * `mold` parted off the lld-rules one (mold_part.c) when it was, else one
+ * made here. In mold's parted replay itself (mold->child), its verdict is
+ * sent and the process ends.
+ */
+static void lazy_verdicts_of(const struct lk_record *rec, const struct lk_line *line, const struct lk_replay *lazy,
+			     int commons, struct rp_beside *mold, struct lk_replay *out)
+{
+	if (mold->child) {
+		/* This process is mold's own replay, parted from the lld-rules one. */
+		rp_mold_verdict(line, lazy, out, -1);
+		rp_beside_reply(mold, out);
+	}
+	rp_lld_verdict(rec, line, lazy, lazy->inputs.nr, out, -1);
+	if (commons || mold_own_policy(line) || rests_on_lld_reloc_rules(line, lazy)) {
+		/* mold resolves alike but for commons, its undefined policy, -z notext and far calls: its own replay then. */
+		if (rp_beside_finish(mold, out) < 0)
+			mold_replay(rec, line, out);
+	} else {
+		rp_beside_cancel(mold);
+		rp_mold_verdict(line, lazy, out, -1);
+	}
+}
+
+/* The lld-rules replay's mode: lld 14's rules, or a newer lld's. */
+static unsigned lld_mode(const struct lk_record *rec)
+{
+	return RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14);
+}
+
+/*
+ * lld's and mold's verdicts from one more replay under their lazy-archive
+ * rules (lld.c, mold.c), all of it here. With `beside`, mold's own replay
+ * forks off it where their rules part (mold_part.c) and goes on on the
+ * other core: begun before it is known to be needed, and stopped when it
+ * is not.
  */
 static void lazy_verdicts_here(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out,
 			       int beside)
 {
 	struct lk_replay lazy;
-	struct rp_beside mold = { 0, -1, 0, 0 };
-	int commons, own_policy = mold_own_policy(line);
+	struct rp_beside mold = { 0, -1, 0, 0, 0 };
+	int commons;
 
 	memset(&lazy, 0, sizeof(lazy));
-	commons = replay_once(rec, line, line->items.nr, RP_LLD | (rp_lld_major(rec) > 14 ? 0 : RP_LLD14),
-			      &rp_no_edit, &lazy, NULL, beside ? &mold : NULL);
-	if (mold.child) {
-		/* This process is mold's own replay, parted from the lld-rules one. */
-		rp_mold_verdict(line, &lazy, out, -1);
-		rp_beside_reply(&mold, out);
-	}
-	rp_lld_verdict(rec, line, &lazy, lazy.inputs.nr, out, -1);
-	if (commons || own_policy || rests_on_lld_reloc_rules(line, &lazy)) {
-		/* mold resolves alike but for commons, its undefined policy, -z notext and far calls: its own replay then. */
-		if (rp_beside_finish(&mold, out) < 0)
-			mold_replay(rec, line, out);
-	} else {
-		rp_beside_cancel(&mold);
-		rp_mold_verdict(line, &lazy, out, -1);
-	}
+	commons = replay_once(rec, line, line->items.nr, lld_mode(rec), &rp_no_edit, &lazy, NULL,
+			      beside ? &mold : NULL, NULL);
+	lazy_verdicts_of(rec, line, &lazy, commons, &mold, out);
 	lk_replay_release(&lazy);
-}
-
-static void lazy_verdicts(const struct lk_record *rec, const struct lk_line *line, struct lk_replay *out)
-{
-	lazy_verdicts_here(rec, line, out, 1);
 }
 
 /*
  * Each linker's verdict: GNU ld's is the replay `out`; lld's and mold's
- * come from lazy_verdicts, made beside GNU ld's replay when `beside` was
- * started, or, when GNU ld's replay succeeded and `answer` says the
+ * come from the lld-rules replay, parted off GNU ld's (`beside`, lld_part.c)
+ * when it was, else made here; or, when GNU ld's replay succeeded and `answer` says the
  * lld-rules one would read the same, from GNU ld's replay itself
  * (lazy_answer.c).
  */
@@ -420,9 +438,10 @@ static void linker_verdicts(const struct lk_record *rec, const struct lk_line *l
 
 /*
  * The link failed when it was recorded: the line will most likely need
- * the lld-rules replay too, so lld's and mold's verdicts are begun beside
- * GNU ld's replay (stopped if that one answers for them). The outcome the
- * linker had decides only when the work starts, never what it says.
+ * the lld-rules replay too, so GNU ld's replay forks it where their rules
+ * part (lld_part.c; stopped if GNU ld's replay answers for it). The
+ * outcome the linker had decides only when the work starts, never what it
+ * says.
  */
 static int link_failed(const struct lk_record *rec)
 {
@@ -436,15 +455,25 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 		  struct lk_replay *out, struct lk_err *err)
 {
 	struct rp_lazy_answer answer;
-	struct rp_beside beside = { 0, -1, 0, 0 };
+	struct rp_lld_part part;
+	int armed = link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS), commons;
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
-	if (link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS))
-		rp_beside_start(&beside, lazy_verdicts, 1u << LK_LINKER_LLD | 1u << LK_LINKER_MOLD, rec, line);
-	replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit, out,
-		    &answer, NULL);
-	linker_verdicts(rec, line, out, &answer, &beside, flags);
+	memset(&part, 0, sizeof(part));
+	part.beside.fd = part.mold.fd = -1;
+	part.mode = lld_mode(rec);
+	commons = replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit,
+			      out, &answer, NULL, armed ? &part : NULL);
+	if (part.beside.child) {
+		/* This process is the lld-rules replay parted off GNU ld's (or mold's, off that): `out` is its. */
+		struct lk_replay verdicts;
+
+		memset(&verdicts, 0, sizeof(verdicts));
+		lazy_verdicts_of(rec, line, out, commons, &part.mold, &verdicts);
+		rp_beside_reply(&part.beside, &verdicts);
+	}
+	linker_verdicts(rec, line, out, &answer, &part.beside, flags);
 	/* Whether a failure is a prediction at all (certainty.c): when not, the fix stage offers none. */
 	out->unknown = lk_certainty_unknown(rec, line, out);
 	/*

@@ -84,6 +84,9 @@ struct rp {
 	/* ... and their strong undefined references, which mold does not make (RP_MOLD) until one wakes */
 	struct { struct rp_dormant_ref { long input; struct lk_sym *sym; int strong; } *items; size_t nr, alloc; } dormant;
 	struct rp_beside *part;	/* RP_LLD: mold's replay forks off here where the rules part (mold_part.c), or NULL */
+	/* GNU ld's replay of a failed link: lld's forks off here where the rules part (lld_part.c), or NULL */
+	struct rp_lld_part *lld_part;
+	struct { struct rp_lld_type { struct lk_sym *sym; long input; } *items; size_t nr, alloc; } lld_types;
 	struct rp_lazy_answer *answer;	/* GNU ld's replay for lk_replay_run: what it answers of lld's, or NULL */
 	struct { struct lk_sym **items; size_t nr, alloc; } lazy_refs;	/* strong references lld would fetch for (lazy_answer.c) */
 	struct lk_strvec lazy_dropped_refs;	/* ... and those of shared objects dropped by --as-needed */
@@ -305,6 +308,7 @@ struct rp_beside {
 	int fd;			/* this process's end of the socket */
 	unsigned linkers;	/* the verdicts it sends */
 	int child;		/* this process is the child */
+	int held;		/* the child waits for rp_beside_finish's word to go on (rp_beside_hold) */
 };
 int rp_beside_start(struct rp_beside *b, rp_verdict_fn fn, unsigned linkers, const struct lk_record *rec,
 		    const struct lk_line *line);
@@ -312,6 +316,33 @@ int rp_beside_fork(struct rp_beside *b, unsigned linkers);
 _Noreturn void rp_beside_reply(const struct rp_beside *b, const struct lk_replay *out);
 int rp_beside_finish(struct rp_beside *b, struct lk_replay *out);
 void rp_beside_cancel(struct rp_beside *b);
+/*
+ * After rp_beside_fork, in both processes: the child holds there until
+ * rp_beside_finish asks for its verdict, so that one cancelled costs no
+ * CPU (its parent's end ends it, PR_SET_PDEATHSIG).
+ */
+void rp_beside_hold(struct rp_beside *b);
+/*
+ * lld_part.c: the lld-rules replay forked off GNU ld's where their rules
+ * part, as mold's off lld's (mold_part.c). GNU ld's replay of a link that
+ * failed carries, up to that point, what lld's rules keep besides its own
+ * (lld's TLS types, its PIE's PC-relative relocations); rp_lld_part, called
+ * before each decision where the rules part (and at the end of the line at
+ * the latest), forks: the child (beside.child set) carries on under lld's
+ * rules with `mode`, and, with `mold` for r->part, parts mold's off it in
+ * turn; the parent drops what only lld keeps and goes on as GNU ld.
+ * rp_lld_unarm: the same drop without a fork (a fix trial's worker).
+ * rp_lld_tls_meet: a symbol type met in GNU ld's replay, kept for lld's
+ * table too (or parting before a mismatch).
+ */
+struct rp_lld_part {
+	struct rp_beside beside;	/* lld's and mold's verdicts, sent by the child */
+	struct rp_beside mold;		/* in the child: mold's own replay parted off it */
+	unsigned mode;			/* the child's: RP_LLD, and RP_LLD14 for lld 14 */
+};
+void rp_lld_part(struct rp *r);
+void rp_lld_unarm(struct rp *r);
+void rp_lld_tls_meet(struct rp *r, struct lk_sym *s, long input, int tls, int notype);
 /* lld.c: "member m.o of libx.a (at 3)", appended to b. */
 void rp_input_words(const struct lk_line *line, const struct lk_rinput *in, struct lk_buf *b);
 

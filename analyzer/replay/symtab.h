@@ -44,6 +44,8 @@ struct lk_sym {
 	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
 	uint64_t def_value;	/* ... and its offset there (st_value), for relocation overflow's layout */
 	unsigned typed : 1, tls : 1;	/* an input gave it a symbol type, TLS or not (the TLS mismatch check) */
+	/* GNU ld's replay carrying lld's types (lld_part.c): typed by STT_NOTYPE only; lld's type from a later input */
+	unsigned lld_untyped : 1, lld_retyped : 1;
 	long typed_input;	/* the first input that did */
 	const char *typed_section;	/* ... its section, when that was a TLS definition (in the table's arena) */
 	long def_input;
