@@ -587,10 +587,17 @@ static void build_items(struct builder *b, const struct lk_strvec *argv, const l
  */
 #define LK_LINE_RSP_MAX_DEPTH 16
 #define LK_LINE_RSP_MAX_BYTES ((size_t)16 << 20)
+/*
+ * libiberty's expandargv stops after 2,000 response files ("too many
+ * @-files encountered"): a file that names itself many times would
+ * otherwise expand to its width to the power of the depth.
+ */
+#define LK_LINE_RSP_MAX_FILES 2000
 
 struct positions {
 	long *items;
 	size_t nr, alloc;
+	int files_left;		/* response files still to expand (LK_LINE_RSP_MAX_FILES) */
 };
 
 static void expand_linker_rsp(const struct lk_record *rec, const char *word, long position, int depth,
@@ -599,7 +606,10 @@ static void expand_linker_rsp(const struct lk_record *rec, const char *word, lon
 	struct lk_buf path = LK_BUF_INIT, text = LK_BUF_INIT;
 	struct lk_strvec words = LK_STRVEC_INIT;
 
+	if (pos->files_left <= 0)
+		return;	/* given up: lk_line_build keeps the line unexpanded */
 	if (word[0] == '@' && word[1] && depth < LK_LINE_RSP_MAX_DEPTH) {
+		pos->files_left--;
 		if (word[1] != '/' && rec->cwd)
 			lk_buf_addf(&path, "%s/", rec->cwd);
 		lk_buf_addstr(&path, word + 1);
@@ -636,10 +646,17 @@ int lk_line_build(const struct lk_record *rec, const struct lk_line_options *opt
 	for (size_t i = 1; i < argv.nr; i++) {
 		if (argv.items[i][0] == '@') {
 			struct lk_strvec out = LK_STRVEC_INIT;
-			struct positions p = { NULL, 0, 0 };
+			struct positions p = { NULL, 0, 0, LK_LINE_RSP_MAX_FILES };
 
-			for (size_t k = 0; k < argv.nr; k++)
+			for (size_t k = 0; k < argv.nr && p.files_left > 0; k++)
 				expand_linker_rsp(rec, argv.items[k], pos[k], k ? 0 : LK_LINE_RSP_MAX_DEPTH, &out, &p);
+			if (p.files_left <= 0) {
+				/* The line as given, its @FILE words unread: what it would be is not modelled. */
+				lk_strvec_push(&line->unknown, "the linker's response files name more than 2000 response files (GNU ld stops: \"too many @-files encountered\"): the line is not expanded");
+				lk_strvec_release(&out);
+				free(p.items);
+				break;
+			}
 			lk_strvec_release(&argv);
 			argv = out;
 			free(pos);

@@ -415,8 +415,13 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 		} else if (rr->pic_line && keep_for_output(r, h, writable, global) &&
 			   (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
-			/* Under lld_pie every PC-relative one kept is lld's alone (a PIE is not shared). */
-			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r);
+			/*
+			 * Under lld_pie every PC-relative one kept is lld's alone (a PIE is
+			 * not shared), but one GNU ld's AArch64 PIE rule keeps too: its
+			 * replay, lld's parting from it (lld_part.c), judges it.
+			 */
+			rr->refs.items[rr->refs.nr - 1].lld_only = h->cls == LK_RC_PC && lld_pie(r) &&
+								    !(gnu_pie_no_copy(r) && !writable);
 		} else if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 0, &producer);
 		if (mold_unknown && rr->refs.nr == before)

@@ -314,9 +314,10 @@ int rp_replay_core(const struct lk_record *rec, const struct lk_line *line, size
 
 /*
  * A relocation lld refuses may be one only its -z text default refuses
- * (mold's is notext), or a far call its thunks cannot serve (mold writes
- * it unchecked: stubs.c); and where the line places sections, mold's
- * layout is not lld's.
+ * (mold's is notext), a type lld does not know (mold's table is its
+ * own: arch/aarch64_tls.c, mold_relocs.c), or a far call its thunks
+ * cannot serve (mold writes it unchecked: stubs.c); and where the line
+ * places sections, mold's layout is not lld's.
  */
 static int rests_on_lld_reloc_rules(const struct lk_line *line, const struct lk_replay *lazy)
 {
@@ -324,6 +325,7 @@ static int rests_on_lld_reloc_rules(const struct lk_line *line, const struct lk_
 		return 1;	/* mold places the sections after a --section-start one its own way (reloc_layout.c) */
 	for (size_t i = 0; i < lazy->diags.nr; i++)
 		if (lazy->diags.items[i].kind == LK_DIAG_RELOC_NOT_ALLOWED ||
+		    lazy->diags.items[i].kind == LK_DIAG_RELOC_UNSUPPORTED ||
 		    (lazy->diags.items[i].kind == LK_DIAG_RELOC_OVERFLOW && lazy->diags.items[i].reloc->stub))
 			return 1;
 	return 0;
