@@ -64,7 +64,7 @@ check_eq "argv_expanded is the argv" 5 "$(rec "$r" 'len(r["argv_expanded"])')"
 # libiberty's expandargv does, and says the line is not expanded.
 # (AddressSanitizer maps terabytes of shadow: under it only the time is bounded.)
 vmem=1000000
-grep -qa __asan_init "$LINKSCOPE" && vmem=unlimited
+grep -qa __asan_init "$LK_BUILD/bin/linkscope" && vmem=unlimited
 run_capture selfrep sh -c "ulimit -v $vmem; exec timeout 60 \"\$0\" report \"\$1\"" "$LINKSCOPE" "$r"
 check_eq "... its report ends, in bounded memory" 0 "$(cat "$T/selfrep.rc")"
 check_contains "... and says the outcome is unknown, and why" "$(cat "$T/selfrep.out")" "more than 2000 response files"
