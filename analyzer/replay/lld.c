@@ -57,6 +57,20 @@ int lk_linker_by_name(const char *name)
 	return -1;
 }
 
+/* Where `path` leads (realpath), a relative one taken from the link's directory, not the analyzer's; or NULL. */
+static char *real_of(const struct lk_record *rec, const char *path)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	char *real;
+
+	if (path[0] != '/' && rec->cwd)
+		lk_buf_addf(&b, "%s/", rec->cwd);
+	lk_buf_addstr(&b, path);
+	real = realpath(b.buf, NULL);
+	lk_buf_release(&b);
+	return real;
+}
+
 /*
  * rustc's rust-lld (through its gcc-ld/ld.lld, or a -B dir's ld.lld that
  * leads there) is a newer lld than the system's ld.lld 14.
@@ -70,7 +84,7 @@ int rp_rust_lld(const struct lk_record *rec)
 		return 1;
 	if (!rec->linker_program)
 		return 0;
-	real = realpath(rec->linker_program, NULL);
+	real = real_of(rec, rec->linker_program);
 	rust = strstr(rec->linker_program, "/rustlib/") || (real && strstr(real, "/rustlib/"));
 	free(real);
 	return rust;
@@ -119,7 +133,7 @@ int rp_lld_major(const struct lk_record *rec)
 		real = found ? realpath(found, NULL) : NULL;
 		free(found);
 	} else {
-		real = given ? realpath(given, NULL) : NULL;
+		real = given ? real_of(rec, given) : NULL;
 	}
 	major = major_in_path(real);
 	if (!major)

@@ -159,7 +159,8 @@ done
 rlld=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
 if [ -x "$rlld" ]; then
 	mkdir xr && ln -s "$rlld" xr/ld.lld
-	"$SHIM" -- $A -B"$T/xr" -fuse-ld=lld -shared gd-trad.o -o out-rust.so 2>/dev/null
+	# -B relative: the version is read from the link's directory, not the analyzer's (the elsewhere pass's).
+	"$SHIM" -- $A -Bxr -fuse-ld=lld -shared gd-trad.o -o out-rust.so 2>/dev/null
 	check_eq "rust-lld refuses -mtls-dialect=trad too" 1 "$?"
 	cp "$(last_record)" "$T/rust-lld.json"
 	"$LINKSCOPE" report --format json --replay-only "$T/rust-lld.json" >"$T/rust-lld.r.json"
