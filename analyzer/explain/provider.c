@@ -48,6 +48,7 @@
 #include "elf.h"
 #include "provider.h"
 #include "provider_parts.h"
+#include "hash.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 #include "resolve.h"
@@ -154,7 +155,7 @@ int lk_provider_file_exports(const struct lk_provider_index *ix, long file, cons
 	struct pv_hits l = { NULL, 0, 0 };
 	int found = 0;
 
-	pv_dir_lookup(ix, ix->files.items[file].dir, name, pv_name_hash(name, strlen(name)), &l);
+	pv_dir_lookup(ix, ix->files.items[file].dir, name, lk_hash_str(name), &l);
 	for (size_t k = 0; k < l.nr && !found; k++)
 		found = l.items[k] == file;
 	free(l.items);
@@ -174,7 +175,7 @@ void lk_provider_lookup(const struct lk_provider_index *ix, const char *const *n
 	struct pv_hits l = { NULL, 0, 0 };
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t h = pv_name_hash(names[i], strlen(names[i]));
+		uint64_t h = lk_hash_str(names[i]);
 		size_t w = 0;
 
 		/* Each dir's table: a few probes per name, where a scan would read every name of the index. */

@@ -28,7 +28,7 @@ struct lk_provider_dir {
 	 * Its files' exported names back to back (in its cache file mapped,
 	 * or in one of the index's buffers), and the hash table over them
 	 * that lookups probe: nslots slots of two 32-bit words, the high half
-	 * of the name's pv_name_hash and its offset in names + 1 (0: empty).
+	 * of the name's lk_hash_bytes and its offset in names + 1 (0: empty).
 	 */
 	const char *names;
 	size_t names_len;

@@ -26,6 +26,7 @@
 #include "elf.h"
 #include "provider.h"
 #include "provider_parts.h"
+#include "hash.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 
@@ -94,30 +95,6 @@ static int parse_ll(const char *s, char **end, long long *out)
 	errno = 0;
 	*out = strtoll(s, end, 10);
 	return errno || *end == s || *out < 0 ? -1 : 0;
-}
-
-/*
- * The hash of a name for the cache's table, 8 bytes at a time: the table is
- * made over every name of a dir on a first run, where lk_hash_str's byte
- * at a time cost a quarter of the build. Its words are read in the
- * machine's byte order, as the table is written (the file says which).
- */
-uint64_t pv_name_hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 32;
-	return h;
 }
 
 /* The table's words: slot s is words 2s (the hash's check) and 2s + 1 (offset + 1). */
@@ -367,7 +344,7 @@ static unsigned char *make_table(struct dirindex *d)
 	for (const char *p = d->names, *end = d->names + d->names_len, *next; p < end; p = next) {
 		size_t len = strlen(p);
 
-		batch[nb].h = pv_name_hash(p, len);
+		batch[nb].h = lk_hash_bytes(p, len);
 		batch[nb].ref = (uint32_t)(p - d->names) + 1;
 		__builtin_prefetch(slots + 8 * ((size_t)batch[nb].h & (cap - 1)), 1);
 		if (++nb == TABLE_BATCH) {
@@ -711,7 +688,7 @@ void pv_index_dir(struct lk_provider_index *ix, size_t dir, const char *cache_di
 }
 
 /*
- * The files of dir `dir` that export `name` (its pv_name_hash `h`), appended
+ * The files of dir `dir` that export `name` (its lk_hash_bytes `h`), appended
  * to `out` in no order: the table's slots from the name's, until an empty
  * one. A slot counts when its name is whole (at the start of one) and is
  * `name`, within a file of the dir.

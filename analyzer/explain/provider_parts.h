@@ -22,9 +22,7 @@ int pv_link_machine(const struct lk_line *line);
 
 /* provider_index.c: the index of dir `dir` of `ix`, from its cache in `cache_dir` (NULL: none) or read now. */
 void pv_index_dir(struct lk_provider_index *ix, size_t dir, const char *cache_dir);
-/* provider_index.c: the hash of a name (of `len` bytes) in the dirs' tables. */
-uint64_t pv_name_hash(const char *s, size_t len);
-/* provider_index.c: the files of dir `dir` that export `name` (hash `h`, pv_name_hash), appended to `out` in no order. */
+/* provider_index.c: the files of dir `dir` that export `name` (hash `h`, lk_hash_bytes), appended to `out` in no order. */
 struct pv_hits { long *items; size_t nr, alloc; };
 void pv_dir_lookup(const struct lk_provider_index *ix, size_t dir, const char *name, uint64_t h,
 		   struct pv_hits *out);

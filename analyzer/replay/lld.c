@@ -233,6 +233,7 @@ struct shlib_check {
 	size_t lazy_inputs;	/* the inputs of `lld` that count (kept_by_lld) */
 	struct lk_linker_verdict *v;
 	const char *who;	/* "lld" or "rust-lld" */
+	int major;		/* rp_lld_major(rec), asked once: it resolves a path, and the check asks per symbol */
 };
 
 /* Does a shared object of the lld-rules replay define `name`? (lld's dsoDefined: read only for a rare candidate.) */
@@ -278,7 +279,7 @@ static void shlib_symbol(struct shlib_check *c, const struct lk_rinput *in, cons
 			    c->who, lk_path_base(in->path), y->name, c->who, because);
 		lk_strvec_push_owned(&c->v->why, lk_buf_detach(&b));
 		lk_buf_addf(&b, "for %s: link the library that defines %s, or add -Wl,--allow-shlib-undefined", c->who, y->name);
-	} else if (rp_lld_major(c->rec) >= 16 && !s->dynamic && s->def_hidden && s->def_input >= 0 &&
+	} else if (c->major >= 16 && !s->dynamic && s->def_hidden && s->def_input >= 0 &&
 		   !shared_object_defines(c, y->name)) {
 		lk_buf_addf(&b, "%s fails: non-exported symbol %s in ", c->who, y->name);
 		rp_input_words(c->line, &c->lld->inputs.items[s->def_input], &b);
@@ -653,12 +654,12 @@ void rp_lld_verdict(const struct lk_record *rec, const struct lk_line *line, con
 		    size_t lazy_inputs, struct lk_replay *out, long skip)
 {
 	struct lk_linker_verdict *v = &out->linkers[LK_LINKER_LLD];
-	struct shlib_check c = { rec, line, lazy, lazy_inputs, v, rp_rust_lld(rec) ? "rust-lld" : "lld" };
-
-	int newer = rp_lld_major(rec) > 14;
+	struct shlib_check c = { rec, line, lazy, lazy_inputs, v, rp_rust_lld(rec) ? "rust-lld" : "lld",
+				 rp_lld_major(rec) };
+	int newer = c.major > 14;
 
 	v->success = 1;
-	v->version = version_words(rec, rp_lld_major(rec));
+	v->version = version_words(rec, c.major);
 	if (!rp_refused(line, LK_LINKER_LLD, newer, skip, c.who, v) &&
 	    !rp_script_refused(line, LK_LINKER_LLD, newer, skip, c.who, v)) {
 		incompatible_taken(line, skip, c.who, v);
