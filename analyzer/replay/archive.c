@@ -42,6 +42,29 @@ static void index_members(struct rp *r, struct open_archive *a)
 	}
 }
 
+/*
+ * Hash each armap name once; the scans then only test flags. The entries
+ * borrow their names from the index's string table, which the table keeps
+ * (the LLVM line: 130,000 names, 10 MB not copied).
+ */
+static void intern_armap(struct rp *r, struct open_archive *a)
+{
+	const char **names = lk_xmalloc((a->ar.armap.nr + 1) * sizeof(*names));
+
+	for (size_t k = 0; k < a->ar.armap.nr; k++)
+		names[k] = a->ar.armap.items[k].name;
+	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
+	lk_symtab_intern_all(r->tab, names, a->ar.armap.nr, a->armap_syms, 1);
+	free(names);
+	if (a->ar.armap_names) {
+		lk_symtab_adopt(r->tab, a->ar.armap_names);
+		a->ar.armap_names = NULL;
+	}
+	for (size_t k = 0; k < a->ar.armap.nr; k++)
+		if (a->armap_syms[k]->armap_item < 0)
+			a->armap_syms[k]->armap_item = a->item;
+}
+
 static struct open_archive *archive_of(struct rp *r, long item)
 {
 	struct open_archive *a;
@@ -72,13 +95,7 @@ static struct open_archive *archive_of(struct rp *r, long item)
 	if (!a->ar.has_index && (r->mode & RP_LLD))
 		index_members(r, a);
 	a->pulled = lk_xcalloc(a->ar.members.nr + 1, 1);
-	/* Hash each armap name once; the scans then only test flags. */
-	a->armap_syms = lk_xcalloc(a->ar.armap.nr + 1, sizeof(*a->armap_syms));
-	for (size_t k = 0; k < a->ar.armap.nr; k++) {
-		a->armap_syms[k] = lk_symtab_intern(r->tab, a->ar.armap.items[k].name);
-		if (a->armap_syms[k]->armap_item < 0)
-			a->armap_syms[k]->armap_item = item;
-	}
+	intern_armap(r, a);
 	return a;
 }
 

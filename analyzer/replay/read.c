@@ -41,13 +41,16 @@ static void multiple_definition(struct rp *r, struct lk_sym *s, long second)
 static unsigned char *discarded_groups(struct rp *r, long input, const struct lk_elf_syms *syms)
 {
 	unsigned char *discarded = NULL;
+	struct lk_sym **groups;
 
 	if (!syms->groups.nr)
 		return NULL;
 	if (!r->comdats)
 		r->comdats = lk_symtab_new();
+	groups = lk_xmalloc(syms->groups.nr * sizeof(*groups));
+	lk_symtab_intern_all(r->comdats, (const char *const *)syms->groups.items, syms->groups.nr, groups, 0);
 	for (size_t k = 0; k < syms->groups.nr; k++) {
-		struct lk_sym *g = lk_symtab_intern(r->comdats, syms->groups.items[k]);
+		struct lk_sym *g = groups[k];
 
 		if (!g->defined) {
 			g->defined = 1;
@@ -58,22 +61,34 @@ static unsigned char *discarded_groups(struct rp *r, long input, const struct lk
 			discarded = lk_xcalloc(syms->groups.nr + 1, 1);
 		discarded[k + 1] = 1;
 	}
+	free(groups);
 	return discarded;
+}
+
+/* The entries of the symbols of `syms`, made where missing: into `seen`, or a new array. */
+static struct lk_sym **interned(struct rp *r, const struct lk_elf_syms *syms, struct lk_sym **seen)
+{
+	const char **names = lk_xmalloc((syms->nr + 1) * sizeof(*names));
+	struct lk_sym **entries = seen ? seen : lk_xmalloc((syms->nr + 1) * sizeof(*entries));
+
+	for (size_t i = 0; i < syms->nr; i++)
+		names[i] = syms->items[i].name;
+	lk_symtab_intern_all(r->tab, names, syms->nr, entries, 0);
+	free(names);
+	return entries;
 }
 
 /* A regular object (or archive member) joins the link; seen[i] (if not NULL) gets the entry of symbol i. */
 static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen)
 {
 	unsigned char *discarded = discarded_groups(r, input, syms);
+	struct lk_sym **entries = interned(r, syms, seen);
 
 	for (size_t i = 0; i < syms->start_stop.nr; i++)
 		lk_strvec_push(&r->start_stop, syms->start_stop.items[i]);
 	for (size_t i = 0; i < syms->nr; i++) {
 		const struct lk_elf_sym *y = &syms->items[i];
-		struct lk_sym *s = lk_symtab_intern(r->tab, y->name);
-
-		if (seen)
-			seen[i] = s;
+		struct lk_sym *s = entries[i];
 		if (discarded && y->group && discarded[y->group]) {
 			/*
 			 * bfd: "Symbols from discarded section are undefined" (lld
@@ -122,6 +137,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 		}
 	}
 	free(discarded);
+	if (entries != seen)
+		free(entries);
 }
 
 /* The symbols (and under --gc-sections the sections) of a regular input read from disk join the link. */

@@ -22,6 +22,7 @@ struct lk_symtab {
 	struct slot *slots;
 	size_t cap, nr;
 	struct lk_arena arena;	/* entries, names and reference lists */
+	struct { char **items; size_t nr, alloc; } adopted;	/* buffers of borrowed names (lk_symtab_adopt) */
 };
 
 /* The first capacity, and the load (in tenths) at which the table doubles. */
@@ -39,6 +40,9 @@ void lk_symtab_free(struct lk_symtab *t)
 		return;
 	free(t->slots);
 	lk_arena_release(&t->arena);
+	for (size_t i = 0; i < t->adopted.nr; i++)
+		free(t->adopted.items[i]);
+	free(t->adopted.items);
 	free(t);
 }
 
@@ -85,24 +89,74 @@ static void grow(struct lk_symtab *t)
 	free(old);
 }
 
+/* The entry `s` (a free slot) made for `name`: copied into the arena, or borrowed. */
+static struct lk_sym *make(struct lk_symtab *t, struct slot *s, const char *name, uint64_t h, int borrow)
+{
+	s->hash = h;
+	s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
+	s->sym->name = borrow ? name : lk_arena_strdup(&t->arena, name);
+	s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
+	s->sym->armap_item = -1;
+	s->sym->refs_tail = &s->sym->refs;
+	t->nr++;
+	return s->sym;
+}
+
+/* Room for `more` entries without growing. */
+static void reserve(struct lk_symtab *t, size_t more)
+{
+	while ((t->nr + more + 1) * 10 >= t->cap * SYMTAB_MAX_LOAD_TENTHS)
+		grow(t);
+}
+
 struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
 {
 	uint64_t h = lk_hash_str(name);
 	struct slot *s;
 
-	if ((t->nr + 1) * 10 >= t->cap * SYMTAB_MAX_LOAD_TENTHS)
-		grow(t);
+	reserve(t, 1);
 	s = slot(t, name, h);
-	if (!s->sym) {
-		s->hash = h;
-		s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
-		s->sym->name = lk_arena_strdup(&t->arena, name);
-		s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
-		s->sym->armap_item = -1;
-		s->sym->refs_tail = &s->sym->refs;
-		t->nr++;
+	return s->sym ? s->sym : make(t, s, name, h, 0);
+}
+
+/*
+ * How far ahead lk_symtab_intern_all asks for a name's slot, and for the
+ * name of the entry in it: a table of the LLVM line's 130,000 names is
+ * megabytes, and each name met is a miss on its slot and one on the
+ * entry's name, which strcmp() then waits for (a fifth of that replay).
+ */
+#define PREFETCH_SLOT 16
+#define PREFETCH_NAME 8
+
+void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, size_t n, struct lk_sym **out,
+			  int borrow)
+{
+	uint64_t *h = lk_xmalloc((n ? n : 1) * sizeof(*h));
+
+	for (size_t i = 0; i < n; i++)
+		h[i] = lk_hash_str(names[i]);
+	reserve(t, n);
+	for (size_t i = 0; i < n; i++) {
+		struct slot *s;
+
+		if (i + PREFETCH_SLOT < n)
+			__builtin_prefetch(&t->slots[h[i + PREFETCH_SLOT] & (t->cap - 1)]);
+		if (i + PREFETCH_NAME < n) {
+			const struct slot *ahead = &t->slots[h[i + PREFETCH_NAME] & (t->cap - 1)];
+
+			if (ahead->sym && ahead->hash == h[i + PREFETCH_NAME])
+				__builtin_prefetch(ahead->sym->name);
+		}
+		s = slot(t, names[i], h[i]);
+		out[i] = s->sym ? s->sym : make(t, s, names[i], h[i], borrow);
 	}
-	return s->sym;
+	free(h);
+}
+
+void lk_symtab_adopt(struct lk_symtab *t, char *buffer)
+{
+	LK_GROW(t->adopted.items, t->adopted.nr + 1, t->adopted.alloc);
+	t->adopted.items[t->adopted.nr++] = buffer;
 }
 
 const char *lk_symtab_strdup(struct lk_symtab *t, const char *s)

@@ -67,6 +67,16 @@ void lk_symtab_free(struct lk_symtab *t);
 struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name);
 /* The entry of `name`, made (undefined, unreferenced) when there is none. */
 struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name);
+/*
+ * The entries of names[0..n) into out[0..n), made where missing: as many
+ * lk_symtab_intern() calls, with the table's memory asked for ahead. With
+ * `borrow`, a new entry keeps the name's pointer instead of a copy: the
+ * caller gives the names' buffer to lk_symtab_adopt(), or keeps it longer.
+ */
+void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, size_t n, struct lk_sym **out,
+			  int borrow);
+/* `buffer` (malloc'd) freed with the table: names borrowed from it live as long. */
+void lk_symtab_adopt(struct lk_symtab *t, char *buffer);
 /* A copy of `s` that lives as long as the table. */
 const char *lk_symtab_strdup(struct lk_symtab *t, const char *s);
 /* Walk the entries (in no particular order): start with *cursor 0; NULL at the end. */
