@@ -1,4 +1,8 @@
-/* lk_arena: bump allocation in 1 MiB chunks, freed together. */
+/*
+ * lk_arena: bump allocation in chunks, freed together. The first chunk is
+ * small (an archive member's names are a few kilobytes) and each next one
+ * twice the last, up to 1 MiB (a symbol table's hundreds of thousands).
+ */
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +11,8 @@
 #include "linkscope/banned.h"
 #include "linkscope/vec.h"
 
-#define CHUNK ((size_t)1 << 20)
+#define FIRST_CHUNK ((size_t)4 << 10)
+#define MAX_CHUNK ((size_t)1 << 20)
 
 struct lk_arena_chunk {
 	struct lk_arena_chunk *next;
@@ -15,24 +20,33 @@ struct lk_arena_chunk {
 	alignas(max_align_t) unsigned char data[];
 };
 
-void *lk_arena_alloc(struct lk_arena *a, size_t size)
+/* `size` bytes, not zeroed, at `align` (a power of two). */
+static void *bump(struct lk_arena *a, size_t size, size_t align)
 {
-	size_t align = alignof(max_align_t);
-	size_t need = (size + align - 1) & ~(align - 1);
 	struct lk_arena_chunk *c = a->chunks;
+	size_t at = (a->used + align - 1) & ~(align - 1);
 	void *p;
 
-	if (!c || a->used + need > c->size) {
-		size_t csize = need > CHUNK ? need : CHUNK;
+	if (!c || at + size > c->size) {
+		size_t csize = c ? (c->size < MAX_CHUNK ? c->size * 2 : MAX_CHUNK) : FIRST_CHUNK;
 
+		if (csize < size)
+			csize = size;
 		c = lk_xmalloc(sizeof(*c) + csize);
 		c->size = csize;
 		c->next = a->chunks;
 		a->chunks = c;
-		a->used = 0;
+		at = 0;
 	}
-	p = c->data + a->used;
-	a->used += need;
+	p = c->data + at;
+	a->used = at + size;
+	return p;
+}
+
+void *lk_arena_alloc(struct lk_arena *a, size_t size)
+{
+	void *p = bump(a, size, alignof(max_align_t));
+
 	memset(p, 0, size);
 	return p;
 }
@@ -40,7 +54,7 @@ void *lk_arena_alloc(struct lk_arena *a, size_t size)
 char *lk_arena_strdup(struct lk_arena *a, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	char *p = lk_arena_alloc(a, n);
+	char *p = bump(a, n, 1);
 
 	memcpy(p, s, n);
 	return p;

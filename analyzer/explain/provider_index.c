@@ -26,7 +26,7 @@
 #include "elf.h"
 #include "provider.h"
 #include "provider_parts.h"
-#include "hash.h"
+#include "linkscope/hash.h"
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 

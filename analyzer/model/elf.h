@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "linkscope/arena.h"
 #include "linkscope/err.h"
 #include "linkscope/strvec.h"
 
@@ -67,8 +68,9 @@ const char *lk_elf_machine_name(int machine);
 
 /* One global or weak symbol of an object, archive member or shared object. */
 struct lk_elf_sym {
-	char *name;		/* owned */
-	char *version;		/* shared objects: the version name, or NULL */
+	char *name;		/* in lk_elf_syms.names */
+	uint64_t hash;		/* lk_hash_str(name), taken while the name is at hand (the replay's table probes by it) */
+	char *version;		/* shared objects: the version name (in lk_elf_syms.names), or NULL */
 	unsigned defined : 1;	/* defined here (not SHN_UNDEF) */
 	unsigned weak : 1;	/* STB_WEAK */
 	unsigned common : 1;	/* SHN_COMMON */
@@ -90,6 +92,7 @@ struct lk_elf_sym {
 struct lk_elf_syms {
 	struct lk_elf_sym *items;
 	size_t nr, alloc;
+	struct lk_arena names;	/* the symbols' names and versions (one allocation per member, not per name) */
 	/* An object's sections named like C identifiers: ld defines __start_NAME and __stop_NAME for them. */
 	struct lk_strvec start_stop;
 	int machine;		/* the file's e_machine */
@@ -208,7 +211,7 @@ struct lk_elf_gc {
 	 * the readers; NULL keeps all): most are of no interest, and keeping
 	 * only those that are keeps the reading cheap.
 	 */
-	int (*keep_reloc)(const void *ctx, uint32_t type, int writable);	/* 0, 1, LK_ELF_KEEP_IF_GLOBAL */
+	int (*keep_reloc)(const void *ctx, uint32_t type, int writable);	/* 0, 1, LK_ELF_KEEP_IF_GLOBAL; of its arguments alone: the reader keeps its answers */
 	const void *keep_ctx;
 	int machine;		/* e_machine */
 	size_t nsections;

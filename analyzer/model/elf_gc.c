@@ -170,16 +170,39 @@ static int sym_at(Elf_Data *syms, int is64, size_t i, GElf_Sym *s)
 	return is64 ? entry64(syms, i, sizeof(Elf64_Sym), s) : gelf_getsym(syms, (int)i, s) != NULL;
 }
 
+/*
+ * The caller's answers by (type, writable), kept for one relocation
+ * section: its two million relocations on the LLVM line are of a handful
+ * of types, and asking the filter each time was a fifth of the reading.
+ */
+#define KEEP_MEMO 16
+struct keep_memo {
+	uint32_t type[KEEP_MEMO];
+	signed char answer[KEEP_MEMO];	/* -1: none yet */
+};
+
+static int keep_answer(const struct lk_elf_gc *gc, struct keep_memo *memo, uint32_t type, int writable)
+{
+	size_t slot = ((size_t)type * 2 + (writable != 0)) % KEEP_MEMO;
+	uint32_t tag = type * 2 + (writable != 0);
+
+	if (memo->answer[slot] < 0 || memo->type[slot] != tag) {
+		memo->type[slot] = tag;
+		memo->answer[slot] = (signed char)gc->keep_reloc(gc->keep_ctx, type, writable);
+	}
+	return memo->answer[slot];
+}
+
 /* The caller's filter: the symbol's binding is read only when the answer depends on it. */
-static int keep_this(const struct lk_elf_gc *gc, const GElf_Rela *rela, size_t from, Elf_Data *syms,
-		     size_t symi, size_t nsyms, int is64)
+static int keep_this(const struct lk_elf_gc *gc, struct keep_memo *memo, const GElf_Rela *rela, size_t from,
+		     Elf_Data *syms, size_t symi, size_t nsyms, int is64)
 {
 	GElf_Sym s;
 	int k;
 
 	if (!gc->keep_reloc)
 		return 1;
-	k = gc->keep_reloc(gc->keep_ctx, (uint32_t)GELF_R_TYPE(rela->r_info), gc->sections[from].write);
+	k = keep_answer(gc, memo, (uint32_t)GELF_R_TYPE(rela->r_info), gc->sections[from].write);
 	if (k != LK_ELF_KEEP_IF_GLOBAL)
 		return k;
 	return symi < nsyms && sym_at(syms, is64, symi, &s) && GELF_ST_BIND(s.st_info) != STB_LOCAL;
@@ -191,6 +214,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 {
 	Elf_Data *data;
 	size_t from = shdr->sh_info;
+	struct keep_memo memo;
 	size_t n;
 	int keep_relocs, is64;
 
@@ -210,6 +234,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 		return;
 	n = shdr->sh_size / shdr->sh_entsize;
 	is64 = gelf_getclass(e) == ELFCLASS64;
+	memset(memo.answer, -1, sizeof(memo.answer));
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela rela;
 		GElf_Rel rel;
@@ -230,7 +255,7 @@ static void read_relocs(Elf *e, Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data *s
 			rela.r_addend = 0;
 			rela.r_info = rel.r_info;
 		}
-		if (keep_relocs && keep_this(gc, &rela, from, syms, symi, nsyms, is64))
+		if (keep_relocs && keep_this(gc, &memo, &rela, from, syms, symi, nsyms, is64))
 			add_reloc(gc, from, &rela, symi, offset);
 		if (!(gc->want & LK_ELF_GC_EDGES))
 			continue;

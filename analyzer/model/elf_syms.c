@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/hash.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
 #include "elf.h"
@@ -28,10 +29,7 @@
 
 void lk_elf_syms_release(struct lk_elf_syms *syms)
 {
-	for (size_t i = 0; i < syms->nr; i++) {
-		free(syms->items[i].name);
-		free(syms->items[i].version);
-	}
+	lk_arena_release(&syms->names);
 	free(syms->items);
 	syms->items = NULL;
 	syms->nr = syms->alloc = 0;
@@ -91,8 +89,9 @@ static void push_sym(struct lk_elf_syms *out, size_t index, const char *name, co
 	LK_GROW(out->items, out->nr + 1, out->alloc);
 	y = &out->items[out->nr++];
 	memset(y, 0, sizeof(*y));
-	y->name = lk_xstrdup(name);
-	y->version = version ? lk_xstrdup(version) : NULL;
+	y->name = lk_arena_strdup(&out->names, name);
+	y->hash = lk_hash_str(y->name);
+	y->version = version ? lk_arena_strdup(&out->names, version) : NULL;
 	y->defined = s->st_shndx != SHN_UNDEF;
 	y->common = s->st_shndx == SHN_COMMON;
 	y->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;

@@ -48,7 +48,7 @@ static unsigned char *discarded_groups(struct rp *r, long input, const struct lk
 	if (!r->comdats)
 		r->comdats = lk_symtab_new();
 	groups = lk_xmalloc(syms->groups.nr * sizeof(*groups));
-	lk_symtab_intern_all(r->comdats, (const char *const *)syms->groups.items, syms->groups.nr, groups, 0);
+	lk_symtab_intern_all(r->comdats, (const char *const *)syms->groups.items, NULL, syms->groups.nr, groups, 0);
 	for (size_t k = 0; k < syms->groups.nr; k++) {
 		struct lk_sym *g = groups[k];
 
@@ -69,12 +69,16 @@ static unsigned char *discarded_groups(struct rp *r, long input, const struct lk
 static struct lk_sym **interned(struct rp *r, const struct lk_elf_syms *syms, struct lk_sym **seen)
 {
 	const char **names = lk_xmalloc((syms->nr + 1) * sizeof(*names));
+	uint64_t *hashes = lk_xmalloc((syms->nr + 1) * sizeof(*hashes));
 	struct lk_sym **entries = seen ? seen : lk_xmalloc((syms->nr + 1) * sizeof(*entries));
 
-	for (size_t i = 0; i < syms->nr; i++)
+	for (size_t i = 0; i < syms->nr; i++) {
 		names[i] = syms->items[i].name;
-	lk_symtab_intern_all(r->tab, names, syms->nr, entries, 0);
+		hashes[i] = syms->items[i].hash;
+	}
+	lk_symtab_intern_all(r->tab, names, hashes, syms->nr, entries, 0);
 	free(names);
+	free(hashes);
 	return entries;
 }
 
@@ -131,6 +135,8 @@ static void add_regular(struct rp *r, long input, const struct lk_elf_syms *syms
 				r->lazy_pending = 1;
 			if (!y->weak)
 				rp_answer_ref(r, s);
+			if (!y->weak && !s->defined)
+				rp_ask_ahead(r, s);
 			break;
 		default:
 			break;
@@ -162,9 +168,10 @@ static void read_object(struct rp *r, long item)
 	struct lk_elf_syms syms = { 0 };
 	struct lk_err err = LK_ERR_INIT;
 	struct lk_elf_gc sections;
+	struct rp_reloc_filter filter;
 
 	/* Sections are read only for inputs that join the link; relocations as r->sections_want says. */
-	rp_relocs_reader(r, &sections);
+	rp_relocs_reader(r, &sections, &filter);
 	if (lk_elf_read_syms_gc(it->path, &syms, &sections, &err) < 0) {
 		rp_note(r, "%s", err.msg);
 		return;

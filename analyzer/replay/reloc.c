@@ -31,6 +31,8 @@
 
 #include "reloc_parts.h"
 
+static void filter_of(const struct rp *r, struct rp_reloc_filter *f);
+static int filter_keeps(const struct rp_reloc_filter *f, const struct lk_reloc_howto *h, int writable, int global);
 static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global);
 
 /* ---- the line's policy ---- */
@@ -111,9 +113,9 @@ int rp_line_places_sections(const struct lk_line *line)
  * dialect's TLSGD_*, every TLSLD_*), or local-exec: kept in every output,
  * each linker's rules judge it (arch/aarch64_tls.c).
  */
-static int tls_kept(const struct rp_relocs *rr, uint32_t type)
+static int tls_kept(const struct lk_reloc_arch *arch, uint32_t type)
 {
-	return rr->arch && rr->arch->machine == EM_AARCH64 && lk_aarch64_tls_kept(type);
+	return arch && arch->machine == EM_AARCH64 && lk_aarch64_tls_kept(type);
 }
 
 /*
@@ -122,41 +124,41 @@ static int tls_kept(const struct rp_relocs *rr, uint32_t type)
  * crosses sections (hand-written assembly; GCC keeps them within a
  * function) can miss in a small image, so it asks for the layout.
  */
-static int short_reach(const struct rp_relocs *rr, const struct lk_reloc_howto *h)
+static int short_reach(const struct lk_reloc_arch *arch, const struct lk_reloc_howto *h)
 {
-	return rr->arch && rr->arch->machine == EM_AARCH64 && h->pc && h->reach && h->reach <= 20;
+	return arch && arch->machine == EM_AARCH64 && h->pc && h->reach && h->reach <= 20;
 }
 
 /* The reader's filter (lk_elf_gc.keep_reloc): only what a judgement at the end of the line needs. */
 static int keep_reloc(const void *ctx, uint32_t type, int writable)
 {
-	const struct rp *r = ctx;
-	const struct rp_relocs *rr = r->relocs;
+	const struct rp_reloc_filter *f = ctx;
 	const struct lk_reloc_howto *h;
 
-	if (!rr->arch)
+	if (!f->arch)
 		return 1;	/* the machine is not known yet (the first input tells it), or has no table */
-	if (!(h = lk_reloc_howto_of(rr->arch, type)))
+	if (!(h = lk_reloc_howto_of(f->arch, type)))
 		return 1;	/* not in the table: add_relocs says so */
-	if (rp_mold_reloc_of(rr->arch, type) == RP_MOLD_UNKNOWN)
+	if (rp_mold_reloc_of(f->arch, type) == RP_MOLD_UNKNOWN)
 		return 1;
-	if (rr->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
+	if (f->full && h->reach && (h->pc || h->cls == LK_RC_ABS_NARROW))
 		return 1;
-	if (tls_kept(rr, type) || short_reach(rr, h))
+	if (tls_kept(f->arch, type) || short_reach(f->arch, h))
 		return 1;
-	if (!rr->pic_line)
+	if (!f->pic_line)
 		return 0;
-	if (keep_for_output(r, h, writable, 0))
+	if (filter_keeps(f, h, writable, 0))
 		return 1;
-	return keep_for_output(r, h, writable, 1) ? LK_ELF_KEEP_IF_GLOBAL : 0;
+	return filter_keeps(f, h, writable, 1) ? LK_ELF_KEEP_IF_GLOBAL : 0;
 }
 
-void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections)
+void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections, struct rp_reloc_filter *filter)
 {
 	memset(sections, 0, sizeof(*sections));
+	filter_of(r, filter);
 	sections->want = r->sections_want;
 	sections->keep_reloc = keep_reloc;
-	sections->keep_ctx = r;
+	sections->keep_ctx = filter;
 }
 
 unsigned rp_relocs_start(struct rp *r, int full_layout)
@@ -285,22 +287,43 @@ static int gnu_pie_no_copy(const struct rp *r)
 	       r->relocs->arch && !lk_reloc_gnu_pie_copies(r->relocs->arch);
 }
 
-static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global)
+/* What keep_reloc and keep_for_output read of the replay, all of it (memcmp compares two). */
+static void filter_of(const struct rp *r, struct rp_reloc_filter *f)
 {
-	int shared = (r->line->facts & LK_LINE_SHARED) != 0;
+	memset(f, 0, sizeof(*f));
+	f->want = r->sections_want;
+	if (!r->relocs)
+		return;
+	f->arch = r->relocs->arch;
+	f->full = (unsigned char)r->relocs->full;
+	f->pic_line = (unsigned char)r->relocs->pic_line;
+	f->shared = (r->line->facts & LK_LINE_SHARED) != 0;
+	f->lld_pie = (unsigned char)lld_pie(r);
+	f->gnu_pie_no_copy = (unsigned char)gnu_pie_no_copy(r);
+}
 
+static int filter_keeps(const struct rp_reloc_filter *f, const struct lk_reloc_howto *h, int writable, int global)
+{
 	switch ((enum lk_reloc_class)h->cls) {
 	case LK_RC_ABS_NARROW:
 		return 1;
 	case LK_RC_ABS:
 		return !writable;
 	case LK_RC_PC:
-		return (shared && !writable && global) || (lld_pie(r) && global) || (gnu_pie_no_copy(r) && !writable && global);
+		return (f->shared && !writable && global) || (f->lld_pie && global) || (f->gnu_pie_no_copy && !writable && global);
 	case LK_RC_TLS_LE:
-		return shared;
+		return f->shared;
 	default:
 		return 0;
 	}
+}
+
+static int keep_for_output(const struct rp *r, const struct lk_reloc_howto *h, int writable, int global)
+{
+	struct rp_reloc_filter f;
+
+	filter_of(r, &f);
+	return filter_keeps(&f, h, writable, global);
 }
 
 /*
@@ -407,10 +430,10 @@ static void add_relocs(struct rp *r, long input, const struct lk_elf_gc *g, stru
 			continue;
 		global = g->symbols[x->symbol].bind != STB_LOCAL;
 		writable = g->sections[x->section].write;
-		if (!rr->full && short_reach(rr, h) && (global || g->symbols[x->symbol].shndx != x->section) &&
+		if (!rr->full && short_reach(rr->arch, h) && (global || g->symbols[x->symbol].shndx != x->section) &&
 		    (!rr->short_cross || h->reach < rr->short_cross))
 			rr->short_cross = h->reach;
-		if (tls_kept(rr, x->type)) {
+		if (tls_kept(rr->arch, x->type)) {
 			keep_ref(r, input, g, x, h, global ? by_index[x->symbol] : NULL, 1, &producer);
 		} else if (rr->pic_line && keep_for_output(r, h, writable, global) &&
 			   (h->cls != LK_RC_PC || (r->line->facts & LK_LINE_SHARED) || g->symbols[x->symbol].shndx == SHN_UNDEF)) {

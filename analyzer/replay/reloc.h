@@ -19,8 +19,20 @@ struct rp_relocs;
 
 /* What the replay reads of each regular input for the room (enum lk_elf_gc_want); sets up r->relocs. */
 unsigned rp_relocs_start(struct rp *r, int full_layout);
-/* Set up `sections` for reading a regular input: what to read, the filter of relocations. */
-void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections);
+/*
+ * What the reader's filter of relocations reads of the replay, taken when
+ * the reader is set up: a member read ahead (ahead.c) is read with the
+ * filter of the moment it was asked for, and taken only while the replay's
+ * is the same (memcmp: filled whole, padding too).
+ */
+struct lk_reloc_arch;
+struct rp_reloc_filter {
+	const struct lk_reloc_arch *arch;
+	unsigned want;		/* the sections read (enum lk_elf_gc_want) */
+	unsigned char full, pic_line, shared, lld_pie, gnu_pie_no_copy;
+};
+/* Set up `sections` for reading a regular input: what to read, the filter of relocations (`filter`, which must outlive the read). */
+void rp_relocs_reader(const struct rp *r, struct lk_elf_gc *sections, struct rp_reloc_filter *filter);
 /* A regular input joins: its symbols (seen[i]: the table entry of syms->items[i]) and its sections. */
 void rp_relocs_add(struct rp *r, long input, const struct lk_elf_syms *syms, struct lk_sym **seen,
 		   const struct lk_elf_gc *sections);

@@ -55,6 +55,7 @@
 #include "gc.h"
 #include "overlay.h"
 #include "reloc.h"
+#include "ahead.h"
 #include "rp.h"
 #include "trial.h"
 
@@ -152,6 +153,7 @@ static void rp_release(struct rp *r)
 	for (size_t i = 0; i < r->queue.nr; i++)
 		free(r->queue.items[i].name);
 	free(r->queue.items);
+	rp_ahead_stop();	/* before the archives its jobs read close */
 	for (size_t i = 0; i < r->archives.nr; i++) {
 		if (r->archives.items[i].ok)
 			lk_elf_archive_close(&r->archives.items[i].ar);

@@ -60,6 +60,7 @@ struct rp {
 	struct lk_symtab *tab;
 	struct { struct needed_entry *items; size_t nr, alloc; } queue;
 	struct { struct open_archive *items; size_t nr, alloc; } archives;
+	struct rp_scanning *scanning;	/* the archive scan that runs now (archive.c), or NULL */
 	struct { long *items; size_t nr, alloc; } archive_slot;	/* line item -> archives index + 1, 0: none */
 	struct lk_strvec kept_sonames;
 	size_t first_extra;	/* items from here on are an edit's appended words, read after the last user item */
@@ -123,6 +124,8 @@ void rp_join_regular(struct rp *r, long input, struct lk_elf_syms *syms, struct 
 
 /* archive.c: one scan of an archive as ld does it; returns how many members it pulled. */
 int rp_scan_archive(struct rp *r, long item);
+/* archive.c: a regular input references `s`, still undefined: its member in the archive being scanned is read ahead. */
+void rp_ask_ahead(struct rp *r, const struct lk_sym *s);
 
 /* dso.c: how a shared object is read (rp_read_dso_item takes DSO_RELOAD). */
 enum dso_flags {

@@ -8,7 +8,7 @@
 
 #include "linkscope/arena.h"
 #include "linkscope/banned.h"
-#include "hash.h"
+#include "linkscope/hash.h"
 #include "linkscope/vec.h"
 #include "symtab.h"
 
@@ -96,7 +96,7 @@ static struct lk_sym *make(struct lk_symtab *t, struct slot *s, const char *name
 	s->sym = lk_arena_alloc(&t->arena, sizeof(*s->sym));
 	s->sym->name = borrow ? name : lk_arena_strdup(&t->arena, name);
 	s->sym->def_input = s->sym->first_ref = s->sym->first_dyn_ref = -1;
-	s->sym->armap_item = -1;
+	s->sym->armap_item = s->sym->armap_k = -1;
 	s->sym->refs_tail = &s->sym->refs;
 	t->nr++;
 	return s->sym;
@@ -128,13 +128,14 @@ struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
 #define PREFETCH_SLOT 16
 #define PREFETCH_NAME 8
 
-void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, size_t n, struct lk_sym **out,
-			  int borrow)
+void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, const uint64_t *hashes, size_t n,
+			  struct lk_sym **out, int borrow)
 {
-	uint64_t *h = lk_xmalloc((n ? n : 1) * sizeof(*h));
+	uint64_t *mine = hashes ? NULL : lk_xmalloc((n ? n : 1) * sizeof(*mine));
+	const uint64_t *h = hashes ? hashes : mine;
 
-	for (size_t i = 0; i < n; i++)
-		h[i] = lk_hash_str(names[i]);
+	for (size_t i = 0; mine && i < n; i++)
+		mine[i] = lk_hash_str(names[i]);
 	reserve(t, n);
 	for (size_t i = 0; i < n; i++) {
 		struct slot *s;
@@ -150,7 +151,7 @@ void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, size_t 
 		s = slot(t, names[i], h[i]);
 		out[i] = s->sym ? s->sym : make(t, s, names[i], h[i], borrow);
 	}
-	free(h);
+	free(mine);
 }
 
 void lk_symtab_adopt(struct lk_symtab *t, char *buffer)

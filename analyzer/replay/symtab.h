@@ -53,6 +53,7 @@ struct lk_sym {
 	long first_ref;		/* first regular input with a strong reference */
 	long first_dyn_ref;	/* first shared object with a strong reference */
 	long armap_item;	/* the first archive item whose armap names it, or -1 */
+	long armap_k;		/* ... its index in that armap (archive.c reads the member ahead), or -1 */
 	struct lk_symref *refs, **refs_tail;	/* regular inputs referencing it, in order */
 	size_t nrefs;
 };
@@ -69,12 +70,13 @@ struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name);
 struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name);
 /*
  * The entries of names[0..n) into out[0..n), made where missing: as many
- * lk_symtab_intern() calls, with the table's memory asked for ahead. With
+ * lk_symtab_intern() calls, with the table's memory asked for ahead.
+ * `hashes`: the names' lk_hash_str(), or NULL to take them here. With
  * `borrow`, a new entry keeps the name's pointer instead of a copy: the
  * caller gives the names' buffer to lk_symtab_adopt(), or keeps it longer.
  */
-void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, size_t n, struct lk_sym **out,
-			  int borrow);
+void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, const uint64_t *hashes, size_t n,
+			  struct lk_sym **out, int borrow);
 /* `buffer` (malloc'd) freed with the table: names borrowed from it live as long. */
 void lk_symtab_adopt(struct lk_symtab *t, char *buffer);
 /* A copy of `s` that lives as long as the table. */
