@@ -60,6 +60,7 @@ static struct {
 	size_t held, held_bytes;	/* jobs read or being read, not yet taken or dropped */
 	int running, busy, stop;
 	int posted;		/* a job asked for, or room made, since the helper last looked (read while it spins) */
+	int forking;		/* a fork waits: the helper starts nothing */
 	pthread_t thread;
 } ahead = { .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
 
@@ -75,7 +76,8 @@ static void read_job(struct rp_ahead_job *j)
 /* Has the helper something to start? (Under the lock.) */
 static int work_waits(void)
 {
-	return ahead.next < ahead.jobs.nr && ahead.held < AHEAD_MAX_HELD && ahead.held_bytes < AHEAD_MAX_BYTES;
+	return !ahead.forking && ahead.next < ahead.jobs.nr && ahead.held < AHEAD_MAX_HELD &&
+	       ahead.held_bytes < AHEAD_MAX_BYTES;
 }
 
 static void *helper(void *unused)
@@ -117,12 +119,16 @@ static void *helper(void *unused)
 static void before_fork(void)
 {
 	pthread_mutex_lock(&ahead.lock);
+	ahead.forking = 1;
 	while (ahead.busy)
 		pthread_cond_wait(&ahead.done, &ahead.lock);
 }
 
 static void after_fork_parent(void)
 {
+	ahead.forking = 0;
+	__atomic_store_n(&ahead.posted, 1, __ATOMIC_RELEASE);
+	pthread_cond_signal(&ahead.work);
 	pthread_mutex_unlock(&ahead.lock);
 }
 
@@ -133,6 +139,7 @@ static void after_fork_child(void)
 	pthread_cond_init(&ahead.done, NULL);
 	ahead.running = 0;
 	ahead.stop = 0;
+	ahead.forking = 0;
 	pthread_mutex_unlock(&ahead.lock);
 }
 

@@ -23,6 +23,8 @@ struct lk_symtab {
 	size_t cap, nr;
 	struct lk_arena arena;	/* entries, names and reference lists */
 	struct { char **items; size_t nr, alloc; } adopted;	/* buffers of borrowed names (lk_symtab_adopt) */
+	/* The entries in the order they were made: what walks the table sees, whatever the hash. */
+	struct { struct lk_sym **items; size_t nr, alloc; } order;
 };
 
 /* The first capacity, and the load (in tenths) at which the table doubles. */
@@ -43,6 +45,7 @@ void lk_symtab_free(struct lk_symtab *t)
 	for (size_t i = 0; i < t->adopted.nr; i++)
 		free(t->adopted.items[i]);
 	free(t->adopted.items);
+	free(t->order.items);
 	free(t);
 }
 
@@ -99,6 +102,8 @@ static struct lk_sym *make(struct lk_symtab *t, struct slot *s, const char *name
 	s->sym->armap_item = s->sym->armap_k = -1;
 	s->sym->refs_tail = &s->sym->refs;
 	t->nr++;
+	LK_GROW(t->order.items, t->order.nr + 1, t->order.alloc);
+	t->order.items[t->order.nr++] = s->sym;
 	return s->sym;
 }
 
@@ -167,13 +172,7 @@ const char *lk_symtab_strdup(struct lk_symtab *t, const char *s)
 
 struct lk_sym *lk_symtab_next(const struct lk_symtab *t, size_t *cursor)
 {
-	while (t && *cursor < t->cap) {
-		struct lk_sym *s = t->slots[(*cursor)++].sym;
-
-		if (s)
-			return s;
-	}
-	return NULL;
+	return t && *cursor < t->order.nr ? t->order.items[(*cursor)++] : NULL;
 }
 
 enum lk_sym_event lk_symtab_add_regular(struct lk_symtab *t, struct lk_sym *s,

@@ -81,7 +81,7 @@ void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, const u
 void lk_symtab_adopt(struct lk_symtab *t, char *buffer);
 /* A copy of `s` that lives as long as the table. */
 const char *lk_symtab_strdup(struct lk_symtab *t, const char *s);
-/* Walk the entries (in no particular order): start with *cursor 0; NULL at the end. */
+/* Walk the entries in the order they were made (never the hash's): start with *cursor 0; NULL at the end. */
 struct lk_sym *lk_symtab_next(const struct lk_symtab *t, size_t *cursor);
 
 /* What a regular object's symbol did to its entry (lk_symtab_add_regular). */

@@ -38,18 +38,18 @@ json=$("$LINKSCOPE" report --format json last-failed)
 check_eq "app: the whole fix is the target app's, in the top CMakeLists.txt, after add_executable (line 4)" \
 	"cmake app $T/cm/CMakeLists.txt 4" \
 	"$(field "$json" "' '.join(map(str, [r['whole_fix']['where'][k] for k in ('system', 'target', 'file', 'line')]))")"
-check_eq "app: the line to write names the project's target and zlib" "target_link_libraries(app PRIVATE z shapes)" \
+check_eq "app: the line to write names the project's target and zlib" "target_link_libraries(app PRIVATE shapes z)" \
 	"$(field "$json" "r['whole_fix']['where']['text']")"
 check_eq "app: each cause's own fix says its part" "target_link_libraries(app PRIVATE z)" \
 	"$(field "$json" "[f['where']['text'] for x in d for f in x['fixes'] if f['args'] == ['-lz']][0]")"
 check_contains "app: the text report says it" "$("$LINKSCOPE" explain last-failed)" \
-	"where: in $T/cm/CMakeLists.txt, after line 4, which defines the target app (CMake wrote this line for it), write target_link_libraries(app PRIVATE z shapes)"
+	"where: in $T/cm/CMakeLists.txt, after line 4, which defines the target app (CMake wrote this line for it), write target_link_libraries(app PRIVATE shapes z)"
 
 # The same project under Ninja: the target from build.ninja's link rule.
 cmake -S cm -B cmn -G Ninja "-DCMAKE_C_LINKER_LAUNCHER=$SHIM;--" >>"$T/cmake.out" 2>&1
 cmake --build cmn --target shapes >>"$T/build.out" 2>&1
 cmake --build cmn --target app >>"$T/build.out" 2>&1
-check_eq "Ninja: the same target and line" "app target_link_libraries(app PRIVATE z shapes)" \
+check_eq "Ninja: the same target and line" "app target_link_libraries(app PRIVATE shapes z)" \
 	"$(field "$("$LINKSCOPE" report --format json last-failed)" "r['whole_fix']['where']['target'] + ' ' + r['whole_fix']['where']['text']")"
 
 # Under Ninja every target links from the top: the subdirectory's CMakeLists.txt all the same.
