@@ -461,13 +461,21 @@ int lk_replay_run(const struct lk_record *rec, const struct lk_line *line, unsig
 	struct rp_lazy_answer answer;
 	struct rp_lld_part part;
 	int armed = link_failed(rec) && !(flags & LK_REPLAY_ONE_PROCESS), commons;
+	/*
+	 * The snapshot serves the fix trials of a failure. A link the record
+	 * says succeeded seldom needs one (only where the replay disagrees,
+	 * and a trial then replays the whole line), and its fork made every
+	 * page the rest of the replay writes a copy-on-write fault: a tenth of
+	 * the LLVM line's replay.
+	 */
+	int snapshot = (flags & LK_REPLAY_SNAPSHOT) && (link_failed(rec) || !rec->has_exit);
 
 	(void)err;
 	memset(out, 0, sizeof(*out));
 	memset(&part, 0, sizeof(part));
 	part.beside.fd = part.mold.fd = -1;
 	part.mode = lld_mode(rec);
-	commons = replay_once(rec, line, line->items.nr, (flags & LK_REPLAY_SNAPSHOT) ? RP_SNAPSHOT : 0, &rp_no_edit,
+	commons = replay_once(rec, line, line->items.nr, snapshot ? RP_SNAPSHOT : 0, &rp_no_edit,
 			      out, &answer, NULL, armed ? &part : NULL);
 	if (part.beside.child) {
 		/* This process is the lld-rules replay parted off GNU ld's (or mold's, off that): `out` is its. */

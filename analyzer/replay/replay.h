@@ -212,7 +212,8 @@ struct lk_replay {
  * unreadable inputs are notes. The line is read, never changed. The
  * commands' next stages take `out`: the explanations (explain.h), then
  * the fixes (analyzer/fix/), whose trials run from the snapshot that
- * LK_REPLAY_SNAPSHOT keeps after the user's last input (trial.h).
+ * LK_REPLAY_SNAPSHOT keeps after the user's last input (trial.h), unless
+ * the record says the link succeeded (a trial then replays the whole line).
  */
 enum lk_replay_flags {
 	LK_REPLAY_SNAPSHOT = 1 << 0,
