@@ -22,7 +22,10 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/err.h"
+#include "linkscope/file.h"
 #include "linkscope/runcmd.h"
+#include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 
 extern char **environ;
@@ -345,6 +348,109 @@ static void give_kept(const struct lk_runcmd *cmd, const struct kept_answer *k, 
 		*res = k->res;
 }
 
+/*
+ * Kept answers on disk (lk_runcmd_keep_in): one file per answer, named by
+ * the SHA-256 of the key and the program's identity, so a program changed
+ * (or a symlink turned to another) is a new name and the old answer is
+ * never read again. A header line, then the two streams' bytes.
+ */
+static char *keep_dir;
+
+void lk_runcmd_keep_in(const char *dir)
+{
+	free(keep_dir);
+	keep_dir = dir ? lk_xstrdup(dir) : NULL;
+}
+
+#define KEPT_MAGIC "linkscope-kept-answer 1"
+
+static void kept_file(const struct lk_buf *key, const struct statx *id, struct lk_buf *path)
+{
+	struct lk_sha256 h;
+	char hex[65];
+	char idtext[128];
+
+	snprintf(idtext, sizeof(idtext), "%u:%u:%llu:%llu:%lld.%u", id->stx_dev_major, id->stx_dev_minor,
+		 (unsigned long long)id->stx_ino, (unsigned long long)id->stx_size, (long long)id->stx_mtime.tv_sec,
+		 id->stx_mtime.tv_nsec);
+	lk_sha256_init(&h);
+	lk_sha256_update(&h, KEPT_MAGIC, sizeof(KEPT_MAGIC));
+	lk_sha256_update(&h, key->buf, key->len);
+	lk_sha256_update(&h, idtext, strlen(idtext));
+	lk_sha256_final_hex(&h, hex);
+	lk_buf_addf(path, "%s/%s", keep_dir, hex);
+}
+
+/* The answer kept in `path` into `k` (rc, res, out, err): 0, or -1 when there is none or it is not whole. */
+static int kept_load(const char *path, struct kept_answer *k)
+{
+	struct lk_buf b = LK_BUF_INIT;
+	unsigned long long outlen, errlen;
+	int n = 0, rc = -1;
+	const char *nl;
+
+	if (lk_buf_read_file(&b, path, (size_t)64 << 20) < 0)
+		return -1;
+	nl = memchr(b.buf, '\n', b.len);
+	if (nl && (size_t)(nl - b.buf) == strlen(KEPT_MAGIC) && !memcmp(b.buf, KEPT_MAGIC, strlen(KEPT_MAGIC)) &&
+	    sscanf(nl + 1, "%d %d %llu %llu\n%n", &k->rc, &k->res.exit_status, &outlen, &errlen, &n) == 4 && n > 0 &&
+	    (size_t)(nl + 1 - b.buf) + (size_t)n + outlen + errlen == b.len) {
+		const char *data = nl + 1 + n;
+
+		k->res.started = 1;
+		lk_buf_add(&k->out, data, (size_t)outlen);
+		lk_buf_add(&k->err, data + outlen, (size_t)errlen);
+		rc = 0;
+	}
+	lk_buf_release(&b);
+	return rc;
+}
+
+/* `k` written as `path`, atomically and private; a failure only loses the answer for the next process. */
+static void kept_save(const char *path, const struct kept_answer *k)
+{
+	struct lk_buf b = LK_BUF_INIT, tmp = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+
+	lk_buf_addf(&b, "%s\n%d %d %zu %zu\n", KEPT_MAGIC, k->rc, k->res.exit_status, k->out.len, k->err.len);
+	if (k->out.len)
+		lk_buf_add(&b, k->out.buf, k->out.len);
+	if (k->err.len)
+		lk_buf_add(&b, k->err.buf, k->err.len);
+	lk_buf_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
+	lk_file_write_new(tmp.buf, path, b.buf, b.len, &err);
+	lk_buf_release(&tmp);
+	lk_buf_release(&b);
+}
+
+/* The kept answer of `key` for the program `id`: in this process, else on disk (then kept here too); or NULL. */
+static struct kept_answer *kept_find(const struct lk_buf *key, const struct statx *id)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	struct kept_answer *k;
+
+	for (k = kept; k; k = k->next)
+		if (k->key.len == key->len && !memcmp(k->key.buf, key->buf, key->len) && same_file(&k->id, id))
+			return k;
+	if (!keep_dir)
+		return NULL;
+	kept_file(key, id, &path);
+	k = lk_xcalloc(1, sizeof(*k));
+	if (kept_load(path.buf, k) < 0) {
+		lk_buf_release(&k->out);
+		lk_buf_release(&k->err);
+		free(k);
+		k = NULL;
+	} else {
+		lk_buf_add(&k->key, key->buf, key->len);
+		k->id = *id;
+		k->next = kept;
+		kept = k;
+	}
+	lk_buf_release(&path);
+	return k;
+}
+
 int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 {
 	struct lk_runcmd_job job;
@@ -358,12 +464,11 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 
 	if (keep) {
 		kept_key(cmd, &key);
-		for (k = kept; k; k = k->next)
-			if (k->key.len == key.len && !memcmp(k->key.buf, key.buf, key.len) && same_file(&k->id, &id)) {
-				lk_buf_release(&key);
-				give_kept(cmd, k, res);
-				return k->rc;
-			}
+		if ((k = kept_find(&key, &id))) {
+			lk_buf_release(&key);
+			give_kept(cmd, k, res);
+			return k->rc;
+		}
 	}
 	lk_runcmd_start(cmd, &job);
 	rc = lk_runcmd_finish(&job, res ? res : &local);
@@ -385,6 +490,13 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 		lk_buf_add(&k->err, cmd->err->buf + err_at, cmd->err->len - err_at);
 	k->next = kept;
 	kept = k;
+	if (keep_dir) {
+		struct lk_buf path = LK_BUF_INIT;
+
+		kept_file(&k->key, &id, &path);
+		kept_save(path.buf, k);
+		lk_buf_release(&path);
+	}
 	return rc;
 }
 

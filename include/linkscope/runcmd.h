@@ -39,8 +39,9 @@ struct lk_runcmd {
 	 * What the program says depends on nothing but itself and argv (a
 	 * linker's --verbose): lk_runcmd runs it once per process and gives
 	 * the kept answer again while the program is the same file, so the
-	 * analyses of one report --failed worker do not each spawn it. Only
-	 * with cwd, envp and in_child NULL and out_to_err 0.
+	 * analyses of one report --failed worker do not each spawn it, nor
+	 * (lk_runcmd_keep_in) the next process. Only with cwd, envp and
+	 * in_child NULL and out_to_err 0.
 	 */
 	int keep;
 };
@@ -84,6 +85,14 @@ int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res);
  * the child is the default.
  */
 int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
+
+/*
+ * Keep lk_runcmd.keep's answers in `dir` too (a private dir the caller
+ * checked: the analyzer's cache), for the next process: a file per
+ * program (its path, argv, and which file it is: device, inode, size,
+ * mtime) and answer, 0600. NULL: in this process only.
+ */
+void lk_runcmd_keep_in(const char *dir);
 
 /*
  * A new private (0700) directory for a helper's files: $TMPDIR/PREFIX-XXXXXX

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,6 +135,113 @@ static void test_runcmd_scratch_dir_in_tmpdir(void **state)
 	rmdir(base);
 }
 
+/* What a kept run of `prog` said (keep = 1), in this process. */
+static void kept_run(const char *prog, struct lk_buf *out)
+{
+	const char *const argv[] = { prog, "--verbose", NULL };
+	struct lk_runcmd cmd = { 0 };
+
+	cmd.path = prog;
+	cmd.argv = argv;
+	cmd.out = out;
+	cmd.keep = 1;
+	assert_int_equal(lk_runcmd(&cmd, NULL), 0);
+}
+
+/*
+ * The same in a child process, which has none of this process's kept
+ * answers and leaves its own on disk; what it was told, into `said`.
+ */
+static void kept_run_in_child(const char *prog, struct lk_buf *said)
+{
+	int pipefd[2], status;
+	char buf[256];
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct lk_buf out = LK_BUF_INIT;
+
+		close(pipefd[0]);
+		kept_run(prog, &out);
+		_exit(out.len && write(pipefd[1], out.buf, out.len) == (ssize_t)out.len ? 0 : 1);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
+		lk_buf_add(said, buf, (size_t)n);
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void write_program(const char *path, const char *body)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/*
+ * lk_runcmd_keep_in: a kept answer outlives the process that ran the
+ * program (ld --verbose, once per machine, not per analysis), and is not
+ * read again once the program is another file; an entry cut short is no
+ * answer.
+ */
+static void test_runcmd_kept_on_disk(void **state)
+{
+	char *dir = lk_scratch_dir("lk-kept"), prog[4096], answers[4096], entry[4096];
+	struct lk_buf first = LK_BUF_INIT, again = LK_BUF_INIT, changed = LK_BUF_INIT, cut = LK_BUF_INIT;
+	struct lk_buf child = LK_BUF_INIT, child2 = LK_BUF_INIT;
+	struct timespec later[2] = { { 0, UTIME_OMIT }, { 2000000000, 0 } };
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(prog, sizeof(prog), "%s/ld", dir);
+	snprintf(answers, sizeof(answers), "%s/answers", dir);
+	assert_int_equal(mkdir(answers, 0700), 0);
+	/* It answers differently on each run: an answer given twice was kept. */
+	write_program(prog, "echo \"run $$ $(date +%N)\"");
+	lk_runcmd_keep_in(answers);
+	kept_run_in_child(prog, &child);
+	assert_true(child.len > 4);
+	/* Told here what the child was told: read from the disk, not run again. */
+	kept_run(prog, &first);
+	assert_string_equal(first.buf, child.buf);
+	kept_run_in_child(prog, &child2);
+	assert_string_equal(child2.buf, child.buf);
+	kept_run(prog, &again);
+	assert_string_equal(first.buf, again.buf);
+	/* Another file now (its mtime): run again, in a process that has it kept in memory too. */
+	assert_int_equal(utimensat(AT_FDCWD, prog, later, 0), 0);
+	kept_run(prog, &changed);
+	assert_string_not_equal(first.buf, changed.buf);
+	/* Every entry cut to its first byte: no answer, so the program runs again and its entry is whole again. */
+	snprintf(prog, sizeof(prog), "%s/ld2", dir);
+	write_program(prog, "echo \"other $$\"");
+	kept_run_in_child(prog, &child2);
+	snprintf(entry, sizeof(entry), "for f in %s/*; do head -c 1 \"$f\" >\"$f.x\" && mv \"$f.x\" \"$f\"; done", answers);
+	assert_int_equal(system(entry), 0);
+	kept_run(prog, &cut);
+	assert_non_null(strstr(cut.buf, "other "));
+	snprintf(entry, sizeof(entry), "test $(cat %s/* | grep -c '^other ') = 1", answers);
+	assert_int_equal(system(entry), 0);
+	lk_runcmd_keep_in(NULL);
+	lk_scratch_remove(dir);
+	free(dir);
+	lk_buf_release(&first);
+	lk_buf_release(&again);
+	lk_buf_release(&changed);
+	lk_buf_release(&cut);
+	lk_buf_release(&child);
+	lk_buf_release(&child2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_runcmd_not_started_and_signalled),
 		cmocka_unit_test(test_runcmd_out_to_err),
 		cmocka_unit_test(test_runcmd_scratch_dir_in_tmpdir),
+		cmocka_unit_test(test_runcmd_kept_on_disk),
 	};
 
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
