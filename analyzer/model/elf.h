@@ -39,6 +39,7 @@ struct lk_elf_info {
 	char *runpath;		/* DT_RUNPATH */
 	char *rpath;		/* DT_RPATH */
 	int has_armap;		/* archives: a symbol index is present */
+	size_t armap_entries;	/* ... the entries it claims (sizes the replay's symbol table) */
 	size_t members;		/* archives: member count */
 	int gcc_lto;		/* an object with .gnu.lto_ sections (gcc -flto): code for gcc's LTO plugin */
 	char *problem;		/* why MISSING/UNREADABLE/CORRUPT, one line */

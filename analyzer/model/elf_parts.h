@@ -44,7 +44,7 @@ char *elfr_member_name(const struct lk_elf_archive *ar, const struct elfr_ar_hdr
 int elfr_read_long_names(int fd, size_t off, const struct elfr_ar_hdr *h, struct lk_elf_archive *ar);
 
 /* elf_archive.c: the symbol index of the archive open on `fd` (into `ar` when given); 1 if it has one. */
-int elfr_read_index(int fd, struct lk_elf_archive *ar);
+int elfr_read_index(int fd, struct lk_elf_archive *ar, size_t *claimed);
 
 /*
  * elf_thin.c: a thin archive identified into `info` (its first member's

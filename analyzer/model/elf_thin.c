@@ -72,7 +72,7 @@ int elfr_thin_open(const char *path, struct lk_elf_archive *ar, struct lk_err *e
 
 	ar->thin = 1;
 	ar->path = lk_xstrdup(path);
-	ar->has_index = elfr_read_index(ar->fd, ar);
+	ar->has_index = elfr_read_index(ar->fd, ar, NULL);
 	if (fstat(ar->fd, &st) < 0 || walk(ar->fd, (size_t)st.st_size, ar) < 0)
 		return lk_err_set(err, LK_E_FORMAT, "cannot read '%s': a broken thin archive member header", path);
 	return 0;

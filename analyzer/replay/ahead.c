@@ -28,6 +28,7 @@ enum job_state { JOB_QUEUED, JOB_READING, JOB_DONE, JOB_GONE };
 struct rp_ahead_job {
 	struct lk_elf_archive ar;	/* a copy of the scan's, without its libelf handle */
 	size_t offset, span;	/* span: the member with its header, up to the next one */
+	size_t rank;		/* where the scan will pull it: its armap index (or member index) */
 	struct rp_reloc_filter filter;	/* sections.keep_ctx */
 	int state;		/* enum job_state */
 	int rc;
@@ -56,7 +57,9 @@ static struct {
 	pthread_cond_t work;	/* to the helper: a job asked for, room again, or stop */
 	pthread_cond_t done;	/* to the scan: a job done */
 	struct { struct rp_ahead_job **items; size_t nr, alloc; } jobs;
-	size_t next;		/* the first job the helper has not looked at */
+	size_t next;		/* jobs before it are none of them queued */
+	size_t queued;		/* jobs queued, not started or taken */
+	size_t cursor;		/* the rank the scan is at (rp_ahead_cursor; read while the helper picks) */
 	size_t held, held_bytes;	/* jobs read or being read, not yet taken or dropped */
 	int running, busy, stop;
 	int posted;		/* a job asked for, or room made, since the helper last looked (read while it spins) */
@@ -73,11 +76,39 @@ static void read_job(struct rp_ahead_job *j)
 	j->rc = lk_elf_archive_member_gc(&j->ar, j->offset, &j->name, &j->syms, &j->sections, &err);
 }
 
+/*
+ * The queued job the scan will want first (under the lock): the lowest
+ * rank from where the scan is, then those behind it (its next pass). Jobs
+ * are asked for as references appear, not in the scan's order, and taking
+ * them in the order asked left the helper reading what the scan wanted
+ * last while it read the rest in line.
+ */
+static struct rp_ahead_job *next_job(void)
+{
+	size_t cursor = __atomic_load_n(&ahead.cursor, __ATOMIC_RELAXED);
+	struct rp_ahead_job *best = NULL;
+	size_t best_dist = 0;
+
+	while (ahead.next < ahead.jobs.nr && STATE(ahead.jobs.items[ahead.next]) != JOB_QUEUED)
+		ahead.next++;
+	for (size_t i = ahead.next; i < ahead.jobs.nr; i++) {
+		struct rp_ahead_job *j = ahead.jobs.items[i];
+		size_t dist = j->rank - cursor;	/* behind the cursor: far (unsigned wrap) */
+
+		if (STATE(j) == JOB_QUEUED && (!best || dist < best_dist)) {
+			best = j;
+			best_dist = dist;
+			if (!dist)
+				break;
+		}
+	}
+	return best;
+}
+
 /* Has the helper something to start? (Under the lock.) */
 static int work_waits(void)
 {
-	return !ahead.forking && ahead.next < ahead.jobs.nr && ahead.held < AHEAD_MAX_HELD &&
-	       ahead.held_bytes < AHEAD_MAX_BYTES;
+	return !ahead.forking && ahead.queued && ahead.held < AHEAD_MAX_HELD && ahead.held_bytes < AHEAD_MAX_BYTES;
 }
 
 static void *helper(void *unused)
@@ -97,10 +128,12 @@ static void *helper(void *unused)
 				pthread_cond_wait(&ahead.work, &ahead.lock);
 			continue;
 		}
-		j = ahead.jobs.items[ahead.next++];
-		if (STATE(j) != JOB_QUEUED)
-			continue;	/* the scan read it in line */
+		if (!(j = next_job())) {
+			ahead.queued = 0;	/* the scan took them all in line */
+			continue;
+		}
 		SET_STATE(j, JOB_READING);
+		ahead.queued--;
 		ahead.busy = 1;
 		ahead.held++;
 		ahead.held_bytes += j->span;
@@ -178,8 +211,8 @@ static size_t member_span(const struct lk_elf_archive *ar, size_t offset)
 	return 0;
 }
 
-struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, const struct lk_elf_gc *reader,
-				    const struct rp_reloc_filter *filter)
+struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, size_t rank,
+				    const struct lk_elf_gc *reader, const struct rp_reloc_filter *filter)
 {
 	size_t span = member_span(ar, offset);
 	struct rp_ahead_job *j;
@@ -193,6 +226,7 @@ struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offs
 	j->ar.elf = NULL;
 	j->offset = offset;
 	j->span = span;
+	j->rank = rank;
 	j->filter = *filter;
 	j->sections = *reader;
 	j->sections.keep_ctx = &j->filter;
@@ -205,6 +239,7 @@ struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offs
 	if (running) {
 		LK_GROW(ahead.jobs.items, ahead.jobs.nr + 1, ahead.jobs.alloc);
 		ahead.jobs.items[ahead.jobs.nr++] = j;
+		ahead.queued++;
 		__atomic_store_n(&ahead.posted, 1, __ATOMIC_RELEASE);
 		pthread_cond_signal(&ahead.work);
 	}
@@ -247,10 +282,17 @@ int rp_ahead_take(struct rp_ahead_job *j, const struct rp_reloc_filter *filter, 
 		} else {
 			release_result(j);
 		}
+	} else if (STATE(j) == JOB_QUEUED) {
+		ahead.queued--;
 	}
 	SET_STATE(j, JOB_GONE);
 	pthread_mutex_unlock(&ahead.lock);
 	return taken;
+}
+
+void rp_ahead_cursor(size_t rank)
+{
+	__atomic_store_n(&ahead.cursor, rank, __ATOMIC_RELAXED);
 }
 
 void rp_ahead_drop(void)
@@ -273,6 +315,7 @@ void rp_ahead_drop(void)
 	}
 	ahead.jobs.nr = 0;
 	ahead.next = 0;
+	ahead.queued = 0;
 	pthread_mutex_unlock(&ahead.lock);
 }
 

@@ -32,10 +32,15 @@ int rp_ahead_enabled(void);
  * Ask for the member at `offset` of the open archive `ar` to be read as
  * `reader` and `filter` say (rp_relocs_reader's); NULL when it will not be
  * (see above, a thin archive, a member too large): the scan then reads it
- * in line. `ar` must stay open until rp_ahead_drop().
+ * in line. `ar` must stay open until rp_ahead_drop(). `rank`: where the
+ * scan will want it (its armap index, or its member index for a whole
+ * archive); the helper reads first what the scan wants first from where
+ * it is (rp_ahead_cursor).
  */
-struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, const struct lk_elf_gc *reader,
-				    const struct rp_reloc_filter *filter);
+struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, size_t rank,
+				    const struct lk_elf_gc *reader, const struct rp_reloc_filter *filter);
+/* The scan is at `rank` now. */
+void rp_ahead_cursor(size_t rank);
 /*
  * The member of `job` as lk_elf_archive_member_gc() reads it (name, syms,
  * sections; `sections`' filter becomes `filter`): 1 when it was read ahead

@@ -274,12 +274,13 @@ struct rp_scanning {
 	struct rp_reloc_filter filter;
 };
 
-static void ask_member(struct rp_scanning *sc, struct open_archive *a, size_t offset)
+static void ask_member(struct rp_scanning *sc, struct open_archive *a, size_t k)
 {
+	size_t offset = a->ar.armap.items[k].offset;
 	long m = member_index(a, offset);
 
 	if (m >= 0 && !a->pulled[m] && !sc->jobs[m])
-		sc->jobs[m] = rp_ahead_queue(&a->ar, offset, &sc->reader, &sc->filter);
+		sc->jobs[m] = rp_ahead_queue(&a->ar, offset, k, &sc->reader, &sc->filter);
 }
 
 /*
@@ -294,7 +295,7 @@ static void ask_ahead(const struct rp *r, struct rp_scanning *sc, struct open_ar
 
 	for (size_t m = 0; whole && m < a->ar.members.nr; m++)
 		if (!a->pulled[m] && !sc->jobs[m])
-			sc->jobs[m] = rp_ahead_queue(&a->ar, a->ar.members.items[m], &sc->reader, &sc->filter);
+			sc->jobs[m] = rp_ahead_queue(&a->ar, a->ar.members.items[m], m, &sc->reader, &sc->filter);
 	for (size_t k = 0; !whole && k < a->ar.armap.nr; k++) {
 		const struct lk_sym *s = a->armap_syms[k];
 
@@ -307,7 +308,7 @@ static void ask_ahead(const struct rp *r, struct rp_scanning *sc, struct open_ar
 			first = m < 0 || a->pulled[m];
 			continue;
 		}
-		ask_member(sc, a, a->ar.armap.items[k].offset);
+		ask_member(sc, a, k);
 	}
 }
 
@@ -325,7 +326,7 @@ void rp_ask_ahead(struct rp *r, const struct lk_sym *s)
 	if (!sc || s->armap_item != sc->item || s->armap_k < 0)
 		return;
 	a = &r->archives.items[sc->archive];
-	ask_member(sc, a, a->ar.armap.items[s->armap_k].offset);
+	ask_member(sc, a, (size_t)s->armap_k);
 }
 
 /* The archive's passes as ld makes them: each pulls what the armap asks for, until one pulls nothing. */
@@ -359,6 +360,8 @@ static int scan_passes(struct rp *r, struct rp_scanning *sc, struct open_archive
 								    (r->mode & RP_MOLD) ? TAKER_ANY : TAKER_GLOBAL))
 				continue;
 			rp_answer_pull(r, s, item);
+			if (jobs)
+				rp_ahead_cursor(k);
 			pulled += pull(r, a, m, e->name, jobs ? jobs[m] : NULL);
 			again = 1;
 		}
@@ -384,8 +387,11 @@ int rp_scan_archive(struct rp *r, long item)
 		if (sc.jobs)
 			ask_ahead(r, &sc, a, 1);
 		for (size_t m = 0; m < a->ar.members.nr; m++)
-			if (!a->pulled[m])
+			if (!a->pulled[m]) {
+				if (sc.jobs)
+					rp_ahead_cursor(m);
 				pulled += pull(r, a, (long)m, NULL, sc.jobs ? sc.jobs[m] : NULL);
+			}
 	} else {
 		pulled = scan_passes(r, &sc, a, item);
 	}

@@ -114,6 +114,11 @@ static void reserve(struct lk_symtab *t, size_t more)
 		grow(t);
 }
 
+void lk_symtab_reserve(struct lk_symtab *t, size_t n)
+{
+	reserve(t, n);
+}
+
 struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
 {
 	uint64_t h = lk_hash_str(name);

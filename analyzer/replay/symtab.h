@@ -64,6 +64,8 @@ struct lk_symtab *lk_symtab_new(void);
 /* The table, its entries, names and reference lists. NULL is fine. */
 void lk_symtab_free(struct lk_symtab *t);
 
+/* Room for `n` more entries without growing (a hint: the table grows past it as needed). */
+void lk_symtab_reserve(struct lk_symtab *t, size_t n);
 /* The entry of `name`, or NULL. */
 struct lk_sym *lk_symtab_lookup(const struct lk_symtab *t, const char *name);
 /* The entry of `name`, made (undefined, unreferenced) when there is none. */
