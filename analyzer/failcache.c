@@ -28,6 +28,7 @@
 #include "linkscope/sha256.h"
 #include "linkscope/vec.h"
 #include "failcache.h"
+#include "ahead.h"
 #include "provider.h"
 #include "readset.h"
 #include "replay.h"
@@ -745,7 +746,11 @@ void lk_failcache_analyse_all(struct lk_failcache *fc, const struct lk_record *r
 		else
 			b.todo[task.nr++] = r;
 	}
+	/* Workers on every CPU: a helper thread in each would only take turns with them (ahead.h). */
+	if (jobs != 1 && task.nr > 1)
+		rp_ahead_allow(0);
 	lk_pool_run(&task);
+	rp_ahead_allow(1);
 	if (b.reading)
 		munmap(b.reading, shared);
 	free(b.todo);

@@ -123,7 +123,7 @@ static void *helper(void *unused)
 			for (int i = 0; i < SPIN_IDLE && !__atomic_load_n(&ahead.posted, __ATOMIC_ACQUIRE); i++)
 				__builtin_ia32_pause();
 			pthread_mutex_lock(&ahead.lock);
-			ahead.posted = 0;
+			__atomic_store_n(&ahead.posted, 0, __ATOMIC_RELAXED);
 			if (!work_waits() && !ahead.stop)
 				pthread_cond_wait(&ahead.work, &ahead.lock);
 			continue;
@@ -181,11 +181,20 @@ static void register_fork_handlers(void)
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
+static int allowed = 1;
+
+void rp_ahead_allow(int allow)
+{
+	allowed = allow;
+}
+
 int rp_ahead_enabled(void)
 {
 	static int known, more;
 	cpu_set_t set;
 
+	if (!allowed)
+		return 0;
 	if (!known) {
 		known = 1;
 		more = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1;

@@ -28,6 +28,8 @@ struct rp_ahead_job;
 
 /* Can members be read ahead here? Not on one CPU (or pinned to one): the helper would only take turns with the scan. */
 int rp_ahead_enabled(void);
+/* 0: the process's CPUs are taken already (report --failed's workers, one per CPU): no helper. */
+void rp_ahead_allow(int allow);
 /*
  * Ask for the member at `offset` of the open archive `ar` to be read as
  * `reader` and `filter` say (rp_relocs_reader's); NULL when it will not be
