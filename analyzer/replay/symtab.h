@@ -24,8 +24,29 @@ struct lk_symref {
 	struct lk_symref *next;
 };
 
+/*
+ * One entry per name; the LLVM line's table holds 150,000 of them, so the
+ * fields are packed: pointers, then 32-bit input indices (a line has far
+ * fewer than 2^31 inputs; -1: none), then the flags. 112 bytes in the
+ * arena, where longs made 160 (the replay's peak memory, docs/bench.md).
+ */
 struct lk_sym {
 	const char *name;	/* in the table's arena */
+	const char *discarded_group;	/* a COMDAT group's signature (discarded_def), in the table's arena */
+	const char *typed_section;	/* the section of the input that typed it, when that was a TLS definition */
+	const char *version;	/* of a shared definition, in the table's arena, or NULL */
+	struct lk_symref *refs, **refs_tail;	/* regular inputs referencing it, in order */
+	uint64_t def_value;	/* a regular definition's offset in its section (st_value), for relocation overflow's layout */
+	int32_t discarded_input;	/* the first input that defines it only in a discarded COMDAT group (discarded_def) */
+	int32_t discarded_kept;	/* ... the input whose group of that signature ld kept */
+	int32_t typed_input;	/* the first input that gave it a symbol type */
+	int32_t def_input;
+	int32_t first_ref;	/* first regular input with a strong reference */
+	int32_t first_dyn_ref;	/* first shared object with a strong reference */
+	int32_t armap_item;	/* the first archive item whose armap names it, or -1 */
+	int32_t armap_k;	/* ... its index in that armap (archive.c reads the member ahead), or -1 */
+	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
+	uint32_t nrefs;
 	unsigned defined : 1, weak_def : 1, dynamic : 1, needed_only : 1, mergeable : 1;
 	unsigned ref_regular_strong : 1, ref_dynamic_strong : 1;
 	unsigned diagnosed : 1;	/* a diagnostic names it already: ld reports each symbol once */
@@ -37,25 +58,10 @@ struct lk_sym {
 	unsigned def_hidden : 1;	/* a regular definition with hidden or internal visibility */
 	unsigned def_typed : 1;	/* a regular definition typed STT_OBJECT or STT_FUNC (not NOTYPE, not TLS) */
 	unsigned discarded_def : 1;	/* a regular input defines it only in a COMDAT group ld discarded (read.c) */
-	long discarded_input;	/* ... the first such input (valid when discarded_def) */
-	long discarded_kept;	/* ... the input whose group of that signature ld kept */
-	const char *discarded_group;	/* ... the group's signature, in the table's arena */
 	unsigned dyn_object : 1, dyn_protected : 1;	/* a shared object's definition: STT_OBJECT, STV_PROTECTED */
-	uint32_t def_section;	/* a regular definition's section index in def_input, 0 if none */
-	uint64_t def_value;	/* ... and its offset there (st_value), for relocation overflow's layout */
 	unsigned typed : 1, tls : 1;	/* an input gave it a symbol type, TLS or not (the TLS mismatch check) */
 	/* GNU ld's replay carrying lld's types (lld_part.c): typed by STT_NOTYPE only; lld's type from a later input */
 	unsigned lld_untyped : 1, lld_retyped : 1;
-	long typed_input;	/* the first input that did */
-	const char *typed_section;	/* ... its section, when that was a TLS definition (in the table's arena) */
-	long def_input;
-	const char *version;	/* of a shared definition, in the table's arena, or NULL */
-	long first_ref;		/* first regular input with a strong reference */
-	long first_dyn_ref;	/* first shared object with a strong reference */
-	long armap_item;	/* the first archive item whose armap names it, or -1 */
-	long armap_k;		/* ... its index in that armap (archive.c reads the member ahead), or -1 */
-	struct lk_symref *refs, **refs_tail;	/* regular inputs referencing it, in order */
-	size_t nrefs;
 };
 
 struct lk_symtab;
