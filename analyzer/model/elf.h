@@ -104,7 +104,7 @@ struct lk_elf_syms {
 	 * symbol defined only there is undefined (bfd's elf_link_add_object_symbols,
 	 * lld's ObjFile::initializeSymbols).
 	 */
-	struct lk_strvec groups;
+	struct { const char **items; size_t nr, alloc; } groups;	/* the signatures in `names` */
 };
 
 void lk_elf_syms_release(struct lk_elf_syms *syms);

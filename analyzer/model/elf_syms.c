@@ -34,7 +34,9 @@ void lk_elf_syms_release(struct lk_elf_syms *syms)
 	syms->items = NULL;
 	syms->nr = syms->alloc = 0;
 	lk_strvec_release(&syms->start_stop);
-	lk_strvec_release(&syms->groups);
+	free(syms->groups.items);
+	syms->groups.items = NULL;
+	syms->groups.nr = syms->groups.alloc = 0;
 }
 
 /* Version names by index from SHT_GNU_verdef; names[i] borrowed from the string table. */
@@ -148,7 +150,8 @@ static void read_group(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, size_t shstrnd
 	}
 	if (!name || !*name || out->groups.nr >= UINT32_MAX - 1)
 		return;
-	lk_strvec_push(&out->groups, name);
+	LK_GROW(out->groups.items, out->groups.nr + 1, out->groups.alloc);
+	out->groups.items[out->groups.nr++] = lk_arena_strdup(&out->names, name);
 	idx = (uint32_t)out->groups.nr;
 	n = d->d_size / 4;
 	for (size_t i = 1; i < n; i++)
