@@ -76,6 +76,19 @@ static void read_job(struct rp_ahead_job *j)
 	j->rc = lk_elf_archive_member_gc(&j->ar, j->offset, &j->name, &j->syms, &j->sections, &err);
 }
 
+/* Read the queued job `j` (under the lock, released while it reads): its result waits, held, to be taken. */
+static void read_taken(struct rp_ahead_job *j)
+{
+	SET_STATE(j, JOB_READING);
+	ahead.queued--;
+	ahead.held++;
+	ahead.held_bytes += j->span;
+	pthread_mutex_unlock(&ahead.lock);
+	read_job(j);
+	pthread_mutex_lock(&ahead.lock);
+	SET_STATE(j, JOB_DONE);
+}
+
 /*
  * The queued job the scan will want first (under the lock): the lowest
  * rank from where the scan is, then those behind it (its next pass). Jobs
@@ -132,15 +145,8 @@ static void *helper(void *unused)
 			ahead.queued = 0;	/* the scan took them all in line */
 			continue;
 		}
-		SET_STATE(j, JOB_READING);
-		ahead.queued--;
 		ahead.busy = 1;
-		ahead.held++;
-		ahead.held_bytes += j->span;
-		pthread_mutex_unlock(&ahead.lock);
-		read_job(j);
-		pthread_mutex_lock(&ahead.lock);
-		SET_STATE(j, JOB_DONE);
+		read_taken(j);
 		ahead.busy = 0;
 		pthread_cond_broadcast(&ahead.done);
 	}
@@ -279,14 +285,7 @@ static int read_one_while_waiting(void)
 
 	if (!y)
 		return 0;
-	SET_STATE(y, JOB_READING);
-	ahead.queued--;
-	ahead.held++;
-	ahead.held_bytes += y->span;
-	pthread_mutex_unlock(&ahead.lock);
-	read_job(y);
-	pthread_mutex_lock(&ahead.lock);
-	SET_STATE(y, JOB_DONE);
+	read_taken(y);
 	return 1;
 }
 
