@@ -194,76 +194,6 @@ static void member_offsets(int fd, struct lk_elf_archive *ar)
 }
 
 /* Walk the members' headers: count them, spot lib.rmeta, take the first ELF member's class. */
-/* A member's ELF header (at `off`, `size` bytes) gives the machine and class, if it is one libelf takes as ELF. */
-static void member_machine(int fd, size_t off, size_t size, struct lk_elf_info *info)
-{
-	unsigned char e[EI_NIDENT + 4];
-	int msb;
-
-	if (size < sizeof(Elf32_Ehdr) || pread(fd, e, sizeof(e), (off_t)off) != (ssize_t)sizeof(e) ||
-	    memcmp(e, ELFMAG, SELFMAG) || (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64) ||
-	    (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB) || e[EI_VERSION] != EV_CURRENT ||
-	    (e[EI_CLASS] == ELFCLASS64 && size < sizeof(Elf64_Ehdr)))
-		return;
-	msb = e[EI_DATA] == ELFDATA2MSB;
-	info->machine = msb ? e[EI_NIDENT + 2] << 8 | e[EI_NIDENT + 3] : e[EI_NIDENT + 3] << 8 | e[EI_NIDENT + 2];
-	info->elf_class = e[EI_CLASS] == ELFCLASS64 ? 64 : 32;
-}
-
-/*
- * The walk of elfr_read_archive from the members' headers alone (a pread
- * each, as member_offsets): libelf's maps the archive and touches each
- * member's pages, then unmaps it, which on the llvm line's 2,700 members
- * was most of the line model's time. Returns 0 when the walk ends where
- * the file does, every header plain; else -1, and libelf's walk judges the
- * archive, its errors in its words.
- */
-static int walk_headers(int fd, size_t size, struct lk_elf_info *info)
-{
-	struct lk_elf_archive names = { .fd = -1 };
-	struct elfr_ar_hdr h;
-	size_t off = 8, members = 0;
-	int ok = 0;
-
-	while (off < size) {
-		size_t left;
-
-		if (size - off < ELFR_AR_HDR || elfr_ar_hdr_read(fd, off, &h) < 0)
-			break;
-		left = size - off - ELFR_AR_HDR;
-		if (h.size > left)
-			break;
-		if (!strcmp(h.name, "//") && elfr_read_long_names(fd, off, &h, &names) < 0)
-			break;
-		if (!elfr_ar_special(h.name)) {
-			long origin;
-			char *name = elfr_member_name(&names, &h, &origin);
-
-			if (!name || h.name[0] == '#' || (h.name[0] == '/' && !(h.name[1] >= '0' && h.name[1] <= '9'))) {
-				free(name);
-				break;	/* a name libelf reads its own way (BSD's #1/, a stray /): its walk judges */
-			}
-			members++;
-			if (!strcmp(name, "lib.rmeta"))
-				info->kind = LK_FILE_RLIB;
-			free(name);
-			if (!info->machine)
-				member_machine(fd, off + ELFR_AR_HDR, h.size, info);
-		}
-		off += ELFR_AR_HDR + h.size + (h.size & 1);
-		ok = off >= size;
-	}
-	free(names.long_names);
-	if (!ok) {
-		info->kind = LK_FILE_ARCHIVE;
-		info->machine = 0;
-		info->elf_class = 0;
-		return -1;
-	}
-	info->members = members;
-	return 0;
-}
-
 void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
@@ -274,8 +204,6 @@ void elfr_read_archive(int fd, Elf *ar, off_t size, struct lk_elf_info *info)
 		return;	/* just "!<arch>\n": an empty archive, as glibc's libdl.a */
 	/* An index with no symbols is still an index (rlibs of metadata only have one). */
 	info->has_armap = elfr_read_index(fd, NULL, &info->armap_entries);
-	if (walk_headers(fd, (size_t)size, info) == 0)
-		return;
 	while ((m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *h = elf_getarhdr(m);
 
