@@ -52,6 +52,7 @@ static const struct lk_ldopt bfd_options[] = {
 	{ "Y", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "a", LK_LDOPT_ONE_DASH | LK_LDOPT_JOINED, LK_LDOPT_VALUE_REQ, NULL, NULL },
 	{ "accept-unknown-input-arch", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
+	{ "add-needed", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "allow-multiple-definition", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "allow-shlib-undefined", LK_LDOPT_ONE_DASH | LK_LDOPT_TWO_DASHES, LK_LDOPT_VALUE_NONE, NULL, NULL },
 	{ "android-memtag-heap", LK_LDOPT_ONE_DASH, LK_LDOPT_VALUE_NONE, NULL, NULL },
