@@ -208,28 +208,12 @@ int rp_ahead_enabled(void)
 	return more;
 }
 
-/* The bytes from the member at `offset` to the next one (or the end), or 0 if no member starts there. */
-static size_t member_span(const struct lk_elf_archive *ar, size_t offset)
-{
-	size_t lo = 0, hi = ar->members.nr;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ar->members.items[mid] == offset)
-			return (mid + 1 < ar->members.nr ? ar->members.items[mid + 1] : ar->size) - offset;
-		if (ar->members.items[mid] < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, size_t rank,
+struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t m, size_t rank,
 				    const struct lk_elf_gc *reader, const struct rp_reloc_filter *filter)
 {
-	size_t span = member_span(ar, offset);
+	size_t offset = ar->members.items[m];
+	/* The member with its header, up to the next one (or the end). */
+	size_t span = (m + 1 < ar->members.nr ? ar->members.items[m + 1] : ar->size) - offset;
 	struct rp_ahead_job *j;
 	int running;
 

@@ -31,7 +31,7 @@ int rp_ahead_enabled(void);
 /* 0: the process's CPUs are taken already (report --failed's workers, one per CPU): no helper. */
 void rp_ahead_allow(int allow);
 /*
- * Ask for the member at `offset` of the open archive `ar` to be read as
+ * Ask for member `m` (its index in ar->members) of the open archive `ar` to be read as
  * `reader` and `filter` say (rp_relocs_reader's); NULL when it will not be
  * (see above, a thin archive, a member too large): the scan then reads it
  * in line. `ar` must stay open until rp_ahead_drop(). `rank`: where the
@@ -39,7 +39,7 @@ void rp_ahead_allow(int allow);
  * archive); the helper reads first what the scan wants first from where
  * it is (rp_ahead_cursor).
  */
-struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t offset, size_t rank,
+struct rp_ahead_job *rp_ahead_queue(const struct lk_elf_archive *ar, size_t m, size_t rank,
 				    const struct lk_elf_gc *reader, const struct rp_reloc_filter *filter);
 /* The scan is at `rank` now. */
 void rp_ahead_cursor(size_t rank);

@@ -280,7 +280,7 @@ static void ask_member(struct rp_scanning *sc, struct open_archive *a, size_t k)
 	long m = member_index(a, offset);
 
 	if (m >= 0 && !a->pulled[m] && !sc->jobs[m])
-		sc->jobs[m] = rp_ahead_queue(&a->ar, offset, k, &sc->reader, &sc->filter);
+		sc->jobs[m] = rp_ahead_queue(&a->ar, (size_t)m, k, &sc->reader, &sc->filter);
 }
 
 /*
@@ -295,7 +295,7 @@ static void ask_ahead(const struct rp *r, struct rp_scanning *sc, struct open_ar
 
 	for (size_t m = 0; whole && m < a->ar.members.nr; m++)
 		if (!a->pulled[m] && !sc->jobs[m])
-			sc->jobs[m] = rp_ahead_queue(&a->ar, a->ar.members.items[m], m, &sc->reader, &sc->filter);
+			sc->jobs[m] = rp_ahead_queue(&a->ar, m, m, &sc->reader, &sc->filter);
 	for (size_t k = 0; !whole && k < a->ar.armap.nr; k++) {
 		const struct lk_sym *s = a->armap_syms[k];
 

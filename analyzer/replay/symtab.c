@@ -107,16 +107,10 @@ static struct lk_sym *make(struct lk_symtab *t, struct slot *s, const char *name
 	return s->sym;
 }
 
-/* Room for `more` entries without growing. */
-static void reserve(struct lk_symtab *t, size_t more)
-{
-	while ((t->nr + more + 1) * 10 >= t->cap * SYMTAB_MAX_LOAD_TENTHS)
-		grow(t);
-}
-
 void lk_symtab_reserve(struct lk_symtab *t, size_t n)
 {
-	reserve(t, n);
+	while ((t->nr + n + 1) * 10 >= t->cap * SYMTAB_MAX_LOAD_TENTHS)
+		grow(t);
 }
 
 struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
@@ -124,7 +118,7 @@ struct lk_sym *lk_symtab_intern(struct lk_symtab *t, const char *name)
 	uint64_t h = lk_hash_str(name);
 	struct slot *s;
 
-	reserve(t, 1);
+	lk_symtab_reserve(t, 1);
 	s = slot(t, name, h);
 	return s->sym ? s->sym : make(t, s, name, h, 0);
 }
@@ -146,7 +140,7 @@ void lk_symtab_intern_all(struct lk_symtab *t, const char *const *names, const u
 
 	for (size_t i = 0; mine && i < n; i++)
 		mine[i] = lk_hash_str(names[i]);
-	reserve(t, n);
+	lk_symtab_reserve(t, n);
 	for (size_t i = 0; i < n; i++) {
 		struct slot *s;
 
