@@ -8,8 +8,12 @@
  * The one it writes is its output: an input with the output's file name,
  * or the output's file as it was before the link (by device and inode:
  * a symlink or a hard link of it) is flagged, and the shim then takes
- * every fingerprint and copy after the link, as it always did. Not
- * caught: a dangling symlink to where the output will be.
+ * every fingerprint and copy after the link, as it always did. So is a
+ * symlink to the output the link has already replaced (GNU ld unlinks the
+ * old file and writes a new one: the symlink leads to the new inode, or
+ * nowhere for a moment), and any symlink that leads nowhere (the link may
+ * be about to make its target): taken while the link ran, 113's
+ * -lalias -> libfoo.so read 0 bytes, or no candidate at all.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +28,9 @@ void lk_fingerprint_note_output(struct lk_output_before *out, const struct lk_ar
 {
 	struct stat st;
 
-	out->name = lk_path_base(info->output_path ? info->output_path : "a.out");
-	out->exists = stat(info->output_path ? info->output_path : "a.out", &st) == 0;
+	out->path = info->output_path ? info->output_path : "a.out";
+	out->name = lk_path_base(out->path);
+	out->exists = stat(out->path, &st) == 0;
 	out->dev = out->exists ? st.st_dev : 0;
 	out->ino = out->exists ? st.st_ino : 0;
 }
@@ -33,11 +38,16 @@ void lk_fingerprint_note_output(struct lk_output_before *out, const struct lk_ar
 /* `f` fingerprinted: 1 if it may be the output (its file name, or the output's file before the link). */
 static int fingerprint(struct lk_record_file *f, const char *path, const struct lk_output_before *out)
 {
-	struct stat st;
+	struct stat st, link, now;
 
 	lk_record_file_stat(f, path, &st);
-	return !strcmp(lk_path_base(path), out->name) ||
-	       (f->exists && out->exists && st.st_dev == out->dev && st.st_ino == out->ino);
+	if (!strcmp(lk_path_base(path), out->name) ||
+	    (f->exists && out->exists && st.st_dev == out->dev && st.st_ino == out->ino))
+		return 1;
+	/* A symlink: to the output as the link has made it by now, or to nothing yet. */
+	if (lstat(path, &link) < 0 || !S_ISLNK(link.st_mode))
+		return 0;
+	return !f->exists || (stat(out->path, &now) == 0 && st.st_dev == now.st_dev && st.st_ino == now.st_ino);
 }
 
 static int add_candidate(struct lk_record_input *in, const char *dir,

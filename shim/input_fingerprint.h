@@ -13,6 +13,7 @@
  * change under the link, so they are looked at after it.
  */
 struct lk_output_before {
+	const char *path;	/* as -o gives it (or a.out), borrowed */
 	const char *name;	/* its file name, borrowed */
 	int exists;
 	dev_t dev;

@@ -17,6 +17,7 @@
 
 #include "driver.h"
 #include "expand.h"
+#include "input_fingerprint.h"
 #include "keep.h"
 #include "linkerid.h"
 #include "linkscope/expansion.h"
@@ -306,6 +307,57 @@ static void test_shim_fifo_never_blocks(void **state)
 	unlink(fifo);
 }
 
+/*
+ * `-o lib/libfoo.so -L lib -lalias`, lib/libalias.so a symlink to the
+ * output: the candidate is the output whatever point of the link the shim
+ * looks at it (113 read it mid-link: 0 bytes, or no candidate at all).
+ * `replace`: what the link has done to the output by then, as GNU ld does
+ * (unlink the old file, then write a new one).
+ */
+static int alias_is_output(const char *replace)
+{
+	const char *argv[] = { "cc", "main.o", "-o", "lib/libfoo.so", "-Llib", "-lalias" };
+	struct lk_args args = { NULL, 0, 0 };
+	struct lk_rspfiles files = { NULL, 0, 0 };
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_argv_info info;
+	struct lk_output_before out;
+	struct lk_record_draft rec;
+	char cwd[4096], cmd[512];
+	int flagged;
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(system("rm -rf lib && mkdir lib && echo old >lib/libfoo.so && ln -s libfoo.so lib/libalias.so"), 0);
+	assert_int_equal(lk_rsp_expand(argv, 6, &args, &files, &err), 0);
+	lk_argv_classify(&args, &info);
+	lk_fingerprint_note_output(&out, &info);
+	snprintf(cmd, sizeof(cmd), "%s", replace);
+	assert_int_equal(system(cmd), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.info = &info;
+	flagged = lk_fingerprint_inputs(&rec, &out);
+	lk_record_inputs_release(&rec);
+	lk_argv_info_release(&info);
+	lk_rspfiles_release(&files);
+	lk_args_release(&args);
+	assert_int_equal(chdir(cwd), 0);
+	return flagged;
+}
+
+static void test_shim_symlink_to_the_output_mid_link(void **state)
+{
+	(void)state;
+	/* Before the link touched it: the same file as before. */
+	assert_true(alias_is_output("true"));
+	/* Replaced already: the symlink leads to the new file. */
+	assert_true(alias_is_output("rm lib/libfoo.so && : >lib/libfoo.so"));
+	/* Unlinked, not written yet: the symlink leads nowhere. */
+	assert_true(alias_is_output("rm lib/libfoo.so"));
+	/* A symlink to another file is not the output. */
+	assert_false(alias_is_output("echo other >lib/other.so && ln -sf other.so lib/libalias.so"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_shim_keep_failure_releases_the_blob),
 		cmocka_unit_test(test_shim_fifo_never_blocks),
 		cmocka_unit_test(test_shim_keep_settle_puts_back_a_pruned_blob),
+		cmocka_unit_test(test_shim_symlink_to_the_output_mid_link),
 	};
 	return cmocka_run_group_tests_name("shim", tests, setup, teardown);
 }
