@@ -252,6 +252,10 @@ static _Noreturn void exec_driver(const struct lk_invocation *inv)
 	exit(saved == ENOENT ? 127 : 126);
 }
 
+/*
+ * `dir` and its missing parents made, each 0700: made 0700 whatever the
+ * umask (which can take the owner's bits too), and only those we made.
+ */
 static int mkdir_p(const char *dir)
 {
 	struct lk_buf path = LK_BUF_INIT;
@@ -266,7 +270,9 @@ static int mkdir_p(const char *dir)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(path.buf, 0700) < 0 && errno != EEXIST) {
+			if (mkdir(path.buf, 0700) == 0) {
+				chmod(path.buf, 0700);
+			} else if (errno != EEXIST) {
 				rc = -1;
 				break;
 			}
@@ -284,14 +290,17 @@ static int mkdir_p(const char *dir)
 }
 
 /*
- * The record directory, private: created 0700 (parents too), and made 0700
- * when it is ours, whatever the umask; records and kept copies may hold
- * private sources. The shared-/tmp fallback must be a directory (not a
- * symlink) owned by us with no group or other access, or we refuse it (and
- * the link still runs, unrecorded). Any other dir, its blobs/ and views/
- * must be ours and writable by no one else (common/private.c): whoever can
- * write there chooses what our records name as kept copies. Only
- * LINKSCOPE_DIR_SHARED=1 lets such a dir in, with one warning line.
+ * The record directory, private: what the shim makes (the dir, its
+ * parents) is made 0700, whatever the umask; records and kept copies may
+ * hold private sources. A dir it did not make keeps its mode: it is not
+ * the shim's to change (a shared build dir, a CI container's /tmp, whose
+ * other users a chmod would lock out). The shared-/tmp fallback must be
+ * a directory (not a symlink) owned by us with no group or other access,
+ * or we refuse it (and the link still runs, unrecorded). Any other dir,
+ * its blobs/ and views/ must be ours and writable by no one else
+ * (common/private.c): whoever can write there chooses what our records
+ * name as kept copies. Only LINKSCOPE_DIR_SHARED=1 lets such a dir in,
+ * as it is, with one warning line.
  */
 static int make_record_dir(const char *dir, int shared, struct lk_err *err)
 {
@@ -315,14 +324,12 @@ static int make_record_dir(const char *dir, int shared, struct lk_err *err)
 	} else {
 		if (mkdir_p(dir) < 0 || stat(dir, &st) < 0)
 			return lk_err_errno(err, "cannot create record directory '%s'", dir);
-		if (!shared && st.st_uid == getuid() && (st.st_mode & 077) && chmod(dir, 0700) == 0)
-			st.st_mode &= ~(mode_t)077;
 		if ((rc = lk_private_dir(dir, "record directory", &st, shared, &warning)) < 0) {
 			*err = warning;
 			return -1;
 		}
 	}
-	/* What is in it may be older than our chmod, or another's: one lstat each. */
+	/* What is in it may be another's: one stat each. */
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(*subdirs); i++) {
 		struct lk_err e = LK_ERR_INIT;
 
