@@ -18,7 +18,9 @@
  * The program's first --version line says it ("GNU ld", "GNU gold",
  * "LLD", "mold"); it is run once per file, then the answer is cached in
  * views/ under the file's identity (device, inode, size, mtime), so a link
- * pays a realpath, a stat and a small read.
+ * pays a realpath, a stat and a small read. No answer (a failure, or a
+ * --version that hangs past its 5 s) is cached the same way: the next
+ * link does not wait for it again (issue #41 point 7).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -137,6 +139,11 @@ static char *ask_version(const char *prog)
 	if (out.len > LINKERID_VERSION_MAX)
 		out.len = LINKERID_VERSION_MAX;
 	out.buf[out.len] = '\0';
+	if (!out.len) {
+		/* A first line that says nothing is no answer (and is cached as none). */
+		lk_buf_release(&out);
+		return NULL;
+	}
 	return lk_buf_detach(&out);
 }
 
@@ -156,16 +163,20 @@ static void entry_names(const char *dir, const struct stat *st, struct lk_buf *k
 }
 
 /*
- * The version line cached for this identity, or NULL. An entry another
- * user could have written is not believed (docs/security.md, "The record
- * dir is the user's").
+ * The version line cached for this identity: 1 with *version set, or
+ * NULL when the entry says the program gave no answer (an empty line: it
+ * failed, said nothing or hung past LINKERID_TIMEOUT_MS, and is not asked
+ * again while it is the same file); 0 for no entry. An entry another user
+ * could have written is not believed (docs/security.md, "The record dir
+ * is the user's").
  */
-static char *cached_version(const char *path, const struct lk_buf *key)
+static int cached_version(const char *path, const struct lk_buf *key, char **version)
 {
 	struct lk_buf data = LK_BUF_INIT;
 	struct stat st;
 	size_t head = strlen(LINKERID_MAGIC);
-	char *version = NULL, *nl;
+	char *nl;
+	int found = 0;
 
 	if (lk_buf_read_file_stat(&data, path, LINKERID_MAX_BYTES, &st) == 0 &&
 	    st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
@@ -173,10 +184,11 @@ static char *cached_version(const char *path, const struct lk_buf *key)
 	    !memcmp(data.buf + head, key->buf, key->len) &&
 	    (nl = strchr(data.buf + head + key->len, '\n')) && !nl[1]) {
 		*nl = '\0';
-		version = lk_xstrdup(data.buf + head + key->len);
+		*version = nl > data.buf + head + key->len ? lk_xstrdup(data.buf + head + key->len) : NULL;
+		found = 1;
 	}
 	lk_buf_release(&data);
-	return version;
+	return found;
 }
 
 /* views/ a directory of ours, not a symlink to elsewhere: else nothing is cached, read or written. */
@@ -205,11 +217,14 @@ static char *identify(const char *prog, const char *dir)
 		return NULL;
 	cache = views_ours(dir);
 	entry_names(dir, &st, &key, &path, &tmp);
-	if (!(version = cache ? cached_version(path.buf, &key) : NULL) &&
-	    (version = ask_version(prog)) && cache) {
-		lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, version);
-		/* Not cached is only slower: the next link asks again. */
-		lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+	if (!(cache && cached_version(path.buf, &key, &version))) {
+		version = ask_version(prog);
+		/* No answer is kept too: a --version that hangs costs its timeout once, not on every link. */
+		if (cache) {
+			lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, version ? version : "");
+			/* Not cached is only slower: the next link asks again. */
+			lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+		}
 	}
 	lk_buf_release(&key);
 	lk_buf_release(&path);

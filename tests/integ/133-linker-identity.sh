@@ -106,4 +106,19 @@ chmod +x odd/ld
 "$SHIM" -Bodd/ -L. main.o -lgood -o po
 check_eq "an unknown program: the flavor asked for, its version kept" "default some wrapper 1.0 None" \
 	"$(rec "$(last_record)" 'r["linker"]["flavor"] + " " + r["linker"]["version"] + " " + str(r["linker"]["identified_by"])')"
+
+# A --version that hangs (killed at the shim's 5 s): no answer is cached as the answers are,
+# so the next link does not wait for it again. Counted by the fake's own marker, not by the clock.
+mkdir hang
+cat >hang/ld <<EOF
+#!/bin/sh
+if [ "\$1" = --version ]; then echo asked >>"$T/hang-asked"; exec sleep 30; fi
+exec "$(command -v ld)" "\$@"
+EOF
+chmod +x hang/ld
+for i in 1 2; do
+	check_eq "a hanging --version, link $i: links" 0 "$("$SHIM" -Bhang/ -L. main.o -lgood -o "ph$i"; echo $?)"
+done
+check_eq "its --version is asked once over two links" 1 "$(wc -l <"$T/hang-asked")"
+check_eq "and the record names no version" None "$(rec "$(last_record)" 'str(r["linker"]["version"])')"
 finish
