@@ -652,7 +652,7 @@ static char **environ_copy(void)
 /*
  * Record one link. The driver is spawned as soon as what it must see is
  * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
- * variable, a source on stdin read and fed back: shim/stdinsrc.c), and all the recording that does not depend on how the link
+ * variable, a relay for a source on stdin: shim/stdinsrc.c), and all the recording that does not depend on how the link
  * ends is done while it runs, on the other core, between services of its
  * stderr and of signals (lk_run_service); after it, only what depends on
  * the outcome. Inputs are fingerprinted and kept while it runs, unless one
@@ -695,8 +695,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_target_find_linker(rec);
 		lk_repro_request(rec, st->dir);
 	}
-	if (opt->keep && dir_ok && lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file) < 0)
-		lk_strvec_push(&rec->warnings, "the source read from stdin could not be forwarded whole");
+	if (opt->keep && dir_ok)
+		lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file);
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && compiles && lk_tempobj_start(&objs, lk_argv_count_compiled(&st->info)) == 0;
@@ -717,7 +717,6 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_strvec_push(&rec->warnings, rsp_error);
 	lk_run_service(&run, &st->run);
 	if (dir_ok) {
-		lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
 		lk_run_service(&run, &st->run);
 		output_read = lk_fingerprint_inputs(rec, &out);
@@ -766,6 +765,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
+	/* Once the driver has read what it reads (shim/stdinsrc.c). */
+	lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 	if (lk_repro_settle(rec, st->dir))
 		prerendered = 0;
 	/* Collected even after a signal: it ran beside the link, and waits no longer than its bound. */
