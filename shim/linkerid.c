@@ -16,7 +16,9 @@
  * documented `-B/usr/libexec/mold` holds an `ld` that is mold, and 501
  * links of a Debian archive rebuild were recorded as GNU ld's (issue #33).
  * The program's first --version line says it ("GNU ld", "GNU gold",
- * "LLD", "mold"); it is run once per file, then the answer is cached in
+ * "LLD", "mold"), asked after the link and only when the link ran it
+ * (main.c's linker_ran: a failed compile runs no linker; issue #41 point
+ * 6), once per file: the answer is cached in
  * views/ under the file's identity (device, inode, size, mtime), so a link
  * pays a realpath, a stat and a small read. No answer (a failure, or a
  * --version that hangs past its 5 s) is cached the same way: the next
@@ -86,7 +88,8 @@ static void find_program(struct lk_record_draft *rec)
 		rec->linker_program_source = "driver -###";
 		return;
 	}
-	if (ppn && ppn[0] == '/' && access(ppn, X_OK) == 0) {
+	/* A relative answer (GCC_EXEC_PREFIX=fake/) is a dir collect2 searches from the link's cwd, ours. */
+	if (ppn && strchr(ppn, '/') && access(ppn, X_OK) == 0) {
 		rec->linker_program = lk_xstrdup(ppn);
 		rec->linker_program_source = "-print-prog-name";
 		return;
@@ -204,46 +207,60 @@ static int views_ours(const char *dir)
 	return ours;
 }
 
-static char *identify(const char *prog, const char *dir)
+/*
+ * The program's version line into *version (owned, or NULL for no
+ * answer): from the cache, else, with `may_ask`, by running it (and
+ * caching what it said, no answer too: a --version that hangs costs its
+ * timeout once, not on every link). 1 when settled so, 0 when it would
+ * have to be asked and may not (or is no regular file: there is nothing
+ * to ask).
+ */
+static int identify(const char *prog, const char *dir, int may_ask, char **version)
 {
 	struct lk_buf key = LK_BUF_INIT, path = LK_BUF_INIT, tmp = LK_BUF_INIT, data = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
-	char *version = NULL;
 	struct stat st;
-	int cache;
+	int cache, settled = 1;
 
+	*version = NULL;
 	/* stat follows the links: -B/usr/libexec/mold's ld is /usr/bin/mold's identity. */
 	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode))
-		return NULL;
+		return 1;
 	cache = views_ours(dir);
 	entry_names(dir, &st, &key, &path, &tmp);
-	if (!(cache && cached_version(path.buf, &key, &version))) {
-		version = ask_version(prog);
-		/* No answer is kept too: a --version that hangs costs its timeout once, not on every link. */
-		if (cache) {
-			lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, version ? version : "");
-			/* Not cached is only slower: the next link asks again. */
-			lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+	if (!(cache && cached_version(path.buf, &key, version))) {
+		if (!may_ask) {
+			settled = 0;
+		} else {
+			*version = ask_version(prog);
+			if (cache) {
+				lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, *version ? *version : "");
+				/* Not cached is only slower: the next link asks again. */
+				lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+			}
 		}
 	}
 	lk_buf_release(&key);
 	lk_buf_release(&path);
 	lk_buf_release(&tmp);
 	lk_buf_release(&data);
-	return version;
+	return settled;
 }
 
-void lk_linkerid_find(struct lk_record_draft *rec, const char *dir)
+int lk_linkerid_find(struct lk_record_draft *rec, const char *dir, int may_ask)
 {
 	const char *flavor;
 
 	if (!rec->linker_program)
 		find_program(rec);
-	if (!rec->linker_program || !(rec->linker_version = identify(rec->linker_program, dir)))
-		return;
+	if (!rec->linker_program || rec->linker_version)
+		return 1;
+	if (!identify(rec->linker_program, dir, may_ask, &rec->linker_version))
+		return 0;
 	/* A program that is none of the four (a wrapper script) keeps the flavor the line asks for. */
-	if ((flavor = lk_linkerid_flavor(rec->linker_version))) {
+	if (rec->linker_version && (flavor = lk_linkerid_flavor(rec->linker_version))) {
 		rec->linker_flavor = flavor;
 		rec->linker_identified_by = "--version";
 	}
+	return 1;
 }

@@ -650,6 +650,32 @@ static char **environ_copy(void)
 }
 
 /*
+ * Did the link get as far as running its linker (the program whose
+ * --version the shim may then ask)? One that succeeded did; not one the
+ * driver never started, nor one ended by a signal (the build is being
+ * stopped: it waits for nothing more). One that failed did only if its
+ * driver's view names a linker command (a driver that rejects its line
+ * rejects it under -### too, and names none) and, when it compiles, each
+ * source became an object (a failed compile stops the driver before the
+ * link): without the objects caught, nobody can tell, and it is taken as
+ * not.
+ */
+static int linker_ran(const struct link_state *st, int failed, const struct lk_tempobj *objs)
+{
+	const struct lk_expansion *exp = &st->rec.expansion;
+
+	if (!st->run.ran || st->run.signal)
+		return 0;
+	if (!failed)
+		return 1;
+	if (!exp->done || exp->exit_status || exp->linker_command < 0)
+		return 0;
+	if (!lk_argv_count_compiled(&st->info))
+		return 1;
+	return objs && objs->caught.nr >= objs->want;
+}
+
+/*
  * Record one link. The driver is spawned as soon as what it must see is
  * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
  * variable, a relay for a source on stdin: shim/stdinsrc.c), and all the recording that does not depend on how the link
@@ -675,6 +701,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
 	int compiles = opt->keep && lk_argv_count_compiled(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
+	int linker_settled = 1;		/* the linker's identity known without running it */
 	struct lk_record_early early = { -1, -1 };	/* the record's temp file and the index, opened while it runs */
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
@@ -733,7 +760,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		ahead = prerendered = !catching && !output_read && !started &&
 				      !(opt->expand_always && !viewing);
 		if (ahead) {
-			lk_linkerid_find(rec, st->dir);	/* the view is final: reused */
+			/* The view is final (reused); the linker's identity only from the cache: nothing it names runs before the link ran it. */
+			linker_settled = lk_linkerid_find(rec, st->dir, 0);
 			lk_record_prerender(rec, &parts);
 		}
 		lk_record_open_early(rec, st->dir, &early);
@@ -787,7 +815,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	lk_viewcache_release(&view);
 	if (!ahead)
-		lk_linkerid_find(rec, st->dir);
+		linker_settled = lk_linkerid_find(rec, st->dir, 0);
+	if (!linker_settled && linker_ran(st, failed, catching ? &objs : NULL)) {
+		lk_linkerid_find(rec, st->dir, 1);
+		prerendered = 0;
+	}
 	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
 	/* The record's warnings in the order they always had: the view's, then the copies'. */
