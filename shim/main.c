@@ -857,12 +857,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 static int near_exec_limit(const struct lk_options *opt, const struct lk_invocation *inv,
 			   const struct lk_argv_info *info)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	size_t added = sizeof("LINKSCOPE_ACTIVE=1") + sizeof(char *), size, limit;
 
+	/* The private TMPDIR is made in lk_temp_dir() (shim/tempobj.c, lk_scratch_dir). */
 	if (opt->keep && lk_argv_count_compiled(info))
-		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) +
-			 strlen(tmpdir ? tmpdir : "/tmp");
+		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) + strlen(lk_temp_dir());
 	if (opt->reproduce)
 		added += PATH_MAX + sizeof("LLD_REPRODUCE=MOLD_REPRO=1") + 2 * sizeof(char *);
 	if (!lk_argmax_near(inv->driver.resolved, inv->exec_argv, environ, added, &size, &limit))
