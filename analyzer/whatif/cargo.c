@@ -165,9 +165,12 @@ static void add_flags(struct directives *out, const char *value)
 		p = end;
 	}
 	for (size_t i = 0; i < words.nr; i++) {
-		const char *w = words.items[i];
-		const char *v = w[2] ? w + 2 : i + 1 < words.nr ? words.items[++i] : "";
+		const char *w = words.items[i], *v;
 
+		/* Only -l and -L (a shorter word was read past its end); cargo refuses any other. */
+		if (strncmp(w, "-l", 2) && strncmp(w, "-L", 2))
+			continue;
+		v = w[2] ? w + 2 : i + 1 < words.nr ? words.items[++i] : "";
 		if (!strncmp(w, "-l", 2))
 			lk_strvec_push(&out->libs, v);
 		else if (!strncmp(w, "-L", 2))
