@@ -235,7 +235,7 @@ int lk_records_load_twice(const struct lk_options *opt, const char *which, struc
 		if (rc == 0 && (rc = lk_bundle_adopt(again, rec->unpacked, rec->path, &err)) < 0)
 			lk_record_release(again);
 	} else {
-		lk_buf_addf(&tmp, "%s/linkscope-whatif.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		lk_buf_addf(&tmp, "%s/linkscope-whatif.XXXXXX", lk_temp_dir());
 		if ((fd = mkstemp(tmp.buf)) < 0 || lk_fd_write_all(fd, text.buf, text.len) < 0)
 			lk_err_errno(&err, "cannot write a copy of '%s' in '%s'", rec->path, tmp.buf);
 		else if ((rc = lk_record_load(tmp.buf, again, &err)) == 0) {
