@@ -191,6 +191,15 @@ need_arch() {
 	ok "# SKIP no $1-linux-gnu-gcc: this $HOST_ARCH host cannot link for $1"
 	finish
 }
+# rust_no_lld: the rustc flag that makes it link with the C driver's own
+# linker (GNU ld) where its default is rust-lld (x86_64, rustc 1.90 on); empty
+# where rustc knows no -Clinker-features (older, whose default is that already).
+# A function: asking rustc costs half a second, which most suites need not pay.
+rust_no_lld() {
+	if "$(command -v rustc || echo "$HOME/.cargo/bin/rustc")" -Clinker-features=-lld --print sysroot >/dev/null 2>&1; then
+		echo -Clinker-features=-lld
+	fi
+}
 # libc_paths CC: the libc.so.6 and the loader that CC's libc.so script
 # names (/lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2; a
 # cross toolchain's are under /usr/ARCH-linux-gnu/lib).
