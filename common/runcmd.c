@@ -386,15 +386,19 @@ static int kept_load(const char *path, struct kept_answer *k)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	unsigned long long outlen, errlen;
+	size_t left;
 	int n = 0, rc = -1;
 	const char *nl;
 
 	if (lk_buf_read_file(&b, path, (size_t)64 << 20) < 0)
 		return -1;
 	nl = memchr(b.buf, '\n', b.len);
-	if (nl && (size_t)(nl - b.buf) == strlen(KEPT_MAGIC) && !memcmp(b.buf, KEPT_MAGIC, strlen(KEPT_MAGIC)) &&
-	    sscanf(nl + 1, "%d %d %llu %llu\n%n", &k->rc, &k->res.exit_status, &outlen, &errlen, &n) == 4 && n > 0 &&
-	    (size_t)(nl + 1 - b.buf) + (size_t)n + outlen + errlen == b.len) {
+	if (!nl || (size_t)(nl - b.buf) != strlen(KEPT_MAGIC) || memcmp(b.buf, KEPT_MAGIC, strlen(KEPT_MAGIC)) ||
+	    sscanf(nl + 1, "%d %d %llu %llu\n%n", &k->rc, &k->res.exit_status, &outlen, &errlen, &n) != 4 || n <= 0)
+		goto out;
+	/* Each length against the bytes left, never their sum (it can wrap to the file's size). */
+	left = b.len - (size_t)(nl + 1 - b.buf) - (size_t)n;
+	if (outlen <= left && errlen == left - outlen) {
 		const char *data = nl + 1 + n;
 
 		k->res.started = 1;
@@ -402,6 +406,7 @@ static int kept_load(const char *path, struct kept_answer *k)
 		lk_buf_add(&k->err, data + outlen, (size_t)errlen);
 		rc = 0;
 	}
+out:
 	lk_buf_release(&b);
 	return rc;
 }

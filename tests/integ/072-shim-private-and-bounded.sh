@@ -19,7 +19,11 @@ check_eq "blobs dir 0700" 700 "$(stat -c %a "$LINKSCOPE_DIR/blobs")"
 check_eq "kept copy 0600" 600 "$(stat -c %a "$LINKSCOPE_DIR/$(rec "$r" 'r["kept"][0]["blob"]')")"
 mkdir -p open && chmod 755 open
 LINKSCOPE_DIR=$T/open "$SHIM" main.o -o x
-check_eq "an existing record dir of ours is made 0700" 700 "$(stat -c %a open)"
+check_eq "an existing record dir of ours keeps its mode (not ours to change)" 755 "$(stat -c %a open)"
+check_eq "and is recorded into, the record private" 600 "$(stat -c %a open/2*.json)"
+# Made by the shim, parents too: 0700 even under a umask that takes the owner's bits.
+(umask 0277 && LINKSCOPE_DIR=$T/made/deep "$SHIM" main.o -o x)
+check_eq "a dir the shim made is 0700 whatever the umask" "700 700" "$(echo $(stat -c %a made made/deep))"
 
 # The /tmp fallback (no LINKSCOPE_DIR, XDG_STATE_HOME or absolute HOME), as user nobody.
 fb=/tmp/linkscope-65534
