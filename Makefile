@@ -61,7 +61,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHIM := $(BUILD)/bin/linkscope-cc
 ANALYZER := $(BUILD)/bin/linkscope
 
-.PHONY: all check test deps demo bench install clean unit-build fuzz fuzz-build difftest difftest-options realtest san-suites
+.PHONY: all check check-arm64 test deps demo bench install clean unit-build fuzz fuzz-build difftest difftest-options realtest san-suites
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -243,6 +243,11 @@ san-suites:
 
 demo: deps all
 	@scripts/demo.sh $(BUILD)
+
+# Built and tested natively on aarch64, in a Debian 12 arm64 root under
+# qemu-user made once (as root; slow, not part of make check or CI).
+check-arm64:
+	@scripts/check-arm64.sh
 
 # Each part appends its figures against their floors to one summary, printed last.
 bench: all

@@ -10,27 +10,31 @@ cc -c -fPIC helper.c -o helper.o
 mkdir lib
 ar rcs lib/libhelper.a helper.o
 cc -shared helper.o -o lib/libhelper.so
+# The host's libc as its gcc finds it: libc.so, the script's libc.so.6 and loader.
+crt=$(cc -print-file-name=Scrt1.o)
+libc_so=$(cc -print-file-name=libc.so)
+read -r libc6 loader <<<"$(libc_paths cc)"
 
 # A link that fails late (so the record has the -### expansion).
 "$SHIM" main.o -Llib -Wl,-Bstatic -lhelper -Wl,-Bdynamic -Wl,--copy-dt-needed-entries -lnothere -o prog 2>/dev/null
 out=$("$LINKSCOPE" show last)
 check_eq "show exits 0" 0 $?
 check_contains "the driver's additions come from the record" "$out" "driver's additions from the record's -### expansion"
-check_contains "crt files are listed as the driver's" "$out" "    -  driver               as-needed                /usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/Scrt1.o  object"
+check_contains "crt files are listed as the driver's" "$out" "    -  driver               as-needed                $crt  object"
 check_contains "-lhelper under -Bstatic became the archive" "$out" "    4  user                 static,as-needed         -lhelper  -> $T/lib/libhelper.a  archive, 1 members"
 check_contains "-Bstatic warning with its position" "$out" "-lhelper resolved to $T/lib/libhelper.a because -Bstatic is in force since -Bstatic at 3"
 check_contains "the missing library, with the files tried" "$out" "-lnothere at 7 is not found"
-check_contains "the driver's -lc becomes libc.so, a linker script" "$out" "-lc  -> /usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/libc.so  linker script"
-check_contains "libc.so's GROUP: libc.so.6" "$out" "/lib/x86_64-linux-gnu/libc.so.6  shared object, SONAME libc.so.6"
-check_contains "libc.so's GROUP: libc_nonshared.a" "$out" "/usr/lib/x86_64-linux-gnu/libc_nonshared.a  archive"
-check_contains "libc.so's AS_NEEDED loader" "$out" "/lib64/ld-linux-x86-64.so.2  shared object, SONAME ld-linux-x86-64.so.2"
+check_contains "the driver's -lc becomes libc.so, a linker script" "$out" "-lc  -> $libc_so  linker script"
+check_contains "libc.so's GROUP: libc.so.6" "$out" "$libc6  shared object, SONAME libc.so.6"
+check_contains "libc.so's GROUP: libc_nonshared.a" "$out" "/usr/lib/$HOST_MULTIARCH/libc_nonshared.a  archive"
+check_contains "libc.so's AS_NEEDED loader" "$out" "$loader  shared object, SONAME ${loader##*/}"
 check_contains "the DT_NEEDED tree: libc.so.6 needs the loader, which is on the line" "$out" \
-	"ld-linux-x86-64.so.2  on the line (/lib64/ld-linux-x86-64.so.2 in -lc's AS_NEEDED)"
-check_contains "the default search dirs of GNU ld" "$out" "then: /usr/local/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu"
+	"${loader##*/}  on the line ($loader in -lc's AS_NEEDED)"
+check_contains "the default search dirs of GNU ld" "$out" "then: /usr/local/lib/$HOST_MULTIARCH /lib/$HOST_MULTIARCH"
 
 json=$("$LINKSCOPE" show --json last)
 check_eq "--json: the -l items and where they resolved" \
-	"[('-lhelper', 4, '$T/lib/libhelper.a', ['-Bstatic']), ('-lnothere', 7, None, ['--copy-dt-needed-entries']), ('-lc', None, '/usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu/libc.so', ['--copy-dt-needed-entries'])]" \
+	"[('-lhelper', 4, '$T/lib/libhelper.a', ['-Bstatic']), ('-lnothere', 7, None, ['--copy-dt-needed-entries']), ('-lc', None, '$libc_so', ['--copy-dt-needed-entries'])]" \
 	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); print([(i["word"], i["position"], i["path"], [s for s in i["state"] if s != "--as-needed"]) for i in d["items"] if i["kind"] == "library" and i["parent"] is None and i["word"] in ("-lhelper", "-lnothere", "-lc")])' <<<"$json")"
 check_eq "--json: -lnothere lists the files tried, .so before .a in each dir" "True" \
 	"$("$PY" -c 'import json,sys; d=json.load(sys.stdin); t=[i for i in d["items"] if i["word"] == "-lnothere"][0]["tried"]; print(t[0].endswith("/lib/libnothere.so") and t[1].endswith("/lib/libnothere.a"))' <<<"$json")"

@@ -1,4 +1,5 @@
-# The case of ../shared/background, with Debian's aarch64 cross toolchain:
+# The case of ../shared/background, for aarch64 (natively on an aarch64
+# host, else with Debian's cross toolchain):
 # an archive built with -fstack-protector-all, linked with rustc's argv
 # shape (-nodefaultlibs, a native list ending in -lc, then the appended
 # --start-group block, with --copy-dt-needed-entries placed after the -lc).
@@ -6,20 +7,25 @@
 # the line as ld reads it.
 . "$(dirname "$0")/lib.sh"
 
+need_arch aarch64
+a64cc=$(arch_tool aarch64 gcc)
+libc_so=$("$a64cc" -print-file-name=libc.so)
+read -r libc6 loader <<<"$(libc_paths "$a64cc")"
+if [ "$HOST_ARCH" = aarch64 ]; then native=native; else native=cross; fi
 read -r -a line <<<"$("$ROOT/testdata/iree-case/build.sh")"
-run_capture link "$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app
+run_capture link "$SHIM" -- "$a64cc" "${line[@]}" -o app
 check_eq "the real ld fails" 1 "$(cat "$T/link.rc")"
 check_contains "with DSO missing (the linker's own words, a cross-check only)" "$(cat "$T/link.err")" "DSO missing from command line"
 
 out=$("$LINKSCOPE" show last)
 check_eq "show exits 0" 0 $?
-check_contains "a cross link for aarch64" "$out" "emulation aarch64linux, cross"
+check_contains "a $native link for aarch64" "$out" "emulation aarch64linux, $native"
 check_contains "the target from the driver's name" "$(rec "$(last_record)" 'r["target"]["triple"]')" "aarch64-linux-gnu"
-check_contains "-lc is the cross libc.so script" "$out" "-lc  -> /usr/lib/gcc-cross/aarch64-linux-gnu/12/../../../../aarch64-linux-gnu/lib/../lib/libc.so  linker script"
-check_contains "its GROUP: libc.so.6" "$out" "/usr/aarch64-linux-gnu/lib/libc.so.6  shared object, SONAME libc.so.6"
-check_contains "its AS_NEEDED: the aarch64 loader" "$out" "/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1  shared object, SONAME ld-linux-aarch64.so.1"
+check_contains "-lc is the aarch64 libc.so script" "$out" "-lc  -> $libc_so  linker script"
+check_contains "its GROUP: libc.so.6" "$out" "$libc6  shared object, SONAME libc.so.6"
+check_contains "its AS_NEEDED: the aarch64 loader" "$out" "$loader  shared object, SONAME ld-linux-aarch64.so.1"
 check_contains "the DT_NEEDED tree: libc.so.6 needs the loader" "$out" \
-	"ld-linux-aarch64.so.1  on the line (/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 in -lc's AS_NEEDED)"
+	"ld-linux-aarch64.so.1  on the line ($loader in -lc's AS_NEEDED)"
 check_contains "--copy-dt-needed-entries does not apply to the -lc before it" "$out" \
 	"--copy-dt-needed-entries at 10 comes after -lc at 9 and does not apply to it"
 check_contains "the archive in the group, resolved by -l:" "$out" "-l:libiree_runtime_unified.a  -> $T/libiree_runtime_unified.a  archive, 1 members"

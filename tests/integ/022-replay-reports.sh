@@ -61,7 +61,7 @@ check_eq "input-not-found in the report" "input-not-found -lnothere" \
 	"$("$LINKSCOPE" report --format json last | "$PY" -c 'import json,sys; d=json.load(sys.stdin)["diagnostics"]; print(*[(x["kind"] + " " + x["symbol"]) for x in d if x["kind"] == "input-not-found"])')"
 
 # lld rejects GNU ld's --copy-dt-needed-entries: the replay says so, and agrees with rust-lld.
-gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/gcc-ld"
 run_capture lldrej "$SHIM" -B"$gccld" -fuse-ld=lld main.o -L. -lhelper -Wl,--copy-dt-needed-entries -o p
 check_eq "rust-lld fails on --copy-dt-needed-entries" 1 "$(cat "$T/lldrej.rc")"
 out=$("$LINKSCOPE" explain last)

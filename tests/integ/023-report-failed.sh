@@ -8,14 +8,17 @@
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
 cp -r "$ROOT/testdata/cargo-group" crate
-export RUSTFLAGS="-Clinker=$SHIM -Clinker-features=-lld"
+export RUSTFLAGS="-Clinker=$SHIM $(rust_no_lld)"
 CARGO_GROUP_VARIANT=atexit-tests CARGO_TARGET_DIR=$T/t1 \
 	"$CARGO" test --offline -q --no-run --no-fail-fast --manifest-path crate/Cargo.toml >/dev/null 2>&1
 CARGO_GROUP_VARIANT=atexit CARGO_TARGET_DIR=$T/t2 \
 	"$CARGO" build --offline -q --manifest-path crate/Cargo.toml >/dev/null 2>&1
 unset RUSTFLAGS
+need_arch aarch64
+a64cc=$(arch_tool aarch64 gcc)
+read -r _ a64loader <<<"$(libc_paths "$a64cc")"
 mkdir iree && (cd iree && read -r -a line <<<"$("$ROOT/testdata/iree-case/build.sh")" &&
-	"$SHIM" -- aarch64-linux-gnu-gcc "${line[@]}" -o app 2>/dev/null)
+	"$SHIM" -- "$a64cc" "${line[@]}" -o app 2>/dev/null)
 check_eq "three failed links recorded" 3 "$("$LINKSCOPE" list | grep -c ' exit:1 ')"
 
 out=$("$LINKSCOPE" report --failed)
@@ -30,7 +33,7 @@ check_eq "the test binary that links is not listed" 0 "$(grep -c 'lk_atexit-' <<
 check_contains "each link's own referencing member" "$out" "referenced there by member answer"
 check_contains "the verified fix" "$out" "fix (verified by replay): append -lc after -Wl,--end-group at "
 check_contains "the aarch64 case" "$out" "2. dso-missing: __stack_chk_guard@@GLIBC_2.17 (1 link)"
-check_contains "its loader" "$out" "defined in /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1"
+check_contains "its loader" "$out" "defined in $a64loader"
 
 "$LINKSCOPE" report --failed --format json >sum.json
 j() { "$PY" -c 'import json,sys; r=json.load(open("sum.json")); print(eval(sys.argv[1]))' "$1"; }

@@ -52,8 +52,8 @@ check_eq "... naming it" "$T/rt/libquux.so.1" "$(rep "$nf"'["not_found_file"]')"
 verified_fix "-l:libquux.so.1" mq.o -Lrt -l:libquux.so.1 -o p3
 check "... and the program runs" env LD_LIBRARY_PATH=rt ./p3
 # The same with a library of the machine, whose package dpkg names (when its -dev package is not installed).
-zstd=$(ls /usr/lib/x86_64-linux-gnu/libzstd.so.1 2>/dev/null)
-if [ -n "$zstd" ] && [ ! -e /usr/lib/x86_64-linux-gnu/libzstd.so ] && dpkg -S "$zstd" >/dev/null 2>&1; then
+zstd=$(ls /usr/lib/$HOST_MULTIARCH/libzstd.so.1 2>/dev/null)
+if [ -n "$zstd" ] && [ ! -e /usr/lib/$HOST_MULTIARCH/libzstd.so ] && dpkg -S "$zstd" >/dev/null 2>&1; then
 	echo 'unsigned ZSTD_versionNumber(void); int main(void) { return ZSTD_versionNumber() == 0; }' >zs.c && cc -c zs.c
 	fails "-lzstd with only libzstd.so.1" cc zs.o -lzstd -o p4
 	check_contains "... the package that has it named" "$(rep '" ".join('"$nf"'["explanation"])')" \

@@ -1,5 +1,5 @@
-# The relocation room on AArch64 (issue #17, points 1 and 2), with Debian's
-# cross toolchain, its GNU ld the oracle: ADRP (R_AARCH64_ADR_PREL_PG_HI21)
+# The relocation room on AArch64 (issue #17, points 1 and 2), natively or
+# with Debian's cross toolchain, its GNU ld the oracle: ADRP (R_AARCH64_ADR_PREL_PG_HI21)
 # past +-4 GiB to a section placed by --section-start; a BL
 # (R_AARCH64_CALL26) past +-128 MiB, which ld serves with a long-branch
 # veneer (a success, not a false alarm); ADRP in a shared object against a
@@ -7,7 +7,8 @@
 # the distances come from --section-start, not from bytes on disk.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
-CC=aarch64-linux-gnu-gcc
+need_arch aarch64
+CC=$(arch_tool aarch64 gcc)
 
 report() { "$LINKSCOPE" report --format json last >"$T/r.json"; }
 q() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/r.json" "$1"; }

@@ -12,7 +12,7 @@
 #   binds elsewhere: the difftest's C++ lines).
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
-gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/gcc-ld"
 
 cat >s.c <<'C'
 int va(void) { return 0; }

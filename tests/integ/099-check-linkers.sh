@@ -6,7 +6,7 @@
 # 026-fragility.sh.
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
-gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/gcc-ld"
 
 cat >main.c <<'C'
 int foo(void);

@@ -31,7 +31,7 @@ case_of "failure success failure" abs32-static-pie -static-pie pm.o a.o
 echo 'static int h = 1; int *p(void) { return &h; }' >la.c
 cc -c -fno-pic la.c
 case_of "failure failure failure" abs32-local -pie pm.o la.o
-RL=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld
+RL=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/gcc-ld
 if [ -x "$RL/ld.lld" ]; then
 	"$SHIM" -- cc -B"$RL" -fuse-ld=lld -pie pm.o a.o -o out-rust 2>/dev/null
 	check_eq "abs32-pie with rust-lld: the real rust-lld fails" 1 $?

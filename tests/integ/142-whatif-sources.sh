@@ -283,12 +283,12 @@ EOF
 		sh -c 'cd mk && exec "$@"' sh $(tail -n +3 "av/$e.txt")
 done
 
-# aarch64: a -nodefaultlibs line whose trailing -lc is dropped
-if command -v aarch64-linux-gnu-gcc >/dev/null; then
+# aarch64 (natively, or the cross gcc): a -nodefaultlibs line whose trailing -lc is dropped
+if [ -n "$(arch_tool aarch64 gcc)" ]; then
 	mkdir a64
 	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >a64/main.c
 	printf 'app: main.o\n\t$(CC) -nodefaultlibs -o app main.o -lgcc -lc\n' >a64/Makefile
-	a64cc="$SHIM -- aarch64-linux-gnu-gcc"
+	a64cc="$SHIM -- $(arch_tool aarch64 gcc)"
 	make -C a64 CC="$a64cc" >a64.out 2>&1
 	a64base=$(rec_of app "$T/a64")
 	check "aarch64: the baseline is a good link" test -n "$a64base" -a -e a64/app
@@ -297,6 +297,8 @@ if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	sed -i 's/ -lgcc -lc$/ -lgcc/' a64/Makefile
 	make -C a64 -n -B CC="$a64cc" >n-a64.txt 2>&1
 	try_whatif "aarch64, the trailing -lc dropped" puts "$a64base" --line n-a64.txt make -C a64 -B CC="$a64cc"
+else
+	ok "# SKIP aarch64: no aarch64-linux-gnu-gcc on this $HOST_ARCH host"
 fi
 
 # A rule that compiles and links in one call (giflib's utilities: `cc prog.c libutil.a -o prog`):

@@ -156,7 +156,7 @@ for ld in lld mold; do
 done
 
 # rustc's rust-lld (LLVM 22), as ld.lld in a -B dir: the same TLS types as lld 14 (the model has one table for both).
-rlld=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
+rlld=$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/rust-lld
 if [ -x "$rlld" ]; then
 	mkdir xr && ln -s "$rlld" xr/ld.lld
 	# -B relative: the version is read from the link's directory, not the analyzer's (the elsewhere pass's).

@@ -154,6 +154,61 @@ same_run() {
 	check "$1: same stderr bytes" cmp -s "$T/$2.err" "$T/$3.err"
 }
 
+# The host's architecture, from the toolchain, never assumed x86_64 (the job
+# we exist for links on aarch64): its triple, Debian multiarch dir, the name
+# the analyzer gives its ELF machine, GNU ld's emulation; and the other
+# architecture the tests link for, through its cross gcc when installed.
+HOST_TRIPLE=$(cc -dumpmachine)
+HOST_ARCH=${HOST_TRIPLE%%-*}
+HOST_MULTIARCH=$(cc -print-multiarch 2>/dev/null)
+[ -n "$HOST_MULTIARCH" ] || HOST_MULTIARCH=$HOST_TRIPLE
+case $HOST_ARCH in
+x86_64) OTHER_ARCH=aarch64 ;;
+aarch64) OTHER_ARCH=x86_64 ;;
+*) echo "lib.sh: the tests know x86_64 and aarch64 hosts, not '$HOST_TRIPLE'" >&2; exit 1 ;;
+esac
+OTHER_TRIPLE=$OTHER_ARCH-linux-gnu
+OTHER_CC=$OTHER_TRIPLE-gcc
+# machine_name ARCH: the ELF machine as the analyzer names it; emulation ARCH: GNU ld's -m.
+machine_name() { case $1 in x86_64) echo x86-64 ;; aarch64) echo AArch64 ;; esac; }
+emulation() { case $1 in x86_64) echo elf_x86_64 ;; aarch64) echo aarch64linux ;; esac; }
+HOST_MACHINE=$(machine_name "$HOST_ARCH")
+OTHER_MACHINE=$(machine_name "$OTHER_ARCH")
+
+# arch_tool ARCH TOOL: the command that runs TOOL (gcc, ar, ld, objdump) for
+# ARCH: the host's own for the host, the cross one otherwise; empty when
+# that is not installed.
+arch_tool() {
+	local t=$2
+	[ "$t" = gcc ] && [ "$1" = "$HOST_ARCH" ] && t=cc
+	if [ "$1" = "$HOST_ARCH" ] && command -v "$t" >/dev/null; then echo "$t"; return; fi
+	command -v "$1-linux-gnu-$2" >/dev/null && echo "$1-linux-gnu-$2"
+}
+# need_arch ARCH: the rest of the suite links for ARCH; without a gcc for it,
+# one check skipped with the reason, and the suite ends there.
+need_arch() {
+	[ -n "$(arch_tool "$1" gcc)" ] && return
+	ok "# SKIP no $1-linux-gnu-gcc: this $HOST_ARCH host cannot link for $1"
+	finish
+}
+# rust_no_lld: the rustc flag that makes it link with the C driver's own
+# linker (GNU ld) where its default is rust-lld (x86_64, rustc 1.90 on); empty
+# where rustc knows no -Clinker-features (older, whose default is that already).
+# A function: asking rustc costs half a second, which most suites need not pay.
+rust_no_lld() {
+	if "$(command -v rustc || echo "$HOME/.cargo/bin/rustc")" -Clinker-features=-lld --print sysroot >/dev/null 2>&1; then
+		echo -Clinker-features=-lld
+	fi
+}
+# libc_paths CC: the libc.so.6 and the loader that CC's libc.so script
+# names (/lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2; a
+# cross toolchain's are under /usr/ARCH-linux-gnu/lib).
+libc_paths() {
+	local script
+	script=$("$1" -print-file-name=libc.so)
+	sed -n 's/^GROUP *( *\([^ ]*libc\.so\.6\) .*AS_NEEDED *( *\([^ ]*\) *).*/\1 \2/p' "$script"
+}
+
 write_main() {
 	cat >main.c <<'C'
 #include <stdio.h>

@@ -2,7 +2,7 @@
 # rustc's rust-lld and mold (097, 140), sourced after lib.sh; they link
 # the test's main.o.
 
-gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld"
+gccld="$(rustc --print sysroot 2>/dev/null || "$HOME/.cargo/bin/rustc" --print sysroot)/lib/rustlib/$HOST_ARCH-unknown-linux-gnu/bin/gcc-ld"
 
 # linked NAME LINKER OPTION: the real linker's status through the shim, the record kept as $T/NAME-LINKER.json.
 linked() {

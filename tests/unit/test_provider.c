@@ -16,8 +16,8 @@
 #include "testdir.h"
 
 /* A dir with libz under three names (one file), an archive of it, and a text file named like a library. */
-#define FILL "cp -L /usr/lib/x86_64-linux-gnu/libz.so libz.so.1.2 && ln -s libz.so.1.2 libz.so.1 && " \
-	     "ln -s libz.so.1 libz.so && cp /usr/lib/x86_64-linux-gnu/libz.a libz.a && " \
+#define FILL "cp -L \"$(cc -print-file-name=libz.so)\" libz.so.1.2 && ln -s libz.so.1.2 libz.so.1 && " \
+	     "ln -s libz.so.1 libz.so && cp \"$(cc -print-file-name=libz.a)\" libz.a && " \
 	     "echo 'GROUP ( libz.so )' > libscript.so && mkdir cache"
 
 static void build(struct lk_provider_index *ix, const char *dir, int machine)
@@ -51,7 +51,7 @@ static void test_provider_aliases_and_ranking(void **state)
 
 	(void)state;
 	test_dir_make(dir, sizeof(dir), "lk-prov", FILL);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	/* libz.so, libz.so.1 and libz.so.1.2 are one file: indexed once, as libz.so; and libz.a. */
 	assert_int_equal(ix.files.nr, 2);
 	f = hit0(&ix, "zlibVersion");
@@ -61,7 +61,7 @@ static void test_provider_aliases_and_ranking(void **state)
 	assert_int_equal(hit0(&ix, "no_such_symbol_anywhere"), -1);
 	lk_provider_index_release(&ix);
 	/* Another machine's libraries are no providers. */
-	build(&ix, dir, 183);
+	build(&ix, dir, TEST_OTHER_MACHINE);
 	assert_int_equal(hit0(&ix, "zlibVersion"), -1);
 	lk_provider_index_release(&ix);
 	test_dir_remove(dir);
@@ -78,7 +78,7 @@ static void test_provider_rank_private_and_tool(void **state)
 	(void)state;
 	test_dir_make(dir, sizeof(dir), "lk-prov",
 		      FILL " && cp -L libz.so libhelpers-1.2.so && cp -L libz.so libgtest.so");
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	lk_provider_lookup(&ix, names, 2, hits);
 	lk_provider_rank_filter(&ix, names, 2, hits, aside);
 	assert_true(hits[0][0] >= 0);
@@ -114,10 +114,10 @@ static void test_provider_cache(void **state)
 
 	(void)state;
 	test_dir_make(dir, sizeof(dir), "lk-prov", FILL);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 3);	/* libz.so, libz.a and the script (not a provider, remembered) */
 	lk_provider_index_release(&ix);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 0);
 	assert_int_equal(ix.cached, 3);
 	assert_true(hit0(&ix, "compressBound") >= 0);
@@ -128,20 +128,20 @@ static void test_provider_cache(void **state)
 	/* A changed file is read again; the others come from the cache. */
 	snprintf(cmd, sizeof(cmd), "touch -d '2001-01-01' %s/libz.a", dir);
 	assert_int_equal(system(cmd), 0);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 1);
 	lk_provider_index_release(&ix);
 	/* A corrupt cache is ignored, noted and rebuilt: never trusted in part. */
 	snprintf(cmd, sizeof(cmd), "for f in %s/cache/*.idx; do head -c 120 \"$f\" > \"$f.t\"; mv \"$f.t\" \"$f\"; done", dir);
 	assert_int_equal(system(cmd), 0);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 3);
 	assert_int_equal(ix.notes.nr, 1);
 	assert_true(hit0(&ix, "zlibVersion") >= 0);
 	lk_provider_index_release(&ix);
 	snprintf(cmd, sizeof(cmd), "for f in %s/cache/*.idx; do head -c 4000 /dev/urandom > \"$f\"; done", dir);
 	assert_int_equal(system(cmd), 0);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 3);
 	assert_true(hit0(&ix, "zlibVersion") >= 0);
 	lk_provider_index_release(&ix);
@@ -202,7 +202,7 @@ static void broken_is_rebuilt(const char *dir, const char *path, const char *dat
 	struct lk_provider_index ix;
 
 	cache_write(path, data, len);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	if (ix.read != 3 || ix.notes.nr != 1 || !strstr(ix.notes.items[0], "does not parse: rebuilt"))
 		fail_msg("%s: read %zu, %zu notes (%s)", what, ix.read, ix.notes.nr, ix.notes.nr ? ix.notes.items[0] : "");
 	assert_true(hit0(&ix, "zlibVersion") >= 0);
@@ -225,7 +225,7 @@ static void test_provider_cache_format(void **state)
 
 	(void)state;
 	test_dir_make(dir, sizeof(dir), "lk-prov", FILL);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	lk_provider_index_release(&ix);
 	len = cache_read(dir, path, sizeof(path), &orig);
 	assert_memory_equal(orig, "linkscope-provider-index 2\n", 27);
@@ -274,12 +274,12 @@ static void test_provider_cache_format(void **state)
 		p = e;
 	}
 	fclose(f);
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 3);
 	assert_int_equal(ix.notes.nr, 0);
 	lk_provider_index_release(&ix);
 	/* Rebuilt: format 2 again, and read from it. */
-	build(&ix, dir, 62);
+	build(&ix, dir, TEST_HOST_MACHINE);
 	assert_int_equal(ix.read, 0);
 	assert_true(hit0(&ix, "compressBound") >= 0);
 	lk_provider_index_release(&ix);

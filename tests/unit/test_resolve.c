@@ -25,19 +25,20 @@
 static char dir[64];
 
 /*
- * a/: libfoo.a, exact.name, libbar.so (AArch64); b/: libfoo.so, libfoo.a,
- * libbar.a; c/ (a default dir): libdef.so; sys/ a sysroot with
- * opt/lib/libsr.so and usr/lib/x86_64-linux-gnu/libsrdef.so.
+ * a/: libfoo.a, exact.name, libbar.so (the other architecture's, when its
+ * cross gcc is installed); b/: libfoo.so, libfoo.a, libbar.a; c/ (a
+ * default dir): libdef.so; sys/ a sysroot with opt/lib/libsr.so and
+ * usr/lib/HOST-MULTIARCH/libsrdef.so.
  */
 #define FILL \
-	"mkdir -p a b c sys/opt/lib sys/usr/lib/x86_64-linux-gnu && " \
+	"mkdir -p a b c sys/opt/lib sys/usr/lib/" TEST_HOST_MULTIARCH " && " \
 	"printf 'int f(void){return 1;}\\n' >f.c && cc -c -fPIC f.c -o f.o && " \
 	"ar rcs a/libfoo.a f.o && cc -shared f.o -o b/libfoo.so && ar rcs b/libfoo.a f.o && " \
-	"cp b/libfoo.so a/exact.name && " \
-	"aarch64-linux-gnu-gcc -c -fPIC f.c -o arm.o && " \
-	"aarch64-linux-gnu-gcc -shared -nostdlib arm.o -o a/libbar.so && ar rcs b/libbar.a f.o && " \
+	"cp b/libfoo.so a/exact.name && ar rcs b/libbar.a f.o && " \
+	"if command -v " TEST_OTHER_CC " >/dev/null; then " TEST_OTHER_CC " -c -fPIC f.c -o other.o && " \
+	TEST_OTHER_CC " -shared -nostdlib other.o -o a/libbar.so; fi && " \
 	"cp b/libfoo.so c/libdef.so && cp b/libfoo.so sys/opt/lib/libsr.so && " \
-	"cp b/libfoo.so sys/usr/lib/x86_64-linux-gnu/libsrdef.so"
+	"cp b/libfoo.so sys/usr/lib/" TEST_HOST_MULTIARCH "/libsrdef.so"
 
 static int setup(void **state)
 {
@@ -53,7 +54,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A line with -L a -L b, default dir c, linking for x86-64. */
+/* A line with -L a -L b, default dir c, linking for the host. */
 static void line_init(struct lk_line *line, int nostdlib)
 {
 	char path[128];
@@ -65,7 +66,7 @@ static void line_init(struct lk_line *line, int nostdlib)
 	lk_strvec_push(&line->libdirs, path);
 	snprintf(path, sizeof(path), "%s/c", dir);
 	lk_strvec_push(&line->default_dirs, path);
-	line->machine = EM_X86_64;
+	line->machine = TEST_HOST_MACHINE;
 	line->facts = nostdlib ? LK_LINE_NOSTDLIB : 0;
 }
 
@@ -156,9 +157,14 @@ static void test_resolve_search_nostdlib_and_machine(void **state)
 	(void)state;
 	/* -nostdlib: the linker's default dirs are not searched. */
 	search("-ldef", 0, 1, NULL, "a/libdef.so a/libdef.a b/libdef.so b/libdef.a");
-	/* An AArch64 library is skipped, as ld does ("skipping incompatible"), and said why. */
+	/* The other architecture's library is skipped, as ld does ("skipping incompatible"), and said why. */
+	if (!test_other_cc()) {
+		print_message("skipped: no %s, to make the other architecture's library\n", TEST_OTHER_CC);
+		skip();
+	}
 	search("-lbar", 0, 0, "b/libbar.a",
-	       "a/libbar.so (skipped: AArch64, the link is x86-64) a/libbar.a b/libbar.so b/libbar.a");
+	       "a/libbar.so (skipped: " TEST_OTHER_MACHINE_NAME ", the link is " TEST_HOST_MACHINE_NAME
+	       ") a/libbar.a b/libbar.so b/libbar.a");
 }
 
 /* A line whose -L dirs and default dirs start with "=": inside --sysroot. */
@@ -176,7 +182,7 @@ static void test_resolve_sysroot_equals_dirs(void **state)
 	memset(&line, 0, sizeof(line));
 	snprintf(sysroot, sizeof(sysroot), "%s/sys", dir);
 	line.sysroot = strdup(sysroot);
-	line.emulation = strdup("elf_x86_64");
+	line.emulation = strdup(TEST_HOST_EMULATION);
 	lk_strvec_push(&line.libdirs, "=/opt/lib");
 	lk_strvec_push(&line.libdirs, "a");	/* relative: to the record's cwd */
 	for (size_t i = 0; i < 3; i++) {
@@ -204,7 +210,7 @@ static void test_resolve_sysroot_equals_dirs(void **state)
 	assert_string_equal(line.libdirs.items[1] + strlen(dir), "/a");
 	assert_string_equal(line.items.items[0].path + strlen(sysroot), "/opt/lib/libsr.so");
 	assert_string_equal(line.items.items[1].path + strlen(sysroot),
-			    "/usr/lib/x86_64-linux-gnu/libsrdef.so");
+			    "/usr/lib/" TEST_HOST_MULTIARCH "/libsrdef.so");
 	assert_string_equal(line.items.items[2].path + strlen(dir), "/a/libfoo.a");
 	lk_line_release(&line);
 }

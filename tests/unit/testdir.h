@@ -6,8 +6,40 @@
 #ifndef TESTS_UNIT_TESTDIR_H
 #define TESTS_UNIT_TESTDIR_H
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/*
+ * The host's architecture, as the cc that built this test targets (the
+ * fills below run that cc), and the other one the tests link for: its
+ * cross gcc, which a test that needs it skips without (test_other_cc).
+ */
+#if defined(__x86_64__)
+#define TEST_HOST_MACHINE EM_X86_64
+#define TEST_OTHER_MACHINE EM_AARCH64
+#define TEST_HOST_MACHINE_NAME "x86-64"
+#define TEST_HOST_EMULATION "elf_x86_64"
+#define TEST_HOST_MULTIARCH "x86_64-linux-gnu"
+#define TEST_OTHER_CC "aarch64-linux-gnu-gcc"
+#define TEST_OTHER_MACHINE_NAME "AArch64"
+#elif defined(__aarch64__)
+#define TEST_HOST_MACHINE EM_AARCH64
+#define TEST_OTHER_MACHINE EM_X86_64
+#define TEST_HOST_MACHINE_NAME "AArch64"
+#define TEST_HOST_EMULATION "aarch64linux"
+#define TEST_HOST_MULTIARCH "aarch64-linux-gnu"
+#define TEST_OTHER_CC "x86_64-linux-gnu-gcc"
+#define TEST_OTHER_MACHINE_NAME "x86-64"
+#else
+#error "the unit tests know x86_64 and aarch64 hosts"
+#endif
+
+/* 1 when the other architecture's cross gcc is installed. */
+static inline int test_other_cc(void)
+{
+	return system("command -v " TEST_OTHER_CC " >/dev/null 2>&1") == 0;
+}
 
 /* Make `dir` (char[64]) from `prefix`, then run `fill` (may be NULL) inside it. */
 static inline void test_dir_make(char *dir, size_t size, const char *prefix, const char *fill)
