@@ -721,26 +721,56 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 	json_decref(root);
 }
 
+/* The same words: the same link run again (a configure's conftest is many links of one output). */
+static int same_args(const struct lk_record *a, const struct lk_record *b)
+{
+	if (a->args.nr != b->args.nr)
+		return 0;
+	for (size_t k = 0; k < a->args.nr; k++)
+		if (strcmp(a->args.items[k].text, b->args.items[k].text))
+			return 0;
+	return 1;
+}
+
+/*
+ * Is failed[i] an output that a newer failed record (one before it: they
+ * come newest first) already tells of? The output counts once, by its
+ * latest link.
+ */
+static int failed_again(const struct lk_record *failed, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (failed[i].output && failed[j].output && !strcmp(failed[i].output, failed[j].output) &&
+		    failed[i].cwd && failed[j].cwd && !strcmp(failed[i].cwd, failed[j].cwd) && same_args(&failed[i], &failed[j]))
+			return 1;
+	return 0;
+}
+
 void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk_summary_parts *parts,
 		      size_t nr, const struct lk_summary_options *opt)
 {
 	struct causes cs = { NULL, 0, 0, 0 };
+	size_t counted = 0;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
+		if (failed_again(failed, i))
+			continue;
+		counted++;
 		for (size_t k = 0; k < parts[i].nr; k++)
 			merge(&cs, &failed[i], &parts[i].items[k]);
+	}
 	if (cs.nr)
 		qsort(cs.items, cs.nr, sizeof(*cs.items), most_links_first);
 	while (cs.shown < cs.nr && !is_note(&cs.items[cs.shown]))
 		cs.shown++;
 	if (!strcmp(opt->format, "json"))
-		print_json(out, &cs, nr, opt);
+		print_json(out, &cs, counted, opt);
 	else if (!strcmp(opt->format, "markdown"))
-		print_markdown(out, &cs, nr, opt);
+		print_markdown(out, &cs, counted, opt);
 	else if (!strcmp(opt->format, "github"))
 		print_github(out, &cs, opt);
 	else
-		print_text(out, &cs, nr, opt);
+		print_text(out, &cs, counted, opt);
 	for (size_t i = 0; i < cs.nr; i++) {
 		struct cause *c = &cs.items[i];
 
