@@ -250,7 +250,8 @@ bench: all
 	@sum=$$(mktemp /tmp/lk-bench-summary.XXXXXX); export BENCH_SUMMARY=$$sum; \
 	bench/shim-overhead.sh $(BUILD) && bench/record-dir.sh $(BUILD) && \
 	bench/provider-index.sh $(BUILD) && bench/llvm-line.sh $(BUILD) && \
-	bench/report-failed.sh $(BUILD) && bench/whatif.sh $(BUILD); rc=$$?; \
+	bench/report-failed.sh $(BUILD) && bench/whatif.sh $(BUILD) && \
+	bench/script-inputs.sh $(BUILD); rc=$$?; \
 	echo "== make bench: every figure against its floor, measured in this run"; cat $$sum; rm -f $$sum; exit $$rc
 
 install: all

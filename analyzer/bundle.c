@@ -616,6 +616,8 @@ static int unpack_member(struct archive *a, struct archive_entry *e, int dfd, co
 			 uint64_t *content, uint64_t max, struct lk_err *err)
 {
 	const char *name = archive_entry_pathname(e);
+	/* NULL when it is not in this locale's charset: shown as UTF-8 then, refused by its name. */
+	const char *utf8 = name ? name : archive_entry_pathname_utf8(e);
 	char shown[256], hex[65];
 	unsigned char buf[65536];
 	struct lk_sha256 ctx;
@@ -624,12 +626,19 @@ static int unpack_member(struct archive *a, struct archive_entry *e, int dfd, co
 	la_ssize_t n;
 	int is_blob, fd;
 
-	printable(name ? name : "", shown, sizeof(shown));
+	printable(utf8 ? utf8 : "", shown, sizeof(shown));
 	if (!name || !member_name_ok(name, &is_blob))
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': not a name a bundle holds (manifest.json, record.json, blobs/<sha256>)",
 				  bundle, shown);
 	if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e) || archive_entry_symlink(e))
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': not a regular file", bundle, shown);
+	/*
+	 * lk_bundle_write writes none: a sparse member's holes are not in
+	 * the compressed stream zread counts, and 11 KB made 2 GiB of zeros.
+	 */
+	if (archive_entry_sparse_count(e) > 0)
+		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': a sparse file (a bundle holds none)",
+				  bundle, shown);
 	if (!archive_entry_size_is_set(e) || size < 0 || (uint64_t)size > max - *content)
 		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': refusing member '%s': it declares %lld bytes, more than a bundle may hold (%llu in all)",
 				  bundle, shown, (long long)size, (unsigned long long)max);
@@ -686,7 +695,11 @@ static int unpack_all(int fd, const char *dir, const char *bundle, struct lk_err
 		lk_err_set(err, LK_E_FORMAT, "bundle '%s': cannot read it: %s", bundle, archive_error_string(a));
 		goto out;
 	}
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+	/*
+	 * ARCHIVE_WARN: a name not in this locale's charset (pax names are
+	 * UTF-8; a bundle's are ASCII): unpack_member refuses it by its name.
+	 */
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		if (++members > LK_BUNDLE_MAX_FILES + 2) {
 			lk_err_set(err, LK_E_FORMAT, "bundle '%s': it has more than %d members", bundle, LK_BUNDLE_MAX_FILES + 2);
 			goto out;
@@ -698,6 +711,12 @@ static int unpack_all(int fd, const char *dir, const char *bundle, struct lk_err
 		lk_err_set(err, LK_E_FORMAT, "bundle '%s': cannot read it: %s", bundle, archive_error_string(a));
 		goto out;
 	}
+	/* Said here, of the bundle: past this the record is read from the private dir, whose name means nothing to the user. */
+	for (size_t i = 0; i < 2; i++)
+		if (faccessat(dfd, i ? "record.json" : "manifest.json", F_OK, 0) < 0) {
+			lk_err_set(err, LK_E_FORMAT, "bundle '%s': it has no %s", bundle, i ? "record.json" : "manifest.json");
+			goto out;
+		}
 	rc = 0;
 out:
 	if (dfd >= 0)
@@ -708,12 +727,12 @@ out:
 	return rc;
 }
 
-char *lk_bundle_unpack(const char *bundle, struct lk_err *err)
+char *lk_bundle_unpack(const char *file, const char *bundle, struct lk_err *err)
 {
 	unsigned char head[sizeof(magic)];
 	struct stat st;
 	char *dir;
-	int fd = lk_file_open_regular(bundle, &st);
+	int fd = lk_file_open_regular(file, &st);
 
 	if (fd < 0) {
 		lk_err_errno(err, "cannot read bundle '%s'", bundle);
@@ -781,53 +800,59 @@ out:
 	return m;
 }
 
+/* One file the manifest lists (`f`, the manifest's: nothing of it is used after it is freed) as a kept copy of `rec`. */
+static int adopt_file(struct lk_record *rec, json_t *f, const char *dir, const char *bundle, struct lk_err *err)
+{
+	const char *sha = json_string_value(json_object_get(f, "sha256"));
+	const char *role = json_string_value(json_object_get(f, "role"));
+	char *path = lk_json_bytes(json_object_get(f, "path"));
+	struct lk_record_kept k = { NULL, NULL, NULL };
+	struct lk_buf blob = LK_BUF_INIT;
+	char shown[256];
+	int carried;
+
+	printable(path, shown, sizeof(shown));
+	if (!path || path[0] != '/' || !sha || strlen(sha) != 64 || !lk_sha256_is_hex(sha)) {
+		free(path);
+		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': its manifest lists a file without an absolute path and a SHA-256 ('%s')",
+				  bundle, shown);
+	}
+	lk_buf_addf(&blob, "%s/blobs/%s", dir, sha);
+	carried = access(blob.buf, F_OK) == 0;
+	lk_buf_release(&blob);
+	if (!carried) {
+		free(path);
+		return lk_err_set(err, LK_E_FORMAT, "bundle '%s': its manifest lists '%s' as blobs/%s, which it does not carry",
+				  bundle, shown, sha);
+	}
+	/* The record lists its own kept copies. */
+	if (role && !strcmp(role, "kept")) {
+		free(path);
+		return 0;
+	}
+	k.path = path;
+	k.blob = lk_xmalloc(6 + 65);
+	snprintf(k.blob, 6 + 65, "blobs/%s", sha);
+	k.reason = lk_xstrdup("bundle");
+	LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
+	rec->kept.items[rec->kept.nr++] = k;
+	return 0;
+}
+
 int lk_bundle_adopt(struct lk_record *rec, const char *dir, const char *bundle, struct lk_err *err)
 {
-	json_t *m = read_manifest(dir, bundle, err), *files, *f;
+	json_t *m = read_manifest(dir, bundle, err), *f;
 	size_t i;
+	int rc = 0;
 
 	if (!m)
 		return -1;
-	files = json_object_get(m, "files");
-	json_array_foreach(files, i, f) {
-		const char *sha = json_string_value(json_object_get(f, "sha256"));
-		const char *role = json_string_value(json_object_get(f, "role"));
-		char *path = lk_json_bytes(json_object_get(f, "path"));
-		struct lk_record_kept k = { NULL, NULL, NULL };
-		struct lk_buf blob = LK_BUF_INIT;
-		char shown[256];
-		int carried;
-
-		printable(path, shown, sizeof(shown));
-		if (!path || path[0] != '/' || !sha || strlen(sha) != 64 || !lk_sha256_is_hex(sha)) {
-			free(path);
-			json_decref(m);
-			return lk_err_set(err, LK_E_FORMAT, "bundle '%s': its manifest lists a file without an absolute path and a SHA-256 ('%s')",
-					  bundle, shown);
-		}
-		lk_buf_addf(&blob, "%s/blobs/%s", dir, sha);
-		carried = access(blob.buf, F_OK) == 0;
-		lk_buf_release(&blob);
-		if (!carried) {
-			free(path);
-			json_decref(m);
-			return lk_err_set(err, LK_E_FORMAT, "bundle '%s': its manifest lists '%s' as blobs/%s, which it does not carry",
-					  bundle, shown, sha);
-		}
-		/* The record lists its own kept copies. */
-		if (role && !strcmp(role, "kept")) {
-			free(path);
-			continue;
-		}
-		k.path = path;
-		k.blob = lk_xmalloc(6 + 65);
-		snprintf(k.blob, 6 + 65, "blobs/%s", sha);
-		k.reason = lk_xstrdup("bundle");
-		LK_GROW(rec->kept.items, rec->kept.nr + 1, rec->kept.alloc);
-		rec->kept.items[rec->kept.nr++] = k;
-	}
+	/* The manifest is freed only after the last message that quotes it (it named a freed string). */
+	json_array_foreach(json_object_get(m, "files"), i, f)
+		if ((rc = adopt_file(rec, f, dir, bundle, err)) < 0)
+			break;
 	json_decref(m);
-	return 0;
+	return rc;
 }
 
 /* ---- what is not here ---- */

@@ -57,12 +57,13 @@ int lk_bundle_write(const struct lk_record *rec, const struct lk_line *line, con
 void lk_bundle_summary_release(struct lk_bundle_summary *sum);
 
 /*
- * Unpack `bundle` into a new private directory, returned (malloc'd; the
+ * Unpack the bundle in `file` (`bundle`: its name as the user gave it, "-"
+ * for stdin's copy) into a new private directory, returned (malloc'd; the
  * caller removes it with lk_scratch_remove() and frees it), holding
  * record.json, manifest.json and blobs/. NULL with `err` (one line naming
- * the bundle and what is wrong); nothing is left behind then.
+ * `bundle`, the member and what is wrong); nothing is left behind then.
  */
-char *lk_bundle_unpack(const char *bundle, struct lk_err *err);
+char *lk_bundle_unpack(const char *file, const char *bundle, struct lk_err *err);
 
 /*
  * The record loaded from an unpacked bundle's `dir`: register every file

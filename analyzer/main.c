@@ -39,6 +39,7 @@
 #include "recdir.h"
 #include "probe.h"
 #include "check.h"
+#include "certainty.h"
 #include "fragility.h"
 #include "linkscope/private.h"
 #include "linkscope/prune.h"
@@ -452,6 +453,19 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 		return 1;
 	}
 	lk_fragility_find(rec, line, &rp, facts);
+	if (!facts->unknown) {
+		char *disagreement = lk_certainty_disagreement(rec, line, &rp);
+
+		if (disagreement) {
+			/* No verdict from a replay that misreads the line: the record's outcome stands. */
+			int linkers[LK_LINKER_COUNT];
+
+			memcpy(linkers, facts->linkers, sizeof(linkers));
+			lk_facts_release(facts);
+			memcpy(facts->linkers, linkers, sizeof(linkers));
+			facts->unknown = disagreement;
+		}
+	}
 	lk_replay_release(&rp);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * second load for whatif; and, for a bundle, its copies named in what the
  * command prints as the link named the files (records.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,16 @@ void lk_records_check_kept(const struct lk_options *opt, struct lk_record *rec, 
 static int load_bundle(const char *file, const char *bundle, struct lk_record *rec, struct lk_err *err)
 {
 	struct lk_buf path = LK_BUF_INIT;
-	char *dir = lk_bundle_unpack(file, err);
+	char *dir = lk_bundle_unpack(file, bundle, err);
 
 	if (!dir)
 		return -1;
 	lk_buf_addf(&path, "%s/record.json", dir);
-	if (lk_record_load(path.buf, rec, err) < 0) {
+	if (lk_record_load_as(path.buf, "record.json", rec, err) < 0) {
+		char why[sizeof(err->msg)];
+
+		memcpy(why, err->msg, sizeof(why));
+		lk_err_set(err, err->code, "bundle '%s': %s", bundle, why);
 		lk_scratch_remove(dir);
 		free(dir);
 		lk_buf_release(&path);
@@ -96,7 +101,8 @@ static void name_copies(const struct lk_options *opt, const struct lk_record *re
 		struct lk_buf copy = LK_BUF_INIT;
 		char *orig = lk_fingerprint_path(rec, k->path);
 
-		if (plain(orig) && !strncmp(k->blob, "blobs/", 6)) {
+		/* A blob is named by 64 hex digits (lk_records_put_names_back finds them so); a longer name is left as its copy's. */
+		if (plain(orig) && strlen(orig) < PATH_MAX && !strncmp(k->blob, "blobs/", 6) && strlen(k->blob) == 6 + 64) {
 			lk_buf_addf(&copy, "%s/%s", rec->dir, k->blob);
 			lk_strvec_push(opt->shown, copy.buf);
 			lk_strvec_push(opt->shown, orig);
@@ -225,7 +231,7 @@ int lk_records_load_twice(const struct lk_options *opt, const char *which, struc
 		return 1;
 	if (rec->unpacked) {
 		lk_buf_addf(&tmp, "%s/record.json", rec->unpacked);
-		rc = lk_record_load(tmp.buf, again, &err);
+		rc = lk_record_load_as(tmp.buf, "record.json", again, &err);
 		if (rc == 0 && (rc = lk_bundle_adopt(again, rec->unpacked, rec->path, &err)) < 0)
 			lk_record_release(again);
 	} else {
@@ -275,36 +281,79 @@ int lk_records_name_a_bundle(const struct lk_options *opt)
 	return 0;
 }
 
+/* One copy's names (name_copies' four strings): its path, its original's, its blob's SHA-256, the original's file name. */
+struct copy_names {
+	const char *copy, *orig, *sha, *base;
+	size_t order;		/* its place in name_copies' list: the first of a SHA-256 given twice wins */
+};
+
+static int by_sha(const void *a, const void *b)
+{
+	const struct copy_names *x = a, *y = b;
+	int c = strcmp(x->sha, y->sha);
+
+	return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The first copy whose blob is the 64 bytes at `p`, or NULL. */
+static const struct copy_names *copy_of(const struct copy_names *v, size_t nr, const char *p)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(v[mid].sha, p, 64) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && !strncmp(v[lo].sha, p, 64) ? &v[lo] : NULL;
+}
+
+static int is_lower_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
 /*
  * What a command printed about a bundle, to `out`, each copy named as the
- * link named it (name_copies' pairs): first the copies' paths, then their
- * bare SHA-256s, so that the outputs of a bundle and of its record say the
- * same. The blobs' names are 64 hex digits: no other text is one.
+ * link named it (name_copies' names): a copy's path by its original's
+ * path, its bare SHA-256 (what a line names by its file name) by the
+ * original's file name, so that the outputs of a bundle and of its record
+ * say the same. The blobs' names are 64 hex digits: no other text is one.
+ * One pass over `text`, each name found in it replaced once: a
+ * replacement is never read again (the manifest chooses the names, and
+ * rescanning let each of them double the output). The output is at most
+ * `len` times 1 + PATH_MAX / 64 (name_copies' bound on a name).
  */
 void lk_records_put_names_back(FILE *out, const char *text, size_t len, const struct lk_strvec *shown)
 {
-	struct lk_buf cur = LK_BUF_INIT, next = LK_BUF_INIT;
+	size_t nr = shown->nr / 4, done = 0, hexend = 0;
+	struct copy_names *v = lk_xcalloc(nr ? nr : 1, sizeof(*v));
 
-	lk_buf_add(&cur, text, len);
-	for (size_t pass = 0; pass < 2; pass++)
-		for (size_t i = pass * 2; i + 1 < shown->nr; i += 4) {
-			const char *from = shown->items[i], *to = shown->items[i + 1], *p = cur.buf, *hit;
-			size_t n = strlen(from);
+	for (size_t i = 0; i < nr; i++)
+		v[i] = (struct copy_names){ shown->items[4 * i], shown->items[4 * i + 1], shown->items[4 * i + 2],
+					    shown->items[4 * i + 3], i };
+	qsort(v, nr, sizeof(*v), by_sha);
+	for (size_t i = 0; nr && i + 64 <= len; i++) {
+		const struct copy_names *c;
+		size_t clen, at;
 
-			if (!strstr(cur.buf, from))
-				continue;
-			lk_buf_reset(&next);
-			while ((hit = strstr(p, from))) {
-				lk_buf_add(&next, p, (size_t)(hit - p));
-				lk_buf_addstr(&next, to);
-				p = hit + n;
-			}
-			lk_buf_addstr(&next, p);
-			lk_buf_reset(&cur);
-			lk_buf_add(&cur, next.buf, next.len);
-		}
-	fwrite(cur.buf, 1, cur.len, out);
-	lk_buf_release(&cur);
-	lk_buf_release(&next);
+		if (hexend <= i)
+			for (hexend = i; hexend < len && is_lower_hex(text[hexend]); hexend++)
+				;
+		if (hexend - i < 64 || !(c = copy_of(v, nr, text + i)))
+			continue;
+		/* Its copy's path ends here ("DIR/blobs/SHA"): the whole path goes, else the SHA-256 alone. */
+		clen = strlen(c->copy);
+		at = i + 64 >= clen && i + 64 - clen >= done && !memcmp(text + i + 64 - clen, c->copy, clen) ?
+		     i + 64 - clen : i;
+		fwrite(text + done, 1, at - done, out);
+		fputs(at < i ? c->orig : c->base, out);
+		done = i + 64;
+		i = done - 1;
+	}
+	fwrite(text + done, 1, len - done, out);
+	free(v);
 }
-

@@ -8,6 +8,12 @@
  * waits on a full socket while the other waits on it: the caller reads
  * a worker's whole answer once poll() says it has begun, and the worker
  * writes it at once.
+ *
+ * A worker is forked and never exec's: it runs a function of ours on the
+ * caller's state, copied by the fork (the records loaded, the caches), and
+ * answers through its socket, which a program run by common/runcmd.c (the
+ * one way to run a program) could not. Its end is waited for there too
+ * (lk_runcmd_reap).
  */
 #include <errno.h>
 #include <poll.h>
@@ -24,6 +30,7 @@
 #include "linkscope/file.h"
 #include "linkscope/err.h"
 #include "linkscope/pool.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 
 /* An answer past this is no answer of ours (it would be a broken worker's). */
@@ -87,8 +94,7 @@ static void stop(struct worker *w, struct lk_buf *why)
 	int status = 0;
 
 	close(w->fd);
-	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	lk_runcmd_reap(w->pid, &status);
 	if (why && WIFSIGNALED(status))
 		lk_buf_addf(why, "its worker process was killed by signal %d", WTERMSIG(status));
 	else if (why)

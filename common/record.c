@@ -447,6 +447,11 @@ static void load_seen(json_t *inputs, struct lk_record *rec)
 
 int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 {
+	return lk_record_load_as(path, path, rec, err);
+}
+
+int lk_record_load_as(const char *path, const char *name, struct lk_record *rec, struct lk_err *err)
+{
 	json_error_t jerr;
 	json_t *root, *prov, *link_args, *driver, *linker, *result, *caller, *target;
 	const char *slash;
@@ -465,26 +470,26 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 			lk_buf_release(&text);
 			if (kind && !strcmp(kind, "a directory"))
 				return lk_err_set(err, LK_E_IO, "cannot read '%s': is a directory (a record is a .json file in it)",
-						  path);
+						  name);
 			if (kind)
-				return lk_err_set(err, LK_E_IO, "cannot read '%s': not a regular file (%s)", path, kind);
+				return lk_err_set(err, LK_E_IO, "cannot read '%s': not a regular file (%s)", name, kind);
 			errno = saved;
-			return lk_err_errno(err, "cannot read '%s'", path);
+			return lk_err_errno(err, "cannot read '%s'", name);
 		}
 		root = json_loadb(text.buf, text.len, 0, &jerr);
 		lk_buf_release(&text);
 	}
 	if (!root)
 		return lk_err_set(err, LK_E_FORMAT, "'%s' is not valid JSON (line %d, column %d): %s",
-				  path, jerr.line, jerr.column, jerr.text);
+				  name, jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(root)) {
-		lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: not a JSON object", path);
+		lk_err_set(err, LK_E_FORMAT, "'%s' is not a linkscope record: not a JSON object", name);
 		goto out;
 	}
-	if (check_schema(root, path, err) < 0)
+	if (check_schema(root, name, err) < 0)
 		goto out;
 	if (load_args(root, rec) < 0) {
-		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: bad argv_expanded or arg_origins", path);
+		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: bad argv_expanded or arg_origins", name);
 		goto out;
 	}
 	prov = json_object_get(root, "provenance");
@@ -495,7 +500,7 @@ int lk_record_load(const char *path, struct lk_record *rec, struct lk_err *err)
 	target = json_object_get(root, "target");
 	if (!json_is_object(prov) || !json_is_object(driver) || !json_is_object(linker) ||
 	    !json_is_object(result) || !json_is_string(json_object_get(root, "id"))) {
-		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: missing id, driver, provenance, linker or result", path);
+		lk_err_set(err, LK_E_FORMAT, "'%s' is truncated or malformed: missing id, driver, provenance, linker or result", name);
 		goto out;
 	}
 	rec->path = lk_xstrdup(path);

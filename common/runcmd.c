@@ -143,6 +143,29 @@ static int child_setup(const struct lk_runcmd *cmd, int out_w, int err_w)
 	return cmd->in_child(cmd->in_child_arg);
 }
 
+/* Wait for the child until `deadline`; 1 when it has ended (status set), 0 at the deadline. */
+static int reap(pid_t pid, int64_t deadline, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, deadline ? WNOHANG : 0);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return 1;
+		if (r == 0) {
+			if (!left_ms(deadline))
+				return 0;
+			poll(NULL, 0, left_ms(deadline) < 5 ? left_ms(deadline) : 5);
+		}
+	}
+}
+
+void lk_runcmd_reap(pid_t pid, int *status)
+{
+	reap(pid, 0, status);
+}
+
 /*
  * fork, child_setup, cmd->in_child, exec: 0, or the errno of the step
  * that failed, passed back through a close-on-exec pipe as posix_spawn
@@ -178,27 +201,8 @@ static int fork_exec(const struct lk_runcmd *cmd, int out_w, int err_w, pid_t *p
 	close(status[0]);
 	if (n != (ssize_t)sizeof(e))
 		return 0;
-	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	lk_runcmd_reap(*pid, NULL);
 	return e;
-}
-
-/* Wait for the child until `deadline`; 1 when it has ended (status set), 0 at the deadline. */
-static int reap(pid_t pid, int64_t deadline, int *status)
-{
-	for (;;) {
-		pid_t r = waitpid(pid, status, deadline ? WNOHANG : 0);
-
-		if (r == pid)
-			return 1;
-		if (r < 0 && errno != EINTR)
-			return 1;
-		if (r == 0) {
-			if (!left_ms(deadline))
-				return 0;
-			poll(NULL, 0, left_ms(deadline) < 5 ? left_ms(deadline) : 5);
-		}
-	}
 }
 
 static void close_fd(int *fd)
@@ -386,15 +390,19 @@ static int kept_load(const char *path, struct kept_answer *k)
 {
 	struct lk_buf b = LK_BUF_INIT;
 	unsigned long long outlen, errlen;
+	size_t left;
 	int n = 0, rc = -1;
 	const char *nl;
 
 	if (lk_buf_read_file(&b, path, (size_t)64 << 20) < 0)
 		return -1;
 	nl = memchr(b.buf, '\n', b.len);
-	if (nl && (size_t)(nl - b.buf) == strlen(KEPT_MAGIC) && !memcmp(b.buf, KEPT_MAGIC, strlen(KEPT_MAGIC)) &&
-	    sscanf(nl + 1, "%d %d %llu %llu\n%n", &k->rc, &k->res.exit_status, &outlen, &errlen, &n) == 4 && n > 0 &&
-	    (size_t)(nl + 1 - b.buf) + (size_t)n + outlen + errlen == b.len) {
+	if (!nl || (size_t)(nl - b.buf) != strlen(KEPT_MAGIC) || memcmp(b.buf, KEPT_MAGIC, strlen(KEPT_MAGIC)) ||
+	    sscanf(nl + 1, "%d %d %llu %llu\n%n", &k->rc, &k->res.exit_status, &outlen, &errlen, &n) != 4 || n <= 0)
+		goto out;
+	/* Each length against the bytes left, never their sum (it can wrap to the file's size). */
+	left = b.len - (size_t)(nl + 1 - b.buf) - (size_t)n;
+	if (outlen <= left && errlen == left - outlen) {
 		const char *data = nl + 1 + n;
 
 		k->res.started = 1;
@@ -402,6 +410,7 @@ static int kept_load(const char *path, struct kept_answer *k)
 		lk_buf_add(&k->err, data + outlen, (size_t)errlen);
 		rc = 0;
 	}
+out:
 	lk_buf_release(&b);
 	return rc;
 }
@@ -500,12 +509,18 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res)
 	return rc;
 }
 
-char *lk_scratch_dir(const char *prefix)
+const char *lk_temp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp == '/' ? tmp : "/tmp";
+}
+
+char *lk_scratch_dir(const char *prefix)
+{
 	struct lk_buf dir = LK_BUF_INIT;
 
-	lk_buf_addf(&dir, "%s/%s-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp", prefix);
+	lk_buf_addf(&dir, "%s/%s-XXXXXX", lk_temp_dir(), prefix);
 	if (!mkdtemp(dir.buf)) {
 		int saved = errno;
 

@@ -136,6 +136,7 @@ def run(cmd, cwd):
 def capture():
     os.makedirs(DATA, exist_ok=True)
     cmds = {}
+    version_line = {}
     for lid, cmd in LINKERS:
         cmd = cmd or rust_lld()
         if not cmd:
@@ -143,6 +144,7 @@ def capture():
         cmds[lid] = cmd
         text = subprocess.run(cmd + ["--help"], capture_output=True, text=True).stdout
         version = subprocess.run(cmd + ["--version"], capture_output=True, text=True).stdout
+        version_line[lid] = version.splitlines()[0]
         with open(os.path.join(DATA, lid + ".help"), "w") as f:
             f.write(private("# " + version.splitlines()[0] + "\n" + text))
     with tempfile.TemporaryDirectory() as tmp:
@@ -165,6 +167,15 @@ def capture():
                 forms = [h[name]["value"] for h in helps.values() if name in h]
                 form = helps[lid][name]["value"] if name in helps[lid] else \
                     "req" if "req" in forms else "none"
+                if len(name) == 1:
+                    # Whether the letter takes the next word as its value: --help does not
+                    # always say (GNU ld lists "-O" bare; getopt's shortopts have "O:"). The
+                    # word after it is --version: the linker prints its version unless the
+                    # letter took it.
+                    rc, err = run(cmd + ["-" + name, "--version"], work)
+                    took = version_line[lid] not in err and not UNKNOWN.search(err)
+                    rows.append(f"takes-next:-{name}\t{'yes' if took else 'no'}\t")
+                    form = "req" if took else form
                 for dashes in ("-", "--"):
                     word = dashes + name
                     args = [word] if form != "req" else [word, "x"] if len(name) == 1 else [word + "=x"]
@@ -179,8 +190,10 @@ def capture():
                     first = hit[0] if hit else ""
                     rows.append(f"{word}\t{'refused' if refused else 'ok'}\t{first if refused else ''}")
                 if len(name) == 1 and form == "req":
-                    # "-lfoo", "-L/dir": lld and mold take some letters joined ("-be8": not -b).
-                    rc, err = run(cmd + ["-" + name + "x", "-o", "out", "t.o"], work)
+                    # "-lfoo", "-L/dir", "-O1": lld and mold take some letters joined ("-be8":
+                    # not -b). The value is a digit: GNU ld's getopt_long_only tries a long
+                    # option first, and "-ex" is a prefix of --exclude-libs and others.
+                    rc, err = run(cmd + ["-" + name + "1", "-o", "out", "t.o"], work)
                     first = err.strip().splitlines()[0] if err.strip() else ""
                     rows.append(f"joined:-{name}\t{'refused' if UNKNOWN.search(first) else 'ok'}\t")
                 elif len(name) > 1:
@@ -261,7 +274,7 @@ def read_probe(lid):
             if line.startswith("#"):
                 continue
             word, verdict, msg = (line.rstrip("\n").split("\t") + ["", ""])[:3]
-            rows[word] = verdict == "ok"
+            rows[word] = verdict in ("ok", "yes")
             if "did you mean" in msg:
                 rows["hint:" + word] = True
             # The linker's own words when they are not its unknown-option message.
@@ -313,6 +326,8 @@ def generate():
             two = two or not one
             own = helps[lid].get(name)
             form = (own or union[name])["value"]
+            if len(name) == 1 and "takes-next:-" + name in probe:
+                form = "req" if probe["takes-next:-" + name] else "none" if form == "req" else form
             if form != "req" and "valued:--" + name in probe:
                 form = "opt" if probe["valued:--" + name] or values else "none"
             elif values and form == "none":

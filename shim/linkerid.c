@@ -16,9 +16,13 @@
  * documented `-B/usr/libexec/mold` holds an `ld` that is mold, and 501
  * links of a Debian archive rebuild were recorded as GNU ld's (issue #33).
  * The program's first --version line says it ("GNU ld", "GNU gold",
- * "LLD", "mold"); it is run once per file, then the answer is cached in
+ * "LLD", "mold"), asked after the link and only when the link ran it
+ * (main.c's linker_ran: a failed compile runs no linker; issue #41 point
+ * 6), once per file: the answer is cached in
  * views/ under the file's identity (device, inode, size, mtime), so a link
- * pays a realpath, a stat and a small read.
+ * pays a realpath, a stat and a small read. No answer (a failure, or a
+ * --version that hangs past its 5 s) is cached the same way: the next
+ * link does not wait for it again (issue #41 point 7).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -84,7 +88,8 @@ static void find_program(struct lk_record_draft *rec)
 		rec->linker_program_source = "driver -###";
 		return;
 	}
-	if (ppn && ppn[0] == '/' && access(ppn, X_OK) == 0) {
+	/* A relative answer (GCC_EXEC_PREFIX=fake/) is a dir collect2 searches from the link's cwd, ours. */
+	if (ppn && strchr(ppn, '/') && access(ppn, X_OK) == 0) {
 		rec->linker_program = lk_xstrdup(ppn);
 		rec->linker_program_source = "-print-prog-name";
 		return;
@@ -137,6 +142,11 @@ static char *ask_version(const char *prog)
 	if (out.len > LINKERID_VERSION_MAX)
 		out.len = LINKERID_VERSION_MAX;
 	out.buf[out.len] = '\0';
+	if (!out.len) {
+		/* A first line that says nothing is no answer (and is cached as none). */
+		lk_buf_release(&out);
+		return NULL;
+	}
 	return lk_buf_detach(&out);
 }
 
@@ -156,16 +166,20 @@ static void entry_names(const char *dir, const struct stat *st, struct lk_buf *k
 }
 
 /*
- * The version line cached for this identity, or NULL. An entry another
- * user could have written is not believed (docs/security.md, "The record
- * dir is the user's").
+ * The version line cached for this identity: 1 with *version set, or
+ * NULL when the entry says the program gave no answer (an empty line: it
+ * failed, said nothing or hung past LINKERID_TIMEOUT_MS, and is not asked
+ * again while it is the same file); 0 for no entry. An entry another user
+ * could have written is not believed (docs/security.md, "The record dir
+ * is the user's").
  */
-static char *cached_version(const char *path, const struct lk_buf *key)
+static int cached_version(const char *path, const struct lk_buf *key, char **version)
 {
 	struct lk_buf data = LK_BUF_INIT;
 	struct stat st;
 	size_t head = strlen(LINKERID_MAGIC);
-	char *version = NULL, *nl;
+	char *nl;
+	int found = 0;
 
 	if (lk_buf_read_file_stat(&data, path, LINKERID_MAX_BYTES, &st) == 0 &&
 	    st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
@@ -173,10 +187,11 @@ static char *cached_version(const char *path, const struct lk_buf *key)
 	    !memcmp(data.buf + head, key->buf, key->len) &&
 	    (nl = strchr(data.buf + head + key->len, '\n')) && !nl[1]) {
 		*nl = '\0';
-		version = lk_xstrdup(data.buf + head + key->len);
+		*version = nl > data.buf + head + key->len ? lk_xstrdup(data.buf + head + key->len) : NULL;
+		found = 1;
 	}
 	lk_buf_release(&data);
-	return version;
+	return found;
 }
 
 /* views/ a directory of ours, not a symlink to elsewhere: else nothing is cached, read or written. */
@@ -192,43 +207,60 @@ static int views_ours(const char *dir)
 	return ours;
 }
 
-static char *identify(const char *prog, const char *dir)
+/*
+ * The program's version line into *version (owned, or NULL for no
+ * answer): from the cache, else, with `may_ask`, by running it (and
+ * caching what it said, no answer too: a --version that hangs costs its
+ * timeout once, not on every link). 1 when settled so, 0 when it would
+ * have to be asked and may not (or is no regular file: there is nothing
+ * to ask).
+ */
+static int identify(const char *prog, const char *dir, int may_ask, char **version)
 {
 	struct lk_buf key = LK_BUF_INIT, path = LK_BUF_INIT, tmp = LK_BUF_INIT, data = LK_BUF_INIT;
 	struct lk_err err = LK_ERR_INIT;
-	char *version = NULL;
 	struct stat st;
-	int cache;
+	int cache, settled = 1;
 
+	*version = NULL;
 	/* stat follows the links: -B/usr/libexec/mold's ld is /usr/bin/mold's identity. */
 	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode))
-		return NULL;
+		return 1;
 	cache = views_ours(dir);
 	entry_names(dir, &st, &key, &path, &tmp);
-	if (!(version = cache ? cached_version(path.buf, &key) : NULL) &&
-	    (version = ask_version(prog)) && cache) {
-		lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, version);
-		/* Not cached is only slower: the next link asks again. */
-		lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+	if (!(cache && cached_version(path.buf, &key, version))) {
+		if (!may_ask) {
+			settled = 0;
+		} else {
+			*version = ask_version(prog);
+			if (cache) {
+				lk_buf_addf(&data, "%s%s%s\n", LINKERID_MAGIC, key.buf, *version ? *version : "");
+				/* Not cached is only slower: the next link asks again. */
+				lk_file_write_new(tmp.buf, path.buf, data.buf, data.len, &err);
+			}
+		}
 	}
 	lk_buf_release(&key);
 	lk_buf_release(&path);
 	lk_buf_release(&tmp);
 	lk_buf_release(&data);
-	return version;
+	return settled;
 }
 
-void lk_linkerid_find(struct lk_record_draft *rec, const char *dir)
+int lk_linkerid_find(struct lk_record_draft *rec, const char *dir, int may_ask)
 {
 	const char *flavor;
 
 	if (!rec->linker_program)
 		find_program(rec);
-	if (!rec->linker_program || !(rec->linker_version = identify(rec->linker_program, dir)))
-		return;
+	if (!rec->linker_program || rec->linker_version)
+		return 1;
+	if (!identify(rec->linker_program, dir, may_ask, &rec->linker_version))
+		return 0;
 	/* A program that is none of the four (a wrapper script) keeps the flavor the line asks for. */
-	if ((flavor = lk_linkerid_flavor(rec->linker_version))) {
+	if (rec->linker_version && (flavor = lk_linkerid_flavor(rec->linker_version))) {
 		rec->linker_flavor = flavor;
 		rec->linker_identified_by = "--version";
 	}
+	return 1;
 }

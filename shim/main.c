@@ -252,6 +252,10 @@ static _Noreturn void exec_driver(const struct lk_invocation *inv)
 	exit(saved == ENOENT ? 127 : 126);
 }
 
+/*
+ * `dir` and its missing parents made, each 0700: made 0700 whatever the
+ * umask (which can take the owner's bits too), and only those we made.
+ */
 static int mkdir_p(const char *dir)
 {
 	struct lk_buf path = LK_BUF_INIT;
@@ -266,7 +270,9 @@ static int mkdir_p(const char *dir)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(path.buf, 0700) < 0 && errno != EEXIST) {
+			if (mkdir(path.buf, 0700) == 0) {
+				chmod(path.buf, 0700);
+			} else if (errno != EEXIST) {
 				rc = -1;
 				break;
 			}
@@ -284,14 +290,17 @@ static int mkdir_p(const char *dir)
 }
 
 /*
- * The record directory, private: created 0700 (parents too), and made 0700
- * when it is ours, whatever the umask; records and kept copies may hold
- * private sources. The shared-/tmp fallback must be a directory (not a
- * symlink) owned by us with no group or other access, or we refuse it (and
- * the link still runs, unrecorded). Any other dir, its blobs/ and views/
- * must be ours and writable by no one else (common/private.c): whoever can
- * write there chooses what our records name as kept copies. Only
- * LINKSCOPE_DIR_SHARED=1 lets such a dir in, with one warning line.
+ * The record directory, private: what the shim makes (the dir, its
+ * parents) is made 0700, whatever the umask; records and kept copies may
+ * hold private sources. A dir it did not make keeps its mode: it is not
+ * the shim's to change (a shared build dir, a CI container's /tmp, whose
+ * other users a chmod would lock out). The shared-/tmp fallback must be
+ * a directory (not a symlink) owned by us with no group or other access,
+ * or we refuse it (and the link still runs, unrecorded). Any other dir,
+ * its blobs/ and views/ must be ours and writable by no one else
+ * (common/private.c): whoever can write there chooses what our records
+ * name as kept copies. Only LINKSCOPE_DIR_SHARED=1 lets such a dir in,
+ * as it is, with one warning line.
  */
 static int make_record_dir(const char *dir, int shared, struct lk_err *err)
 {
@@ -315,14 +324,12 @@ static int make_record_dir(const char *dir, int shared, struct lk_err *err)
 	} else {
 		if (mkdir_p(dir) < 0 || stat(dir, &st) < 0)
 			return lk_err_errno(err, "cannot create record directory '%s'", dir);
-		if (!shared && st.st_uid == getuid() && (st.st_mode & 077) && chmod(dir, 0700) == 0)
-			st.st_mode &= ~(mode_t)077;
 		if ((rc = lk_private_dir(dir, "record directory", &st, shared, &warning)) < 0) {
 			*err = warning;
 			return -1;
 		}
 	}
-	/* What is in it may be older than our chmod, or another's: one lstat each. */
+	/* What is in it may be another's: one stat each. */
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(*subdirs); i++) {
 		struct lk_err e = LK_ERR_INIT;
 
@@ -643,9 +650,35 @@ static char **environ_copy(void)
 }
 
 /*
+ * Did the link get as far as running its linker (the program whose
+ * --version the shim may then ask)? One that succeeded did; not one the
+ * driver never started, nor one ended by a signal (the build is being
+ * stopped: it waits for nothing more). One that failed did only if its
+ * driver's view names a linker command (a driver that rejects its line
+ * rejects it under -### too, and names none) and, when it compiles, each
+ * source became an object (a failed compile stops the driver before the
+ * link): without the objects caught, nobody can tell, and it is taken as
+ * not.
+ */
+static int linker_ran(const struct link_state *st, int failed, const struct lk_tempobj *objs)
+{
+	const struct lk_expansion *exp = &st->rec.expansion;
+
+	if (!st->run.ran || st->run.signal)
+		return 0;
+	if (!failed)
+		return 1;
+	if (!exp->done || exp->exit_status || exp->linker_command < 0)
+		return 0;
+	if (!lk_argv_count_compiled(&st->info))
+		return 1;
+	return objs && objs->caught.nr >= objs->want;
+}
+
+/*
  * Record one link. The driver is spawned as soon as what it must see is
  * set (LINKSCOPE_ACTIVE, a private TMPDIR when it compiles, a reproducer's
- * variable, a source on stdin read and fed back: shim/stdinsrc.c), and all the recording that does not depend on how the link
+ * variable, a relay for a source on stdin: shim/stdinsrc.c), and all the recording that does not depend on how the link
  * ends is done while it runs, on the other core, between services of its
  * stderr and of signals (lk_run_service); after it, only what depends on
  * the outcome. Inputs are fingerprinted and kept while it runs, unless one
@@ -668,6 +701,7 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	int dir_ok = 0, dir_made = 0, failed, started = 0, catching, viewing = 0;
 	int compiles = opt->keep && lk_argv_count_compiled(&st->info), output_read = 1;
 	int ahead = 0, prerendered = 0;	/* the record's parts written while it ran; still true */
+	int linker_settled = 1;		/* the linker's identity known without running it */
 	struct lk_record_early early = { -1, -1 };	/* the record's temp file and the index, opened while it runs */
 	char *written = NULL;
 	char **xargv = expansion_argv(st);
@@ -688,8 +722,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_target_find_linker(rec);
 		lk_repro_request(rec, st->dir);
 	}
-	if (opt->keep && dir_ok && lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file) < 0)
-		lk_strvec_push(&rec->warnings, "the source read from stdin could not be forwarded whole");
+	if (opt->keep && dir_ok)
+		lk_stdin_take(&st->stdin_src, &st->info, opt->keep_limits.max_file);
 	setenv("LINKSCOPE_ACTIVE", "1", 1);
 	/* A link that compiles: catch the objects the driver makes and deletes (shim/tempobj.c). */
 	catching = dir_ok && compiles && lk_tempobj_start(&objs, lk_argv_count_compiled(&st->info)) == 0;
@@ -710,7 +744,6 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		lk_strvec_push(&rec->warnings, rsp_error);
 	lk_run_service(&run, &st->run);
 	if (dir_ok) {
-		lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 		started = begin_view(&view, &viewing, st, opt, inv, hash3_argv, rsp_failed, &job);
 		lk_run_service(&run, &st->run);
 		output_read = lk_fingerprint_inputs(rec, &out);
@@ -727,7 +760,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 		ahead = prerendered = !catching && !output_read && !started &&
 				      !(opt->expand_always && !viewing);
 		if (ahead) {
-			lk_linkerid_find(rec, st->dir);	/* the view is final: reused */
+			/* The view is final (reused); the linker's identity only from the cache: nothing it names runs before the link ran it. */
+			linker_settled = lk_linkerid_find(rec, st->dir, 0);
 			lk_record_prerender(rec, &parts);
 		}
 		lk_record_open_early(rec, st->dir, &early);
@@ -759,6 +793,8 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 
 	failed = rec->shim_exit != 0;
+	/* Once the driver has read what it reads (shim/stdinsrc.c). */
+	lk_stdin_keep(&st->stdin_src, rec, st->dir, &opt->keep_limits, &keep_warnings);
 	if (lk_repro_settle(rec, st->dir))
 		prerendered = 0;
 	/* Collected even after a signal: it ran beside the link, and waits no longer than its bound. */
@@ -779,7 +815,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 	}
 	lk_viewcache_release(&view);
 	if (!ahead)
-		lk_linkerid_find(rec, st->dir);
+		linker_settled = lk_linkerid_find(rec, st->dir, 0);
+	if (!linker_settled && linker_ran(st, failed, catching ? &objs : NULL)) {
+		lk_linkerid_find(rec, st->dir, 1);
+		prerendered = 0;
+	}
 	rec->prerendered = prerendered ? &parts : NULL;
 	free(xargv);
 	/* The record's warnings in the order they always had: the view's, then the copies'. */
@@ -817,12 +857,11 @@ static int record_link(struct link_state *st, const struct lk_options *opt,
 static int near_exec_limit(const struct lk_options *opt, const struct lk_invocation *inv,
 			   const struct lk_argv_info *info)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	size_t added = sizeof("LINKSCOPE_ACTIVE=1") + sizeof(char *), size, limit;
 
+	/* The private TMPDIR is made in lk_temp_dir() (shim/tempobj.c, lk_scratch_dir). */
 	if (opt->keep && lk_argv_count_compiled(info))
-		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) +
-			 strlen(tmpdir ? tmpdir : "/tmp");
+		added += sizeof("TMPDIR=/lk-objs-XXXXXX") + sizeof(char *) + strlen(lk_temp_dir());
 	if (opt->reproduce)
 		added += PATH_MAX + sizeof("LLD_REPRODUCE=MOLD_REPRO=1") + 2 * sizeof(char *);
 	if (!lk_argmax_near(inv->driver.resolved, inv->exec_argv, environ, added, &size, &limit))

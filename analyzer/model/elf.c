@@ -33,6 +33,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
+#include "linkscope/hash.h"
 #include "elf.h"
 #include "elf_parts.h"
 #include "linkscope/vec.h"
@@ -293,4 +294,76 @@ void lk_elf_info_release(struct lk_elf_info *info)
 	free(info->problem);
 	lk_strvec_release(&info->needed);
 	memset(info, 0, sizeof(*info));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? lk_xstrdup(s) : NULL;
+}
+
+static void info_copy(struct lk_elf_info *to, const struct lk_elf_info *from)
+{
+	*to = *from;
+	to->soname = dup_or_null(from->soname);
+	to->runpath = dup_or_null(from->runpath);
+	to->rpath = dup_or_null(from->rpath);
+	to->problem = dup_or_null(from->problem);
+	memset(&to->needed, 0, sizeof(to->needed));
+	for (size_t i = 0; i < from->needed.nr; i++)
+		lk_strvec_push(&to->needed, from->needed.items[i]);
+}
+
+struct lk_elf_memo_slot {
+	char *path;		/* NULL: empty */
+	struct lk_elf_info info;
+};
+
+/* The slot of `path`: its own, or the empty one where it goes. */
+static struct lk_elf_memo_slot *memo_slot(struct lk_elf_memo_slot *slots, size_t alloc, const char *path)
+{
+	size_t i = (size_t)lk_hash_str(path) & (alloc - 1);
+
+	while (slots[i].path && strcmp(slots[i].path, path))
+		i = (i + 1) & (alloc - 1);
+	return &slots[i];
+}
+
+static void memo_grow(struct lk_elf_memo *m)
+{
+	size_t alloc = m->alloc ? 2 * m->alloc : 64;
+	struct lk_elf_memo_slot *slots = lk_xcalloc(alloc, sizeof(*slots));
+
+	for (size_t i = 0; i < m->alloc; i++)
+		if (m->slots[i].path)
+			*memo_slot(slots, alloc, m->slots[i].path) = m->slots[i];
+	free(m->slots);
+	m->slots = slots;
+	m->alloc = alloc;
+}
+
+void lk_elf_identify_memo(struct lk_elf_memo *memo, const char *path, struct lk_elf_info *info)
+{
+	struct lk_elf_memo_slot *s;
+
+	if (2 * (memo->nr + 1) > memo->alloc)
+		memo_grow(memo);
+	s = memo_slot(memo->slots, memo->alloc, path);
+	if (!s->path) {
+		s->path = lk_xstrdup(path);
+		lk_elf_identify(path, &s->info);
+		memo->nr++;
+	}
+	info_copy(info, &s->info);
+}
+
+void lk_elf_memo_release(struct lk_elf_memo *memo)
+{
+	for (size_t i = 0; i < memo->alloc; i++) {
+		if (!memo->slots[i].path)
+			continue;
+		free(memo->slots[i].path);
+		lk_elf_info_release(&memo->slots[i].info);
+	}
+	free(memo->slots);
+	memset(memo, 0, sizeof(*memo));
 }

@@ -53,6 +53,23 @@ void lk_elf_identify(const char *path, struct lk_elf_info *info);
 void lk_elf_info_release(struct lk_elf_info *info);
 
 /*
+ * The identifications of one pass over a line, by path: a linker script
+ * may name one file many times (80,000 in tests/integ/123), and each was an
+ * open, a map and an unmap of it, 55 us mostly of the kernel's. Within a
+ * pass a path is taken to be the same file throughout. LK_ELF_MEMO_INIT,
+ * released with lk_elf_memo_release().
+ */
+struct lk_elf_memo {
+	struct lk_elf_memo_slot *slots;	/* open addressing; alloc a power of two */
+	size_t nr, alloc;
+};
+#define LK_ELF_MEMO_INIT { NULL, 0, 0 }
+
+/* lk_elf_identify(path, info), once per path for all the calls with `memo`. */
+void lk_elf_identify_memo(struct lk_elf_memo *memo, const char *path, struct lk_elf_info *info);
+void lk_elf_memo_release(struct lk_elf_memo *memo);
+
+/*
  * The symbols a shared object (or object) at `path` names a link-time
  * warning for: its sections ".gnu.warning.SYM" (glibc's gets, ...), SYM
  * appended to `syms`. Returns 0, or -1 when the file is no ELF file that

@@ -125,6 +125,8 @@ struct lk_line_item {
  * nests (each bounds untrusted input) and how far its matching looks.
  */
 #define LK_LINE_SCRIPT_MAX_DEPTH 8	/* linker scripts naming scripts, as ld allows them (resolve.c) */
+#define LK_LINE_SCRIPT_MAX_ITEMS (1 << 20)	/* the inputs a line's linker scripts add in all (resolve.c) */
+#define LK_LINE_SCRIPT_MAX_READS 4096	/* the linker scripts a line reads in all, each time one is named (resolve.c) */
 #define LK_LINE_LD_SO_CONF_MAX_DEPTH 4	/* ld.so.conf "include" nesting (resolve.c) */
 #define LK_LINE_NEEDED_MAX_DEPTH 16	/* DT_NEEDED chains (resolve.c) */
 #define LK_LINE_PUSH_STATE_MAX 32	/* --push-state saved states; deeper pushes are counted, not saved (line.c) */

@@ -341,6 +341,10 @@ struct ctx {
 	const struct lk_record *rec;
 	struct lk_line *line;
 	int machine;		/* the link's e_machine, 0 if unknown */
+	struct lk_elf_memo memo;	/* the files identified so far, by path */
+	size_t script_items;	/* the items linker scripts added so far */
+	size_t scripts_read;	/* the linker scripts read so far, each time one is named */
+	int said_deep, said_many;	/* the line's unknowns say each once, not for every script */
 };
 
 static char *join(const char *dir, const char *name)
@@ -597,7 +601,7 @@ static void resolve_item(struct ctx *c, size_t index, int depth)
 		char *copy;
 
 		it->path = path;
-		lk_elf_identify(path, &it->info);
+		lk_elf_identify_memo(&c->memo, path, &it->info);
 		/* A bundle's copy is what ld read where the file here is gone or another (bundle.c). */
 		if ((copy = lk_resolve_bundled(c->rec, path))) {
 			int gone = it->info.kind == LK_FILE_MISSING;
@@ -736,6 +740,18 @@ static void read_script(struct ctx *c, size_t index, int depth)
 	struct lk_script script;
 	char *path = as_linked(c->rec, it->path);
 
+	if (c->scripts_read++ >= LK_LINE_SCRIPT_MAX_READS) {
+		/* Scripts that name each other several times each: a read of each would grow as a power of the depth. */
+		struct lk_buf why = LK_BUF_INIT;
+
+		set_note(it, "a text file past the %d linker scripts the line may read: not read", LK_LINE_SCRIPT_MAX_READS);
+		lk_buf_addf(&why, "the line's linker scripts name more than %d linker scripts in all (they may name each other): '%s' and those after it are not modelled",
+			    LK_LINE_SCRIPT_MAX_READS, path);
+		if (!c->said_many++)
+			lk_strvec_push(&c->line->unknown, why.buf);
+		lk_buf_release(&why);
+		goto out;
+	}
 	if (lk_buf_read_file(&text, it->path, (size_t)1 << 20) < 0) {
 		set_note(it, "cannot read it as a linker script: too large or unreadable");
 		goto out;
@@ -760,7 +776,23 @@ static void read_script(struct ctx *c, size_t index, int depth)
 			 LK_LINE_SCRIPT_MAX_DEPTH, script.inputs.nr);
 		lk_buf_addf(&why, "the linker script '%s' is nested %d deep (it may include itself): the inputs it names are not modelled",
 			    path, LK_LINE_SCRIPT_MAX_DEPTH);
-		lk_strvec_push_owned(&c->line->unknown, lk_buf_detach(&why));
+		if (!c->said_deep++)
+			lk_strvec_push(&c->line->unknown, why.buf);
+		lk_buf_release(&why);
+	} else if (script.inputs.nr > LK_LINE_SCRIPT_MAX_ITEMS - c->script_items) {
+		/* What the line's scripts add in all is bounded too (4,096 scripts of 250,000 inputs each). */
+		struct lk_buf why = LK_BUF_INIT;
+
+		set_note(it, "linker script of %zu inputs, past the %d the line's scripts may add in all: they are not read",
+			 script.inputs.nr, LK_LINE_SCRIPT_MAX_ITEMS);
+		lk_buf_addf(&why, "the linker script '%s' names %zu inputs, past the %d that the line's linker scripts may add in all: the inputs it names are not modelled",
+			    path, script.inputs.nr, LK_LINE_SCRIPT_MAX_ITEMS);
+		if (!c->said_many++)
+			lk_strvec_push(&c->line->unknown, why.buf);
+		lk_buf_release(&why);
+		depth = LK_LINE_SCRIPT_MAX_DEPTH;	/* read none of them */
+	} else {
+		c->script_items += script.inputs.nr;
 	}
 	for (size_t i = 0; i < script.inputs.nr && depth < LK_LINE_SCRIPT_MAX_DEPTH; i++) {
 		const struct lk_script_input *in = &script.inputs.items[i];
@@ -1152,7 +1184,7 @@ static void otherwise_searched(struct lk_line *line)
 
 void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 {
-	struct ctx c = { rec, line, 0 };
+	struct ctx c = { rec, line, 0, LK_ELF_MEMO_INIT, 0, 0, 0, 0 };
 	size_t top;
 
 	choose_defaults(rec, line);
@@ -1165,6 +1197,7 @@ void lk_resolve_line(const struct lk_record *rec, struct lk_line *line)
 	otherwise_searched(line);
 	lk_usable_classify(line, 0);
 	needed_closure(&c);
+	lk_elf_memo_release(&c.memo);
 }
 
 void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out)
@@ -1176,7 +1209,7 @@ void lk_resolve_ld_so_conf(const struct lk_line *line, struct lk_strvec *out)
 size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 			 const char *word, long position, unsigned state)
 {
-	struct ctx c = { rec, line, line->machine };
+	struct ctx c = { rec, line, line->machine, LK_ELF_MEMO_INIT, 0, 0, 0, 0 };
 	struct lk_line_item *it;
 	size_t index;
 
@@ -1213,6 +1246,7 @@ size_t lk_resolve_append(const struct lk_record *rec, struct lk_line *line,
 	if (it->kind == LK_ITEM_OPTION)
 		return index;
 	resolve_item(&c, index, 0);
+	lk_elf_memo_release(&c.memo);
 	lk_usable_classify(line, index);
 	/* Its DT_NEEDED (and its script's shared objects'), for the replay's end-of-line loading. */
 	for (size_t i = index; i < line->items.nr; i++) {

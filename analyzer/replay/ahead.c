@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/spin.h"
 #include "linkscope/vec.h"
 #include "ahead.h"
 
@@ -41,7 +42,7 @@ struct rp_ahead_job {
 #define AHEAD_MAX_HELD 64
 #define AHEAD_MAX_BYTES ((size_t)64 << 20)
 /*
- * How long a thread spins (pause instructions) before it sleeps on a
+ * How long a thread spins (lk_spin_hint turns) before it sleeps on a
  * condition variable: a member is read in tens of microseconds, and on a
  * VM waking a sleeping thread costs as much (context switches were 7% of
  * the scan's time with no spin); the helper spins longer, as the next
@@ -134,7 +135,7 @@ static void *helper(void *unused)
 		if (!work_waits()) {
 			pthread_mutex_unlock(&ahead.lock);
 			for (int i = 0; i < SPIN_IDLE && !__atomic_load_n(&ahead.posted, __ATOMIC_ACQUIRE); i++)
-				__builtin_ia32_pause();
+				lk_spin_hint();
 			pthread_mutex_lock(&ahead.lock);
 			__atomic_store_n(&ahead.posted, 0, __ATOMIC_RELAXED);
 			if (!work_waits() && !ahead.stop)
@@ -283,7 +284,7 @@ int rp_ahead_take(struct rp_ahead_job *j, const struct rp_reloc_filter *filter, 
 		;
 	pthread_mutex_unlock(&ahead.lock);
 	for (int i = 0; i < SPIN_TAKE && STATE(j) == JOB_READING; i++)
-		__builtin_ia32_pause();
+		lk_spin_hint();
 	pthread_mutex_lock(&ahead.lock);
 	while (STATE(j) == JOB_READING)
 		pthread_cond_wait(&ahead.done, &ahead.lock);

@@ -24,6 +24,7 @@
 
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 #include "rp.h"
 #include "trial.h"
@@ -241,8 +242,7 @@ int rp_beside_finish(struct rp_beside *b, struct lk_replay *out)
 	}
 	lk_strvec_release(&words);
 	close(b->fd);
-	while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	lk_runcmd_reap(b->pid, NULL);
 	b->pid = 0;
 	b->fd = -1;
 	return rc;
@@ -254,8 +254,7 @@ void rp_beside_cancel(struct rp_beside *b)
 		return;
 	kill(b->pid, SIGKILL);
 	close(b->fd);
-	while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	lk_runcmd_reap(b->pid, NULL);
 	b->pid = 0;
 	b->fd = -1;
 }

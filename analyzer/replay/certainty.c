@@ -173,3 +173,18 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	}
 	return why.len ? lk_buf_detach(&why) : NULL;
 }
+
+char *lk_certainty_disagreement(const struct lk_record *rec, const struct lk_line *line,
+				const struct lk_replay *rp)
+{
+	enum lk_linker own = lk_linker_of_flavor(line->flavor);
+	int linked = rec->has_exit && rec->exit_status == 0;
+	struct lk_buf why = LK_BUF_INIT;
+
+	if (!rec->has_exit || rp->linkers[own].success == linked)
+		return NULL;
+	lk_buf_addf(&why, "the replay under %s's rules says the link %s, where the recorded link %s (exit %d): the model misreads this line",
+		    own == LK_LINKER_BFD ? "GNU ld" : lk_linker_name(own), rp->linkers[own].success ? "links" : "fails",
+		    linked ? "succeeded" : "failed", rec->exit_status);
+	return lk_buf_detach(&why);
+}

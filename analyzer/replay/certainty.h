@@ -18,4 +18,15 @@
 char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
 			   const struct lk_replay *rp);
 
+/*
+ * NULL when the replay under the line's own linker's rules gives the
+ * outcome the record's real link had (or the record has none); else why
+ * not (malloc'd, one line). A replay that disagrees with the link it
+ * replays misreads the line: its verdict for that linker is unknown, never
+ * a failure (or a success) that check and whatif act on; the record's
+ * real outcome is the truth.
+ */
+char *lk_certainty_disagreement(const struct lk_record *rec, const struct lk_line *line,
+				const struct lk_replay *rp);
+
 #endif

@@ -28,6 +28,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/vec.h"
 #include "trial.h"
 
@@ -94,8 +95,7 @@ static _Noreturn void server_exit(struct server *st)
 	for (size_t i = 0; i < st->running.nr; i++)
 		kill(st->running.items[i].pid, SIGKILL);
 	for (size_t i = 0; i < st->running.nr; i++)
-		while (waitpid(st->running.items[i].pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		lk_runcmd_reap(st->running.items[i].pid, NULL);
 	_exit(0);
 }
 
@@ -163,8 +163,7 @@ static void finish_worker(struct server *st, size_t i)
 	if (lk_trial_recv_words(w.fd, &reply) < 0 || !reply.nr)
 		lk_strvec_release(&reply);
 	close(w.fd);
-	while (waitpid(w.pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	lk_runcmd_reap(w.pid, NULL);
 	answer(st, w.id, &reply);
 	lk_strvec_release(&reply);
 	free(w.id);
@@ -350,8 +349,7 @@ void lk_trial_stop(struct lk_trial_server *srv)
 		close(srv->fd);
 	srv->fd = -1;
 	if (srv->pid > 0)
-		while (waitpid(srv->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		lk_runcmd_reap(srv->pid, NULL);
 	srv->pid = 0;
 	for (size_t i = 0; i < srv->sent.nr; i++) {
 		lk_strvec_release(&srv->sent.items[i].words);

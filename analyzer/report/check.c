@@ -15,6 +15,7 @@
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
 #include "linkscope/vec.h"
+#include "md.h"
 #include "report.h"
 
 struct verdict {
@@ -279,7 +280,12 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 		lk_buf_addf(&b, "the outcome is unknown (its linker: %s): %s", cur->flavor, f->unknown);
 	else
 		outcomes_text(cur, &b);
-	fprintf(out, "## linkscope check: %s\n\n`%s`: %s.\n", result_word(cur->facts, v), cur->path, b.buf);
+	/* Every name from the record in a code span or escaped (md.h). */
+	fprintf(out, "## linkscope check: %s\n\n", result_word(cur->facts, v));
+	lk_md_code(out, cur->path, 0);
+	fputs(": ", out);
+	lk_md_text(out, b.buf, 0);
+	fputs(".\n", out);
 	lk_buf_reset(&b);
 	if (f->nr)
 		fprintf(out, "\n| severity | fact | what the success rests on | checked by replay |\n|---|---|---|---|\n");
@@ -287,7 +293,9 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 		const struct lk_fact *x = &f->items[i];
 		char *key = lk_fact_key(x);
 
-		fprintf(out, "| %s | `%s` | ", x->accepted ? "accepted" : lk_severity_name(severity(x, v->required)), key);
+		fprintf(out, "| %s | ", x->accepted ? "accepted" : lk_severity_name(severity(x, v->required)));
+		lk_md_code(out, key, LK_MD_CELL);
+		fputs(" | ", out);
 		lk_report_md_cell(out, x->text);
 		fputs(" | ", out);
 		lk_report_md_cell(out, x->replay);
@@ -296,11 +304,18 @@ static void print_markdown(FILE *out, const struct lk_check_side *cur, const str
 	}
 	if (base) {
 		outcomes_text(base, &b);
-		fprintf(out, "\nBaseline `%s`: %s.\n", base->path, b.buf);
+		fputs("\nBaseline ", out);
+		lk_md_code(out, base->path, 0);
+		fputs(": ", out);
+		lk_md_text(out, b.buf, 0);
+		fputs(".\n", out);
 	}
 	lk_buf_release(&b);
-	for (size_t i = 0; i < v->drift.nr; i++)
-		fprintf(out, "%s- **drift:** %s\n", i ? "" : "\n", v->drift.items[i]);
+	for (size_t i = 0; i < v->drift.nr; i++) {
+		fprintf(out, "%s- **drift:** ", i ? "" : "\n");
+		lk_md_text(out, v->drift.items[i], 0);
+		fputc('\n', out);
+	}
 }
 
 static json_t *required_json(unsigned required)

@@ -8,12 +8,21 @@
 #include <string.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/buf.h"
 #include "md.h"
+
+/* A control byte other than a newline (a terminal's escape, a backspace): never written as it is. */
+static int is_control(char c)
+{
+	return ((unsigned char)c < 0x20 && c != '\n' && c != '\r') || c == 0x7f;
+}
 
 static void put_char(FILE *out, char c, unsigned flags)
 {
 	if (c == '\n' || c == '\r')
 		fputc(' ', out);
+	else if (is_control(c))
+		fputc('?', out);
 	else if (c == '|' && (flags & LK_MD_CELL))
 		fputs("\\|", out);
 	else
@@ -70,4 +79,28 @@ void lk_md_code(FILE *out, const char *s, unsigned flags)
 		fputc(' ', out);
 	for (size_t i = 0; i <= longest; i++)
 		fputc('`', out);
+}
+
+/*
+ * GitHub's workflow command escaping (the runner's own: %25, %0D, %0A,
+ * and in a property %3A, %2C): a newline can never start a command of
+ * its own ("::stop-commands::", "::add-mask::"), nor a ':' end a
+ * property; control bytes as '?'.
+ */
+void lk_gh_escape(struct lk_buf *b, const char *s, int property)
+{
+	for (; s && *s; s++) {
+		if (*s == '%')
+			lk_buf_addstr(b, "%25");
+		else if (*s == '\r')
+			lk_buf_addstr(b, "%0D");
+		else if (*s == '\n')
+			lk_buf_addstr(b, "%0A");
+		else if (property && *s == ':')
+			lk_buf_addstr(b, "%3A");
+		else if (property && *s == ',')
+			lk_buf_addstr(b, "%2C");
+		else
+			lk_buf_addch(b, is_control(*s) ? '?' : *s);
+	}
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "linkscope/banned.h"
+#include "linkscope/runcmd.h"
 #include "linkscope/sha256.h"
 #include "linkscope/buf.h"
 #include "linkscope/file.h"
@@ -252,7 +253,6 @@ int lk_recdir_failed(const struct lk_index_entry *e)
 /* RECORD on stdin: copied to a private temporary file (O_EXCL, 0600) in TMPDIR, at most LK_RECORD_MAX_BYTES. */
 static char *stdin_record(struct lk_err *err)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	struct lk_buf text = LK_BUF_INIT, path = LK_BUF_INIT;
 	char chunk[65536];
 	FILE *fp = NULL;
@@ -267,7 +267,7 @@ static char *stdin_record(struct lk_err *err)
 		lk_buf_release(&text);
 		return NULL;
 	}
-	lk_buf_addf(&path, "%s/linkscope-stdin.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	lk_buf_addf(&path, "%s/linkscope-stdin.XXXXXX", lk_temp_dir());
 	if ((fd = mkstemp(path.buf)) < 0 || !(fp = fdopen(fd, "w"))) {
 		lk_err_errno(err, "cannot keep the record read from stdin in '%s'", path.buf);
 		if (fd >= 0) {

@@ -540,25 +540,6 @@ static void print_markdown(FILE *out, const struct causes *cs, size_t failed, co
 	lk_buf_release(&t);
 }
 
-/* GitHub's workflow command escaping: data, and (more) property values. */
-static void gh_escape(struct lk_buf *b, const char *s, int property)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			lk_buf_addstr(b, "%25");
-		else if (*s == '\r')
-			lk_buf_addstr(b, "%0D");
-		else if (*s == '\n')
-			lk_buf_addstr(b, "%0A");
-		else if (property && *s == ':')
-			lk_buf_addstr(b, "%3A");
-		else if (property && *s == ',')
-			lk_buf_addstr(b, "%2C");
-		else
-			lk_buf_addch(b, *s);
-	}
-}
-
 /*
  * `path` relative to `root`, as GitHub wants an annotation's file= (it
  * attaches it to the diff only then), or NULL when it is not under it.
@@ -623,7 +604,7 @@ static void gh_location(struct lk_buf *line, const struct cause *c, const char *
 	}
 	if (file) {
 		lk_buf_addstr(line, "file=");
-		gh_escape(line, file, 1);
+		lk_gh_escape(line, file, 1);
 		if (at > 0)
 			lk_buf_addf(line, ",line=%ld", at);
 		lk_buf_addstr(line, ",");
@@ -637,7 +618,7 @@ static void print_github(FILE *out, const struct causes *cs, const struct lk_sum
 
 	changed_note(&msg, cs);
 	if (msg.len) {
-		gh_escape(&line, msg.buf, 0);
+		lk_gh_escape(&line, msg.buf, 0);
 		fprintf(out, "::notice title=linkscope%%3A inputs changed since the link::%s\n", line.buf);
 	}
 	for (size_t i = 0; i < cs->shown; i++) {
@@ -666,9 +647,9 @@ static void print_github(FILE *out, const struct causes *cs, const struct lk_sum
 		lk_buf_addstr(&line, "::error ");
 		gh_location(&line, c, opt->root);
 		lk_buf_addstr(&line, "title=");
-		gh_escape(&line, t.buf, 1);
+		lk_gh_escape(&line, t.buf, 1);
 		lk_buf_addstr(&line, "::");
-		gh_escape(&line, msg.buf, 0);
+		lk_gh_escape(&line, msg.buf, 0);
 		fprintf(out, "%s\n", line.buf);
 	}
 	lk_buf_release(&line);

@@ -569,14 +569,34 @@ static void this_tree(const struct lk_record *base, const struct crate *c, const
 
 /* ---- what the prediction cannot see ---- */
 
+/* Is an rlib of package `pkg` (its first `len` bytes) on the baseline's line ("lib<crate>-<hash>.rlib")? */
+static int rlib_on_line(const struct lk_record *base, const char *pkg, size_t len)
+{
+	struct lk_buf want = LK_BUF_INIT;
+	int yes = 0;
+
+	lk_buf_addstr(&want, "/lib");
+	for (size_t i = 0; i < len; i++)
+		lk_buf_addch(&want, pkg[i] == '-' ? '_' : pkg[i]);
+	lk_buf_addch(&want, '-');
+	for (size_t i = 0; i < base->args.nr && !yes; i++)
+		yes = strstr(base->args.items[i].text, want.buf) && lk_str_ends_with(base->args.items[i].text, ".rlib");
+	lk_buf_release(&want);
+	return yes;
+}
+
 /*
  * Other packages' build scripts that ran again since the baseline and
- * link native libraries: what they link reaches this line through their
- * rlibs, and `cargo check` builds none: the baseline's are read.
+ * link native libraries now, or whose rlib is on the line (a script that
+ * stopped printing a rustc-link-lib): what they link reaches this line
+ * through their rlibs, `cargo check` builds none, and the baseline's
+ * record does not keep what they printed then: the baseline's are read.
  */
-static void other_scripts(const char *build_dir, const struct crate *c, int64_t since_ns,
+static void other_scripts(const struct lk_record *base, const char *build_dir, const struct crate *c,
 			  struct lk_whatif_line *out)
 {
+	int64_t since_ns = base->start_ns;
+
 	struct lk_buf path = LK_BUF_INIT, why = LK_BUF_INIT;
 	DIR *d = opendir(build_dir);
 	struct dirent *e;
@@ -599,11 +619,13 @@ static void other_scripts(const char *build_dir, const struct crate *c, int64_t 
 			for (size_t i = 0; i < lines.nr; i++)
 				libs |= lk_str_starts_with(lines.items[i], "rustc-link-lib=");
 		lk_strvec_release(&lines);
-		if (!libs)
+		if (!libs && !rlib_on_line(base, e->d_name, len - 17))
 			continue;
 		lk_buf_reset(&why);
-		lk_buf_addf(&why, "the build script of '%.*s' ran again since the baseline and links native libraries: they reach this link through its rlib, which `cargo check` does not build, so the baseline's is read (%s)",
-			    (int)(len - 17), e->d_name, path.buf);
+		lk_buf_addf(&why, "the build script of '%.*s' ran again since the baseline and %s: what it links reaches this link through its rlib, which `cargo check` does not build, so the baseline's is read (%s)",
+			    (int)(len - 17), e->d_name,
+			    libs ? "links native libraries" : "its rlib is on this line (a rustc-link-lib it printed then may be gone)",
+			    path.buf);
 		lk_strvec_push(&out->cannot_see, why.buf);
 	}
 	if (d)
@@ -789,7 +811,7 @@ int lk_whatif_from_cargo(const struct lk_record *base, const char *target_dir, c
 	if (!lk_strvec_equal(&old.libs, &new.libs) && c.pkg_has_lib)
 		lk_strvec_push(&out->cannot_see, "the package's rustc-link-lib lines changed: they reach this crate through the package's own rlib, which `cargo check` does not build");
 	lk_strvec_push(&out->said, "the Rust code's objects and rlibs are the baseline's: `cargo check` compiles no object, so a change in Rust code since the baseline (a new extern \"C\" reference) is not seen");
-	other_scripts(build_dir, &c, base->start_ns, out);
+	other_scripts(base, build_dir, &c, out);
 	rust_sources_changed(build_dir, &c, base->start_ns, out->cwd ? out->cwd : base->cwd, out);
 	rc = 0;
 out:

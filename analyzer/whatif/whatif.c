@@ -29,6 +29,7 @@
 #include "driver_words.h"
 #include "explain.h"
 #include "fix.h"
+#include "md.h"
 #include "replay.h"
 #include "report.h"
 #include "resolve.h"
@@ -382,10 +383,23 @@ static void print_head(FILE *out, const struct run *r, int md)
 	static const char *const says[] = { "links", "fails", "", "cannot tell" };
 	const struct verdict *v = r->v;
 
-	fprintf(out, md ? "## linkscope whatif: the next link of `%s` %s\n\n" : "whatif: the next link of %s %s\n",
-		r->next->output ? lk_path_base(r->next->output) : "?", says[v->status]);
-	fprintf(out, md ? "- source: %s `%s`\n" : "  source: %s %s\n", r->wl->source, r->wl->read ? r->wl->read : "?");
-	fprintf(out, md ? "- baseline: `%s` (%s)\n" : "  baseline: %s (%s)\n", r->opt->baseline, baseline_outcome(r->base));
+	const char *name = r->next->output ? lk_path_base(r->next->output) : "?";
+	const char *read = r->wl->read ? r->wl->read : "?";
+
+	if (!md) {
+		fprintf(out, "whatif: the next link of %s %s\n", name, says[v->status]);
+		fprintf(out, "  source: %s %s\n", r->wl->source, read);
+		fprintf(out, "  baseline: %s (%s)\n", r->opt->baseline, baseline_outcome(r->base));
+	} else {
+		/* Every name from the record or the build in a code span (md.h). */
+		fputs("## linkscope whatif: the next link of ", out);
+		lk_md_code(out, name, 0);
+		fprintf(out, " %s\n\n- source: %s ", says[v->status], r->wl->source);
+		lk_md_code(out, read, 0);
+		fputs("\n- baseline: ", out);
+		lk_md_code(out, r->opt->baseline, 0);
+		fprintf(out, " (%s)\n", baseline_outcome(r->base));
+	}
 	fprintf(out, md ? "- predicted: GNU ld %s, lld %s, mold %s; the line's own linker is %s\n"
 			: "  predicted: GNU ld %s, lld %s, mold %s; the line's own linker is %s\n",
 		linker_word(v, LK_LINKER_BFD), linker_word(v, LK_LINKER_LLD), linker_word(v, LK_LINKER_MOLD),
@@ -517,6 +531,7 @@ static int print_json(FILE *out, const struct run *r)
 static void print_github(FILE *out, const struct run *r)
 {
 	const char *name = r->next->output ? lk_path_base(r->next->output) : "the target";
+	struct lk_buf said = LK_BUF_INIT;
 
 	if (r->v->status == LK_WHATIF_FAILS) {
 		struct lk_summary_options sopt = { "github", NULL, NULL, r->opt->line, 1, 0, 0, r->opt->root };
@@ -527,12 +542,15 @@ static void print_github(FILE *out, const struct run *r)
 		lk_summary_parts_release(&parts);
 		return;
 	}
+	lk_gh_escape(&said, name, 0);
 	if (r->v->status == LK_WHATIF_LINKS) {
-		fprintf(out, "::notice title=linkscope whatif::the link of %s is predicted to succeed\n", name);
-		return;
+		fprintf(out, "::notice title=linkscope whatif::the link of %s is predicted to succeed\n", said.buf);
+	} else {
+		lk_buf_addstr(&said, " links cannot be told: ");
+		lk_gh_escape(&said, r->v->cannot_tell.nr ? r->v->cannot_tell.items[0] : "see the report", 0);
+		fprintf(out, "::warning title=linkscope whatif::whether %s\n", said.buf);
 	}
-	fprintf(out, "::warning title=linkscope whatif::whether %s links cannot be told: %s\n", name,
-		r->v->cannot_tell.nr ? r->v->cannot_tell.items[0] : "see the report");
+	lk_buf_release(&said);
 }
 
 /* ---- the command ---- */

@@ -284,6 +284,9 @@ struct lk_record {
  * fields. Release with lk_record_release().
  */
 int lk_record_load(const char *path, struct lk_record *out, struct lk_err *err);
+
+/* The same, the file named `name` in what it says (a bundle's record.json, not the private dir's file). */
+int lk_record_load_as(const char *path, const char *name, struct lk_record *out, struct lk_err *err);
 void lk_record_release(struct lk_record *rec);
 /* The value of an environment variable as recorded, or NULL. */
 const char *lk_record_env(const struct lk_record *rec, const char *name);

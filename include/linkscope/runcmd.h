@@ -12,6 +12,7 @@
 #define LINKSCOPE_RUNCMD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "linkscope/buf.h"
 
@@ -87,6 +88,13 @@ int lk_runcmd_finish(struct lk_runcmd_job *job, struct lk_runcmd_result *res);
 int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
 
 /*
+ * Wait for the child `pid` to end, EINTR retried: the one wait for every
+ * child we make (a command's, a pool worker's, a trial's); its status into
+ * `status` unless NULL.
+ */
+void lk_runcmd_reap(pid_t pid, int *status);
+
+/*
  * Keep lk_runcmd.keep's answers in `dir` too (a private dir the caller
  * checked: the analyzer's cache), for the next process: a file per
  * program (its path, argv, and which file it is: device, inode, size,
@@ -95,8 +103,15 @@ int lk_runcmd(const struct lk_runcmd *cmd, struct lk_runcmd_result *res);
 void lk_runcmd_keep_in(const char *dir);
 
 /*
- * A new private (0700) directory for a helper's files: $TMPDIR/PREFIX-XXXXXX
- * ($TMPDIR when absolute, else /tmp), malloc'd; NULL with errno on failure.
+ * The directory temporary files go in, the one place that names it:
+ * $TMPDIR when it is an absolute path, else /tmp (a relative TMPDIR would
+ * follow the cwd; an empty one is unset).
+ */
+const char *lk_temp_dir(void);
+
+/*
+ * A new private (0700) directory for a helper's files: lk_temp_dir()'s
+ * PREFIX-XXXXXX, malloc'd; NULL with errno on failure.
  */
 char *lk_scratch_dir(const char *prefix);
 

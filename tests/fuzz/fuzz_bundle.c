@@ -5,18 +5,26 @@
  * members (names, types, sizes, pax headers) and not on zstd's framing;
  * an input starting with 'Z' goes in as the compressed stream itself.
  * Every refusal is one line naming the bundle, and nothing is left: an
- * accepted bundle's dir holds only the names a bundle holds.
+ * accepted bundle's dir holds only the names a bundle holds, and its
+ * manifest is adopted (lk_bundle_adopt). An input starting with 'M' is a
+ * manifest.json itself, beside a record.json and one blob: "@R@" in it
+ * becomes the record's SHA-256 and "@B@" the blob's, which a fuzzer
+ * would not find, so that the manifest's reader is reached past them.
  */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zstd.h>
 
 #include "bundle.h"
+#include "linkscope/buf.h"
+#include "linkscope/record.h"
+#include "linkscope/sha256.h"
 #include "linkscope/runcmd.h"
 
 static const unsigned char magic[32] = {
@@ -48,16 +56,87 @@ static void check_dir(const char *dir)
 	closedir(d);
 }
 
+/* The unpacked `dir`'s manifest adopted into an empty record: 0, or a refusal in one line naming `bundle`. */
+static void adopt(const char *dir, const char *bundle)
+{
+	struct lk_err err = LK_ERR_INIT;
+	struct lk_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	if (lk_bundle_adopt(&rec, dir, bundle, &err) < 0 && (!strstr(err.msg, bundle) || strchr(err.msg, '\n')))
+		abort();
+	lk_record_release(&rec);
+}
+
+static void put(const char *dir, const char *name, const void *text, size_t n)
+{
+	struct lk_buf path = LK_BUF_INIT;
+	FILE *f;
+
+	lk_buf_addf(&path, "%s/%s", dir, name);
+	if (!(f = fopen(path.buf, "w")))
+		abort();
+	fwrite(text, 1, n, f);
+	fclose(f);
+	lk_buf_release(&path);
+}
+
+/* 'M': the manifest's reader alone, on a dir laid out as lk_bundle_unpack leaves one. */
+static void manifest_only(const uint8_t *data, size_t size)
+{
+	static const char record[] = "{}", blob[] = "blob";
+	char rsha[65], bsha[65];
+	struct lk_buf man = LK_BUF_INIT, name = LK_BUF_INIT;
+	struct lk_sha256 h;
+	char *dir = lk_scratch_dir("fuzz-bundle");
+
+	if (!dir)
+		abort();
+	lk_sha256_init(&h);
+	lk_sha256_update(&h, record, strlen(record));
+	lk_sha256_final_hex(&h, rsha);
+	lk_sha256_init(&h);
+	lk_sha256_update(&h, blob, strlen(blob));
+	lk_sha256_final_hex(&h, bsha);
+	for (size_t i = 0; i < size; i++)
+		if (i + 3 <= size && (!memcmp(data + i, "@R@", 3) || !memcmp(data + i, "@B@", 3))) {
+			lk_buf_addstr(&man, data[i + 1] == 'R' ? rsha : bsha);
+			i += 2;
+		} else {
+			lk_buf_addch(&man, (char)data[i]);
+		}
+	put(dir, "manifest.json", man.buf, man.len);
+	put(dir, "record.json", record, strlen(record));
+	lk_buf_addf(&name, "%s/blobs", dir);
+	if (mkdir(name.buf, 0700) < 0)
+		abort();
+	lk_buf_reset(&name);
+	lk_buf_addf(&name, "blobs/%s", bsha);
+	put(dir, name.buf, blob, strlen(blob));
+	adopt(dir, "fuzz.lkb");
+	lk_scratch_remove(dir);
+	free(dir);
+	lk_buf_release(&man);
+	lk_buf_release(&name);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/fuzz-bundle.XXXXXX";
 	struct lk_err err = LK_ERR_INIT;
-	size_t bound = ZSTD_compressBound(size), n;
-	unsigned char *z = malloc(bound + 1);
+	size_t bound, n;
+	unsigned char *z;
 	char *dir;
 	FILE *fp;
-	int fd = mkstemp(path);
+	int fd;
 
+	if (size && data[0] == 'M') {
+		manifest_only(data + 1, size - 1);
+		return 0;
+	}
+	bound = ZSTD_compressBound(size);
+	z = malloc(bound + 1);
+	fd = mkstemp(path);
 	if (fd < 0 || !(fp = fdopen(fd, "w")))
 		abort();
 	fwrite(magic, 1, sizeof(magic), fp);
@@ -71,11 +150,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fclose(fp);
 	free(z);
-	dir = lk_bundle_unpack(path, &err);
+	dir = lk_bundle_unpack(path, path, &err);
 	if (!dir && (!strstr(err.msg, path) || strchr(err.msg, '\n')))
 		abort();
 	if (dir) {
 		check_dir(dir);
+		adopt(dir, path);
 		lk_scratch_remove(dir);
 		free(dir);
 	}

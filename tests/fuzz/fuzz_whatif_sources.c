@@ -1,13 +1,17 @@
 /*
  * libFuzzer target: whatif's readers of a build that has not linked
- * (analyzer/whatif/cmake.c, make.c, argv_file.c) and the shell splitter
- * under them (common/shwords.c). Their files come from a build tree or a
- * CI log: untrusted. Input: the files' texts, separated by NUL bytes, in
+ * (analyzer/whatif/cmake.c, make.c, argv_file.c, cargo.c with
+ * cargo_config.c and common/cargo_output.c) and the shell splitter under
+ * them (common/shwords.c). Their files come from a build tree or a CI
+ * log: untrusted. Input: the files' texts, separated by NUL bytes, in
  * this order: make-n.txt, b/build.ninja, b/CMakeFiles/rules.ninja,
  * b/CMakeFiles/TargetDirectories.txt, b/CMakeFiles/app.dir/link.txt,
- * argv.txt; "@D@" in them becomes the scratch dir they are written to.
- * The baseline links `cc main.o -o app` in b/. Each reader is asked with
- * and without --target app; the first file is also split as sh would.
+ * argv.txt, the build script's output now (cargo check's), the
+ * baseline's build-script directives (one a line), b/.cargo/config.toml;
+ * "@D@" in them becomes the scratch dir they are written to. The
+ * baseline links `cc main.o -o app` in b/, and for cargo is rustc's link
+ * of bin crate app of package app. Each reader is asked with and without
+ * --target app; the first file is also split as sh would.
  * make fuzz gives it inputs of up to 4 MiB: a reader superlinear in its
  * file is a libFuzzer timeout (issue #29).
  */
@@ -17,14 +21,17 @@
 #include <string.h>
 
 #include "linkscope/buf.h"
+#include "linkscope/env.h"
 #include "linkscope/shwords.h"
 #include "linkscope/vec.h"
 #include "source.h"
 
 static const char *const files[] = {
 	"make-n.txt", "b/build.ninja", "b/CMakeFiles/rules.ninja", "b/CMakeFiles/TargetDirectories.txt",
-	"b/CMakeFiles/app.dir/link.txt", "argv.txt",
+	"b/CMakeFiles/app.dir/link.txt", "argv.txt", "t/debug/build/app-0123456789abcdef/output",
+	"old-directives.txt", "b/.cargo/config.toml",
 };
+#define OLD_DIRECTIVES 7
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
 static char dir[] = "/tmp/lk-fuzz-whatif.XXXXXX";
@@ -50,7 +57,8 @@ static const char *scratch(void)
 		if (!mkdtemp(dir))
 			abort();
 		atexit(scratch_remove);
-		lk_buf_addf(&p, "mkdir -p %s/b/CMakeFiles/app.dir", dir);
+		lk_buf_addf(&p, "mkdir -p %s/b/CMakeFiles/app.dir %s/b/.cargo %s/t/debug/build/app-0123456789abcdef %s/t/debug/deps",
+			    dir, dir, dir, dir);
 		if (system(p.buf) != 0)
 			abort();
 		lk_buf_release(&p);
@@ -93,13 +101,59 @@ static void check_line(int rc, struct lk_whatif_line *l)
 	*l = empty;
 }
 
+/*
+ * The cargo reader, of a baseline that rustc linked: its argv, its
+ * package (CARGO_PKG_NAME), its build script's output then and its
+ * directives (`old`, one a line); the target dir is the scratch dir's t/.
+ */
+static void ask_cargo(struct lk_record *rec, const char *d, const struct lk_buf *old, struct lk_whatif_line *l)
+{
+	struct lk_envvar pkg = { (char *)"CARGO_PKG_NAME", (char *)"app" };
+	struct lk_buf outdir = LK_BUF_INIT, target = LK_BUF_INIT, then = LK_BUF_INIT;
+	struct lk_err err = LK_ERR_INIT;
+	const char *p = old->buf, *nl;
+
+	lk_buf_addf(&outdir, "%s/t/debug/deps", d);
+	lk_buf_addf(&target, "%s/t", d);
+	lk_buf_addf(&then, "%s/t/debug/build/app-0123456789abcdef/output", d);
+	rec->caller_is_rustc = 1;
+	lk_strvec_push(&rec->caller_argv, "rustc");
+	lk_strvec_push(&rec->caller_argv, "--crate-name");
+	lk_strvec_push(&rec->caller_argv, "app");
+	lk_strvec_push(&rec->caller_argv, "--crate-type");
+	lk_strvec_push(&rec->caller_argv, "bin");
+	lk_strvec_push(&rec->caller_argv, "--out-dir");
+	lk_strvec_push(&rec->caller_argv, outdir.buf);
+	rec->env.items = &pkg;
+	rec->env.nr = 1;
+	for (; old->len && p < old->buf + old->len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(old->buf + old->len - p));
+		if (!nl)
+			nl = old->buf + old->len;
+		lk_strvec_push_owned(&rec->build_directives, lk_xstrndup(p, (size_t)(nl - p)));
+	}
+	for (int withtarget = 0; withtarget < 2; withtarget++) {
+		rec->build_output = withtarget ? NULL : then.buf;	/* an old record keeps no directives */
+		check_line(lk_whatif_from_cargo(rec, target.buf, withtarget ? "app" : NULL, NULL, l, &err), l);
+	}
+	rec->build_output = NULL;
+	rec->env.items = NULL;
+	rec->env.nr = 0;
+	rec->caller_is_rustc = 0;
+	lk_strvec_release(&rec->caller_argv);
+	lk_strvec_release(&rec->build_directives);
+	lk_buf_release(&outdir);
+	lk_buf_release(&target);
+	lk_buf_release(&then);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *d = scratch();
 	struct lk_record rec;
 	struct lk_whatif_line l = LK_WHATIF_LINE_INIT;
 	struct lk_err err = LK_ERR_INIT;
-	struct lk_buf cwd = LK_BUF_INIT, path = LK_BUF_INIT, first = LK_BUF_INIT, body = LK_BUF_INIT;
+	struct lk_buf cwd = LK_BUF_INIT, path = LK_BUF_INIT, first = LK_BUF_INIT, body = LK_BUF_INIT, old = LK_BUF_INIT;
 	struct lk_sh_tokens t = LK_SH_TOKENS_INIT;
 	size_t at = 0;
 
@@ -110,6 +164,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		put(d, files[k], data + at, n, &body);
 		if (k == 0)
 			lk_buf_add(&first, body.buf, body.len);
+		if (k == OLD_DIRECTIVES)
+			lk_buf_add(&old, body.buf, body.len);
 		at += n + 1;
 	}
 	lk_sh_split(first.buf, first.len, &t, &err);
@@ -141,10 +197,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lk_buf_reset(&path);
 	lk_buf_addf(&path, "%s/argv.txt", d);
 	check_line(lk_whatif_from_argv_file(&rec, path.buf, &l, &err), &l);
+	ask_cargo(&rec, d, &old, &l);
 	free(rec.args.items);
 	lk_buf_release(&cwd);
 	lk_buf_release(&path);
 	lk_buf_release(&first);
 	lk_buf_release(&body);
+	lk_buf_release(&old);
 	return 0;
 }

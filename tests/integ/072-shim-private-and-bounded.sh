@@ -19,7 +19,11 @@ check_eq "blobs dir 0700" 700 "$(stat -c %a "$LINKSCOPE_DIR/blobs")"
 check_eq "kept copy 0600" 600 "$(stat -c %a "$LINKSCOPE_DIR/$(rec "$r" 'r["kept"][0]["blob"]')")"
 mkdir -p open && chmod 755 open
 LINKSCOPE_DIR=$T/open "$SHIM" main.o -o x
-check_eq "an existing record dir of ours is made 0700" 700 "$(stat -c %a open)"
+check_eq "an existing record dir of ours keeps its mode (not ours to change)" 755 "$(stat -c %a open)"
+check_eq "and is recorded into, the record private" 600 "$(stat -c %a open/2*.json)"
+# Made by the shim, parents too: 0700 even under a umask that takes the owner's bits.
+(umask 0277 && LINKSCOPE_DIR=$T/made/deep "$SHIM" main.o -o x)
+check_eq "a dir the shim made is 0700 whatever the umask" "700 700" "$(echo $(stat -c %a made made/deep))"
 
 # The /tmp fallback (no LINKSCOPE_DIR, XDG_STATE_HOME or absolute HOME), as user nobody.
 fb=/tmp/linkscope-65534
@@ -52,10 +56,9 @@ exec 9>&-
 # A self-including @file of 1,000 arguments: gcc fails with "too many @-files"; so does
 # the shim's expansion, fast, and the record stays the size of the argv.
 "$PY" -c "open('self.rsp','w').write(' '.join(['@self.rsp'] * 1000))"
-start=$(date +%s)
+# Its end by itself, not by the hang guard (timeout's 124; issue #47: no wall time against a bound).
 run_capture self timeout 60 "$SHIM" main.o @self.rsp -o y
-check_eq "self-including @file: the driver's failure" 1 "$(cat "$T/self.rc")"
-check "self-including @file: done in seconds" test $(( $(date +%s) - start )) -lt 20
+check_eq "self-including @file: the driver's failure, not the hang guard's" 1 "$(cat "$T/self.rc")"
 r=$(last_record)
 check_contains "the error is recorded" "$(rec "$r" 'r["warnings"]')" "too many @-files (more than 2000)"
 check_eq "argv_expanded is the argv" 5 "$(rec "$r" 'len(r["argv_expanded"])')"
@@ -79,10 +82,10 @@ echo "link failed" >&2
 exit 1
 SH
 chmod +x hang-driver
-start=$(date +%s)
+# The shim cuts it at 10 s (LK_EXPAND_TIMEOUT_MS); the driver would sleep 120 and the hang
+# guard end the shim at 100 with 124: the link's own status says the shim gave up, no clock.
 run_capture hang timeout 100 "$SHIM" -- ./hang-driver main.o -o z
-check_eq "hung -###: the link's own status" 1 "$(cat "$T/hang.rc")"
-check "hung -###: the shim gives up in seconds, not minutes" test $(( $(date +%s) - start )) -lt 30
+check_eq "hung -###: the link's own status (the shim gave up, not the hang guard)" 1 "$(cat "$T/hang.rc")"
 check_contains "and says so in the record" "$(rec "$(last_record)" 'r["warnings"]')" "the driver's -### expansion could not be run"
 
 # A link ended by a signal: no -### run afterwards.

@@ -92,11 +92,11 @@ with open(p, 'wb') as f:
     f.write(b)
     f.truncate((2 << 30) + (2 << 20))
 PY
-start=$(date +%s%N)
+# The indexer cuts a file at 2 s of its own (docs/security.md); the hang guard, 30 s, is 15 times
+# that, and its 124 a failed check (issue #47: no wall time against a bound here). NEEDSWORK(#47):
+# that cut is a time, so the pages read before it depend on the machine (326 MB here), not a count.
 run_capture sp timeout 30 "$LINKSCOPE" index --cache-dir "$T/idx2" sparse
-took=$((($(date +%s%N) - start) / 1000000))
-check_eq "index of a sparse 2 GiB .so: completes" 0 "$(cat "$T/sp.rc")"
-check "index of a sparse 2 GiB .so: bounded (took ${took} ms; the bound is 2 s a file)" test "$took" -lt 5000
+check_eq "index of a sparse 2 GiB .so: completes, cut by the indexer, not the hang guard" 0 "$(cat "$T/sp.rc")"
 check_contains "index of a sparse 2 GiB .so: no names taken from it" "$(cat "$T/sp.out")" "0 exported names"
 rm -f sparse/libhuge.so
 

@@ -40,10 +40,32 @@ check_contains "another user's group-writable dir: refused" "$(cat "$T/grp.err")
 	"refusing record directory '$T/grp': owned by another user"
 check_eq "and not recorded" 0 "$(count_json grp)"
 
+# 1b. A dir of ours open to all (1777, as a CI container's /tmp or a shared
+# build dir): not ours to change. Refused with one line, its mode as it was,
+# the link as without the shim; LINKSCOPE_DIR_SHARED=1 records into it as it is.
+mkdir ownopen && chmod 1777 ownopen
+run_capture oo env LINKSCOPE_DIR="$T/ownopen" "$SHIM" main.o -o x1o
+check_eq "our own 1777 dir: the link's status" "$(cat "$T/direct.rc")" "$(cat "$T/oo.rc")"
+check_eq "and it linked" hello "$(./x1o)"
+check "and the same stdout" cmp -s "$T/direct.out" "$T/oo.out"
+check_eq "its mode unchanged" 1777 "$(stat -c %a ownopen)"
+check_eq "one line on stderr" 1 "$(wc -l <"$T/oo.err")"
+check_contains "which names the dir and the cause" "$(cat "$T/oo.err")" \
+	"linkscope-cc: warning: this link is not recorded: refusing record directory '$T/ownopen': writable by others (uid 0, mode 1777); LINKSCOPE_DIR_SHARED=1 uses it anyway"
+check_eq "nothing recorded there" "" "$(ls -A ownopen)"
+run_capture oos env LINKSCOPE_DIR="$T/ownopen" LINKSCOPE_DIR_SHARED=1 "$SHIM" main.o -o x1o
+check_eq "with LINKSCOPE_DIR_SHARED=1: the link's status" 0 "$(cat "$T/oos.rc")"
+check_contains "one warning line" "$(cat "$T/oos.err")" \
+	"linkscope-cc: warning: using record directory '$T/ownopen' (writable by others: uid 0, mode 1777) as LINKSCOPE_DIR_SHARED=1 asks"
+check_eq "recorded" 1 "$(count_json ownopen)"
+check_eq "its mode still unchanged" 1777 "$(stat -c %a ownopen)"
+check_eq "the record private" 600 "$(stat -c %a ownopen/2*.json)"
+
 # 2. A dir of ours whose blobs/ or views/ another user made (while it was open to all).
 for sub in blobs views; do
 	mkdir -p "own-$sub" && chmod 1777 "own-$sub"
 	nobody mkdir -m 0777 "own-$sub/$sub"
+	chmod 700 "own-$sub"	# closed since: the dir is ours and private, its subdir is not
 	run_capture "$sub" env LINKSCOPE_DIR="$T/own-$sub" "$SHIM" main.o -o x2
 	check_eq "$sub/ of another user: the link's status" 0 "$(cat "$T/$sub.rc")"
 	check_eq "$sub/ of another user: one line on stderr" 1 "$(wc -l <"$T/$sub.err")"

@@ -136,6 +136,10 @@ out_stdin=$("$REAL" explain - <"$LINKSCOPE_DIR/$id_bad.json" | sed 1d)
 check_eq "RECORD '-': the same analysis from stdin" "$out_file" "$out_stdin"
 check_contains "RECORD '-': named so" "$("$REAL" explain - <"$LINKSCOPE_DIR/$id_bad.json" | head -n 1)" "replay of -: the link fails"
 check_eq "RECORD '-': its temporary copy is gone" "" "$(ls "$TMPDIR" | grep linkscope-stdin)"
+# One rule names the temp dir (lk_temp_dir, as lk_scratch_dir): TMPDIR when absolute, else /tmp.
+run_capture reltmp env TMPDIR=no-such-relative-dir "$REAL" explain - <"$LINKSCOPE_DIR/$id_bad.json"
+check_eq "RECORD '-' under a relative TMPDIR: read through /tmp, as the scratch dirs are" 0 "$(cat "$T/reltmp.rc")"
+check_eq "the same analysis" "$out_stdin" "$(sed 1d "$T/reltmp.out")"
 run_capture empty "$REAL" show - </dev/null
 check_eq "RECORD '-' empty: one line" "linkscope: cannot read a record from stdin: it is empty" "$(cat "$T/empty.err")"
 

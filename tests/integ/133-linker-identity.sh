@@ -106,4 +106,44 @@ chmod +x odd/ld
 "$SHIM" -Bodd/ -L. main.o -lgood -o po
 check_eq "an unknown program: the flavor asked for, its version kept" "default some wrapper 1.0 None" \
 	"$(rec "$(last_record)" 'r["linker"]["flavor"] + " " + r["linker"]["version"] + " " + str(r["linker"]["identified_by"])')"
+
+# A --version that hangs (killed at the shim's 5 s): no answer is cached as the answers are,
+# so the next link does not wait for it again. Counted by the fake's own marker, not by the clock.
+mkdir hang
+cat >hang/ld <<EOF
+#!/bin/sh
+if [ "\$1" = --version ]; then echo asked >>"$T/hang-asked"; exec sleep 30; fi
+exec "$(command -v ld)" "\$@"
+EOF
+chmod +x hang/ld
+for i in 1 2; do
+	check_eq "a hanging --version, link $i: links" 0 "$("$SHIM" -Bhang/ -L. main.o -lgood -o "ph$i"; echo $?)"
+done
+check_eq "its --version is asked once over two links" 1 "$(wc -l <"$T/hang-asked")"
+check_eq "and the record names no version" None "$(rec "$(last_record)" 'str(r["linker"]["version"])')"
+
+# Only the linker the link ran is asked, after it ran (issue #41 point 6). A fake ld that
+# notes every run of it: a compile that fails, or a driver that rejects its line, runs no linker.
+mkdir fake
+cat >fake/ld <<EOF
+#!/bin/sh
+echo "\$*" >>"$T/fake-ran"
+exec "$(command -v ld)" "\$@"
+EOF
+chmod +x fake/ld
+printf 'int main(void) { return undeclared; }\n' >broken.c
+check_eq "a failed compile: the driver's status" "$(cc -Bfake/ broken.c -o pb 2>/dev/null; echo $?)" \
+	"$("$SHIM" -Bfake/ broken.c -o pb 2>/dev/null; echo $?)"
+check_eq "a failed compile runs no linker program" absent "$(test -e fake-ran && cat fake-ran || echo absent)"
+check_eq "a rejected line: the driver's status" "$(cc -Bfake/ --no-such-option main.o -o pb 2>/dev/null; echo $?)" \
+	"$("$SHIM" -Bfake/ --no-such-option main.o -o pb 2>/dev/null; echo $?)"
+check_eq "a rejected line runs no linker program" absent "$(test -e fake-ran && cat fake-ran || echo absent)"
+check_eq "a link that fails in the linker: fails" 1 "$("$SHIM" -Bfake/ main.o -o pb 2>/dev/null; echo $?)"
+check_eq "the linker ran, then its --version was asked" "link --version" \
+	"$(awk '{print ($1 == "--version" ? "--version" : "link")}' fake-ran | tr '\n' ' ' | sed 's/ $//')"
+check_contains "and identified" "$(rec "$(last_record)" 'r["linker"]["version"]')" "GNU ld"
+# A relative GCC_EXEC_PREFIX: collect2 runs the ld under it from the link's cwd; the record names that one.
+check_eq "GCC_EXEC_PREFIX=gep/ (relative): links" 0 \
+	"$(GCC_EXEC_PREFIX=gep/ "$SHIM" -L. -lgood main.o -o p-rel 2>/dev/null; echo $?)"
+check_eq "the record's linker is the one under it" "mold gep/$(cc -dumpmachine)/$(cc -dumpversion)/ld -print-prog-name" "$(linker_of)"
 finish

@@ -67,4 +67,24 @@ check_eq "over the bound, a file: links and runs" 0 "$(LINKSCOPE_KEEP_MAX=1000 "
 
 # 6. "-" with no -x is gcc's error, unchanged, and stdin is not read for it.
 check_eq "'-' without -x: gcc's own failure" 1 "$(echo x | "$SHIM" - -o p7 2>/dev/null; echo $?)"
+
+# 7. A stdin that stays silent, which the driver never reads (issue #41 point 5): the
+# driver starts first and fails at once as without the shim; nothing waits for stdin.
+# (timeout 10 is a hang guard, not a timer: the shim used to block until stdin ended.)
+mkfifo silent
+sleep 25 >silent &
+writer=$!
+run_capture plainsilent timeout 10 cc -xc - --no-such-option <silent
+run_capture silent timeout 10 "$SHIM" -xc - --no-such-option <silent
+kill "$writer" 2>/dev/null
+check_eq "a silent stdin: the driver's status, at once" "$(cat "$T/plainsilent.rc")" "$(cat "$T/silent.rc")"
+check_contains "and its message" "$(cat "$T/silent.err")" "no-such-option"
+check_eq "no copy of a stdin that had not ended" "" "$(kept_of)"
+check_contains "the record says why" "$(rec "$(last_record)" 'r["warnings"]')" \
+	"no copy kept of the source read from stdin: it had not ended when the driver did"
+# And a real one through a pipe still links and keeps its source.
+check_eq "echo | -xc -: links" 0 "$(echo 'int main(){return 0;}' | "$SHIM" -xc - -o p8; echo $?)"
+check_eq "its program runs" 0 "$(./p8; echo $?)"
+check_eq "its source kept" "$(echo 'int main(){return 0;}' | sha256sum | cut -d' ' -f1)" \
+	"$(rec "$(last_record)" '[k["sha256"] for k in r["kept"] if k["reason"] == "stdin-source"][0]')"
 finish

@@ -85,6 +85,12 @@ static void test_ldopt_separate_value(void **state)
 	/* One letter, its value joined. */
 	assert_non_null(lk_ldopt_find(LK_LDOPT_LLD14, "-lfoo", &v));
 	assert_string_equal(v, "foo");
+	/* rustc's -Wl,-O1 on every optimized link: GNU ld's getopt reads "-O" with the value "1" (issue #40). */
+	expect_refusal(LK_LDOPT_BFD, "-O1", NULL, "", "");
+	assert_true(lk_ldopt_takes_next(LK_LDOPT_BFD, "-O"));
+	assert_non_null(lk_ldopt_find(LK_LDOPT_BFD, "-eentry", &v));
+	assert_string_equal(v, "entry");
+	expect_refusal(LK_LDOPT_BFD, "--O1", NULL, "unrecognized option '--O1'", "--EB");
 }
 
 int main(void)

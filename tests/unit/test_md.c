@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linkscope/buf.h"
 #include "md.h"
 #include "probe.h"
 
@@ -63,6 +64,68 @@ static void test_md_code_fence(void **state)
 	check(lk_md_code, "", 0, "(empty)");
 }
 
+/* The names every --format github and Markdown writer is fed (issue #41, point 1). */
+static const char *const hostile[] = {
+	"app\n::stop-commands::x\n::add-mask::y", "a\r::error::b", "100%0A::warning::c", "a|b||c",
+	"```x``` `y`", "<img src=x onerror=alert(1)>", "<!-- -->&lt;", "\x1b]0;title\x07\x1b[31mred\x1b[0m\b",
+	"- item", "# head", "1. list", "[l](http://x)", "*e* _u_ ~s~",
+};
+
+/* Is the byte at `p` in `s` escaped by an odd run of backslashes before it? */
+static int escaped(const char *s, const char *p)
+{
+	size_t n = 0;
+
+	while (p > s && p[-1] == '\\') {
+		p--;
+		n++;
+	}
+	return n % 2;
+}
+
+/* Nothing of `s` that is not plain text survives: no line break, no control byte. */
+static void no_control(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		assert_false((unsigned char)*p < 0x20 || *p == 0x7f);
+}
+
+static void test_hostile_names_escaped_everywhere(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		char *text = written(lk_md_text, hostile[i], LK_MD_CELL), *code = written(lk_md_code, hostile[i], LK_MD_CELL);
+		struct lk_buf data = LK_BUF_INIT, prop = LK_BUF_INIT;
+
+		no_control(text);
+		no_control(code);
+		/* Markdown text: every character that opens markup escaped; a cell's '|' even in a code span. */
+		for (const char *p = text; *p; p++)
+			if (strchr("<>`|*_[]&~", *p))
+				assert_true(escaped(text, p));
+		for (const char *p = code; *p; p++)
+			if (*p == '|')
+				assert_true(escaped(code, p));
+		/* A code span's fence is longer than any run of backquotes in it: one span. */
+		assert_true(code[0] == '`' || !strcmp(code, "(empty)"));
+		/* A workflow command's data: one line, no '%' the runner would decode; a property also no ':' or ','. */
+		lk_gh_escape(&data, hostile[i], 0);
+		lk_gh_escape(&prop, hostile[i], 1);
+		no_control(data.buf);
+		no_control(prop.buf);
+		for (const char *p = data.buf; *p; p++)
+			if (*p == '%')
+				assert_true(!strncmp(p, "%25", 3) || !strncmp(p, "%0A", 3) || !strncmp(p, "%0D", 3));
+		assert_null(strchr(prop.buf, ':'));
+		assert_null(strchr(prop.buf, ','));
+		free(text);
+		free(code);
+		lk_buf_release(&data);
+		lk_buf_release(&prop);
+	}
+	check(lk_md_text, "\x1b[31mred", 0, "?\\[31mred");
+}
+
 /* A record with just the fields lk_probe_of looks at. */
 static const char *probe(const char *cwd, const char *output, const char *input)
 {
@@ -99,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_md_text_escapes_markup),
 		cmocka_unit_test(test_md_text_block_markers_at_start),
 		cmocka_unit_test(test_md_code_fence),
+		cmocka_unit_test(test_hostile_names_escaped_everywhere),
 		cmocka_unit_test(test_probe_names),
 	};
 

@@ -242,6 +242,38 @@ static void test_runcmd_kept_on_disk(void **state)
 	lk_buf_release(&child2);
 }
 
+/*
+ * A kept entry whose two lengths sum, wrapping, to the bytes it holds
+ * (2^64 - 1 and 4 over 3 bytes) is malformed: no answer, the program runs
+ * again (it was an "out of memory" abort).
+ */
+static void test_runcmd_kept_lengths_that_wrap(void **state)
+{
+	char *dir = lk_scratch_dir("lk-kept"), prog[4096], answers[4096], entry[8192];
+	struct lk_buf child = LK_BUF_INIT, got = LK_BUF_INIT;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(prog, sizeof(prog), "%s/ld", dir);
+	snprintf(answers, sizeof(answers), "%s/answers", dir);
+	assert_int_equal(mkdir(answers, 0700), 0);
+	write_program(prog, "echo \"run $$\"");
+	lk_runcmd_keep_in(answers);
+	kept_run_in_child(prog, &child);
+	snprintf(entry, sizeof(entry),
+		 "n=0; for f in %s/*; do printf 'linkscope-kept-answer 1\\n0 0 18446744073709551615 4\\nxyz' >\"$f\"; n=$((n+1)); done; test $n = 1",
+		 answers);
+	assert_int_equal(system(entry), 0);
+	kept_run(prog, &got);
+	assert_non_null(strstr(got.buf, "run "));
+	assert_string_not_equal(got.buf, child.buf);
+	lk_runcmd_keep_in(NULL);
+	lk_scratch_remove(dir);
+	free(dir);
+	lk_buf_release(&child);
+	lk_buf_release(&got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_runcmd_out_to_err),
 		cmocka_unit_test(test_runcmd_scratch_dir_in_tmpdir),
 		cmocka_unit_test(test_runcmd_kept_on_disk),
+		cmocka_unit_test(test_runcmd_kept_lengths_that_wrap),
 	};
 
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
