@@ -132,65 +132,21 @@ static void add_plain(struct lk_summary_parts *parts, const char *kind, const ch
 	push_notes(p, notes);
 }
 
-/* Is `sym` a word of `text` (a linker's reason naming the symbol it fails on)? */
-static int names_symbol(const char *text, const char *sym)
-{
-	size_t n = strlen(sym);
-
-	for (const char *p = strstr(text, sym); p; p = strstr(p + 1, sym)) {
-		char after = p[n];
-
-		if ((p == text || p[-1] == ' ' || p[-1] == '\'' || p[-1] == '`') &&
-		    (!after || after == ' ' || after == ',' || after == '\'' || after == ':' || after == '@'))
-			return 1;
-	}
-	return 0;
-}
-
 /*
- * lld's or mold's own reason: one cause per reason. When it names the
- * symbol of an undefined-symbol diagnostic of the replay, the cause is
- * that symbol's (its key, so the links that fail on it are one cause,
- * and its reference's source line); else the reason is its key.
+ * lld's or mold's own reason where the replay has no diagnostic (GNU ld's
+ * rules link the line): one cause per reason, with no symbol and no fix,
+ * as `explain` says it.
  */
-static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp, const struct lk_fixes *fixes,
-		     const char *why)
+static void add_rule(struct lk_summary_parts *parts, const struct lk_replay *rp, const char *why)
 {
-	const struct lk_diag *d = NULL;
-	const struct lk_fix_list *fl = NULL;
-	struct lk_summary_part *p;
 	struct lk_buf key = LK_BUF_INIT;
+	struct lk_summary_part *p;
 
-	for (size_t i = 0; !d && i < rp->diags.nr; i++)
-		if (rp->diags.items[i].kind == LK_DIAG_UNDEFINED && names_symbol(why, rp->diags.items[i].symbol)) {
-			d = &rp->diags.items[i];
-			fl = lk_fixes_of(fixes, i);
-		}
-	lk_buf_addf(&key, "linker-rule|%s", d ? d->symbol : why);
+	lk_buf_addf(&key, "linker-rule|%s", why);
 	p = new_part(parts, key.buf, "linker-rule");
 	lk_buf_release(&key);
 	lk_strvec_push(&p->explanation, why);
 	push_notes(p, &rp->notes);
-	if (!d)
-		return;
-	p->symbol = lk_xstrdup(d->symbol);
-	src_of(p, d);
-	/*
-	 * GNU ld's fixes of the symbol, where the user would make them, as
-	 * stated ones: tried under GNU ld's rules, not this linker's, so none
-	 * is said verified here; they place the annotation on the build file.
-	 */
-	for (size_t k = 0; fl && k < fl->nr; k++) {
-		const struct lk_fix *f = &fl->items[k];
-		struct lk_summary_fix sf = { f->description, 0, 1, NULL, NULL, 0 };
-
-		if (!f->where)
-			continue;
-		sf.where = f->where->sentence;
-		sf.file = f->where->file;
-		sf.line = f->where->line;
-		push_fix(&p->fixes, &sf);
-	}
 }
 
 static void add_diag(struct lk_summary_parts *parts, const struct lk_line *line,
@@ -292,14 +248,19 @@ void lk_summary_analyse(const struct lk_record *rec, const struct lk_line_option
 		 */
 		add_plain(parts, strstr(rp.unknown, LK_CERTAINTY_CHANGED) ? "inputs-changed" : "unknown", rp.unknown,
 			  &rp.notes);
+	else if (rp.diags.nr)
+		/*
+		 * As `explain` says it (lk_report_text): the replay's diagnostics
+		 * and their fixes, whichever linker the line names; lld's or mold's
+		 * own reasons stand for the failure only when the replay has none.
+		 */
+		for (size_t i = 0; i < rp.diags.nr; i++)
+			add_diag(parts, &line, &rp, &rp.diags.items[i], lk_fixes_of(&fixes, i));
 	else if (own->why.nr)
-		/* lld's or mold's own reasons ("lld fails: ..."): GNU ld's diagnostics are another linker's. */
 		for (size_t i = 0; i < own->why.nr; i++)
-			add_rule(parts, &rp, &fixes, own->why.items[i]);
-	else if (!rp.diags.nr)
+			add_rule(parts, &rp, own->why.items[i]);
+	else
 		add_plain(parts, "other", "the replay predicts a failure with no symbol diagnostic", &rp.notes);
-	for (size_t i = 0; !predicted && !rp.unknown && !own->why.nr && i < rp.diags.nr; i++)
-		add_diag(parts, &line, &rp, &rp.diags.items[i], lk_fixes_of(&fixes, i));
 	lk_fixes_release(&fixes);
 	lk_explain_release(&rp);
 	lk_replay_release(&rp);
@@ -741,26 +702,56 @@ static void print_json(FILE *out, const struct causes *cs, size_t failed, const 
 	json_decref(root);
 }
 
+/* The same words: the same link run again (a configure's conftest is many links of one output). */
+static int same_args(const struct lk_record *a, const struct lk_record *b)
+{
+	if (a->args.nr != b->args.nr)
+		return 0;
+	for (size_t k = 0; k < a->args.nr; k++)
+		if (strcmp(a->args.items[k].text, b->args.items[k].text))
+			return 0;
+	return 1;
+}
+
+/*
+ * Is failed[i] an output that a newer failed record (one before it: they
+ * come newest first) already tells of? The output counts once, by its
+ * latest link.
+ */
+static int failed_again(const struct lk_record *failed, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (failed[i].output && failed[j].output && !strcmp(failed[i].output, failed[j].output) &&
+		    failed[i].cwd && failed[j].cwd && !strcmp(failed[i].cwd, failed[j].cwd) && same_args(&failed[i], &failed[j]))
+			return 1;
+	return 0;
+}
+
 void lk_summary_print(FILE *out, const struct lk_record *failed, const struct lk_summary_parts *parts,
 		      size_t nr, const struct lk_summary_options *opt)
 {
 	struct causes cs = { NULL, 0, 0, 0 };
+	size_t counted = 0;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
+		if (failed_again(failed, i))
+			continue;
+		counted++;
 		for (size_t k = 0; k < parts[i].nr; k++)
 			merge(&cs, &failed[i], &parts[i].items[k]);
+	}
 	if (cs.nr)
 		qsort(cs.items, cs.nr, sizeof(*cs.items), most_links_first);
 	while (cs.shown < cs.nr && !is_note(&cs.items[cs.shown]))
 		cs.shown++;
 	if (!strcmp(opt->format, "json"))
-		print_json(out, &cs, nr, opt);
+		print_json(out, &cs, counted, opt);
 	else if (!strcmp(opt->format, "markdown"))
-		print_markdown(out, &cs, nr, opt);
+		print_markdown(out, &cs, counted, opt);
 	else if (!strcmp(opt->format, "github"))
 		print_github(out, &cs, opt);
 	else
-		print_text(out, &cs, nr, opt);
+		print_text(out, &cs, counted, opt);
 	for (size_t i = 0; i < cs.nr; i++) {
 		struct cause *c = &cs.items[i];
 

@@ -73,9 +73,9 @@ check_contains "link fails: the check step is skipped, as after any failed step"
 	"Check that the links do not succeed by accident: skipped"
 ann=$(grep '^::error' "$T"/linkfails.step4.out)
 check_contains "link fails: the annotation on main.rs, relative to the workspace" "$ann" "::error file=src/main.rs,line="
-# rustc links with rust-lld: its own reason, named by the symbol it fails on.
-check_contains "link fails: titled by the cause" "$ann" "title=linkscope%3A linker-rule%3A xla_missing_131 (1 link)::"
-check_contains "link fails: the job summary has the cause" "$(cat "$T/linkfails.summary.md")" '`linker-rule: xla_missing_131`'
+# rustc links with rust-lld: the cause as `explain` says it (issue #43, point 1).
+check_contains "link fails: titled by the cause" "$ann" "title=linkscope%3A undefined-symbol%3A xla_missing_131 (1 link)::"
+check_contains "link fails: the job summary has the cause" "$(cat "$T/linkfails.summary.md")" '`undefined-symbol: xla_missing_131`'
 # Issue #32 point 9: every Rust line collects sections; the count alone changes nothing and is not said.
 check_eq "link fails: no --gc-sections note that changes nothing" 0 "$(grep -c -- '--gc-sections' "$T/linkfails.summary.md" "$T"/linkfails.step4.out | awk -F: '{n += $2} END {print n}')"
 check_eq "link fails: nor in explain" 0 "$(cd "$T/linkfails" && "$LINKSCOPE" explain --dir link-records last | grep -c -- '--gc-sections')"
