@@ -6,10 +6,10 @@
 # qemu-aarch64 registered in binfmt_misc with the F flag, so the emulator
 # works inside the chroot) and installs the build deps there with
 # scripts/install-deps.sh; the root is cached outside the tree (ARM64_ROOT).
-# Then, each run: copies the tree in (its files, not build/), builds with
-# DEVELOPER=1 (warnings are errors), and runs every unit test, the seed case
-# natively (tests/integ/020: /lib/ld-linux-aarch64.so.1 and the verified
-# trailing -lc) and a fixed sample of integration suites that covers replay,
+# Then, each run: brings the tree in (the files whose content changed, not
+# build/), builds incrementally with DEVELOPER=1 (warnings are errors), runs
+# every unit test, the seed case natively (tests/integ/020:
+# /lib/ld-linux-aarch64.so.1 and the verified trailing -lc) and a fixed sample of integration suites that covers replay,
 # explain, fix, report, whatif and bundle. It prints the time of each phase.
 # Not part of .ci/run (emulation is slow: docs/bench.md says how slow).
 #
@@ -105,6 +105,31 @@ setup() {
 	echo "check-arm64: setup took $(($(now) - t0)) s"
 }
 
+# sync_tree DIR: DIR holds the tree's files as they are now (tracked and new,
+# not ignored; build/ stays out). Only a file whose content differs is copied,
+# and a file the tree no longer has is removed (the Makefile builds every
+# *.c it finds), so an unchanged file keeps its old mtime and make rebuilds
+# only what the changes touch: a checkout's fresh mtimes would otherwise
+# cost the whole emulated build again.
+sync_tree() {
+	local dir=$1 f list
+	mkdir -p "$dir"
+	list=$(mktemp)
+	(cd "$src" && git ls-files -z --cached --others --exclude-standard) >"$list"
+	while IFS= read -r -d '' f; do
+		[ -e "$src/$f" ] || continue
+		cmp -s "$src/$f" "$dir/$f" && continue
+		mkdir -p "$dir/$(dirname "$f")"
+		rm -f "$dir/$f"
+		cp -P "$src/$f" "$dir/$f"
+	done <"$list"
+	(cd "$dir" && find . -path ./build -prune -o \( -type f -o -type l \) -printf '%P\0') |
+		while IFS= read -r -d '' f; do
+			grep -qzFx -- "$f" "$list" || rm -f "$dir/$f"
+		done
+	rm -f "$list"
+}
+
 run() {
 	local t0 t1 tree fails=0 s
 	t0=$(now)
@@ -112,11 +137,7 @@ run() {
 	[ -f "$root/.linkscope-base" ] || die "no arm64 root at $root: run '$0 setup' first"
 	[ "$(in_root uname -m)" = aarch64 ] || die "the root at $root does not run as aarch64"
 	tree=$root/src/linkscope
-	mkdir -p "$tree"
-	# The tree's files as they are now (tracked and new, not ignored): build/ stays out.
-	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf -) | tar -xf - -C "$tree"
+	sync_tree "$tree"
 	mount_root
 	in_root sh -c 'cd /src/linkscope && nice make -j"$(nproc)" DEVELOPER=1 all unit-build' ||
 		die "the build failed natively on aarch64"
