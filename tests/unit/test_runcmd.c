@@ -18,6 +18,7 @@
 
 #include "linkscope/buf.h"
 #include "linkscope/runcmd.h"
+#include "testdir.h"
 
 static void sleep_ms(int ms)
 {
@@ -56,21 +57,46 @@ static void test_runcmd_timeout_counts_from_finish(void **state)
 	lk_buf_release(&out);
 }
 
-static void test_runcmd_not_started_and_signalled(void **state)
+/*
+ * A program that cannot be started: lk_runcmd_start says why (posix_spawn
+ * reports the child's failed exec). Not under qemu-user, which runs glibc's
+ * posix_spawn child (a CLONE_VM|CLONE_VFORK clone) as a fork, so the error the
+ * child writes never reaches us and the child exits 127 (qemu's own
+ * behaviour: python/cpython#131398, rust-lang/rust#90825); skipped by name
+ * there when it happens, asserted everywhere else.
+ */
+static void test_runcmd_not_started(void **state)
 {
 	const char *const missing[] = { "nope", NULL };
-	const char *const killed[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
 	struct lk_runcmd cmd = { 0 };
 	struct lk_runcmd_job job;
 	struct lk_runcmd_result res;
+	char kernel[32];
+	int rc;
 
 	(void)state;
 	cmd.path = "/nonexistent/bin/nope";
 	cmd.argv = missing;
-	assert_int_equal(lk_runcmd_start(&cmd, &job), -1);
+	rc = lk_runcmd_start(&cmd, &job);
+	if (rc == 0 && test_emulated(kernel, sizeof(kernel))) {
+		assert_int_equal(lk_runcmd_finish(&job, &res), 127);
+		print_message("skipped: emulated on a %s kernel (qemu-user): posix_spawn cannot report a failed exec there\n",
+			      kernel);
+		skip();
+	}
+	assert_int_equal(rc, -1);
 	assert_int_equal(lk_runcmd_finish(&job, &res), -1);
 	assert_false(res.started);
 	assert_int_equal(res.error, ENOENT);
+}
+
+static void test_runcmd_signalled(void **state)
+{
+	const char *const killed[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
+	struct lk_runcmd cmd = { 0 };
+	struct lk_runcmd_result res;
+
+	(void)state;
 	cmd.path = "/bin/sh";
 	cmd.argv = killed;
 	assert_int_equal(lk_runcmd(&cmd, &res), -1);
@@ -278,7 +304,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runcmd_timeout_counts_from_finish),
-		cmocka_unit_test(test_runcmd_not_started_and_signalled),
+		cmocka_unit_test(test_runcmd_not_started),
+		cmocka_unit_test(test_runcmd_signalled),
 		cmocka_unit_test(test_runcmd_out_to_err),
 		cmocka_unit_test(test_runcmd_scratch_dir_in_tmpdir),
 		cmocka_unit_test(test_runcmd_kept_on_disk),

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * The host's architecture, as the cc that built this test targets (the
@@ -17,6 +18,7 @@
  */
 #if defined(__x86_64__)
 #define TEST_HOST_MACHINE EM_X86_64
+#define TEST_HOST_UNAME "x86_64"
 #define TEST_OTHER_MACHINE EM_AARCH64
 #define TEST_HOST_MACHINE_NAME "x86-64"
 #define TEST_HOST_EMULATION "elf_x86_64"
@@ -25,6 +27,7 @@
 #define TEST_OTHER_MACHINE_NAME "AArch64"
 #elif defined(__aarch64__)
 #define TEST_HOST_MACHINE EM_AARCH64
+#define TEST_HOST_UNAME "aarch64"
 #define TEST_OTHER_MACHINE EM_X86_64
 #define TEST_HOST_MACHINE_NAME "AArch64"
 #define TEST_HOST_EMULATION "aarch64linux"
@@ -39,6 +42,27 @@
 static inline int test_other_cc(void)
 {
 	return system("command -v " TEST_OTHER_CC " >/dev/null 2>&1") == 0;
+}
+
+/*
+ * The machine the kernel runs (`kernel`, char[32]) when it is not the one
+ * this test was built for: a user-mode emulator runs us (qemu-user through
+ * binfmt_misc, as make check-arm64 does), which fakes uname(2) but not
+ * /proc/sys/kernel/arch. 0 on the machine itself or a kernel without it.
+ */
+static inline int test_emulated(char *kernel, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/arch", "r");
+	int emulated = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(kernel, (int)size, f)) {
+		kernel[strcspn(kernel, "\n")] = '\0';
+		emulated = *kernel && strcmp(kernel, TEST_HOST_UNAME) != 0;
+	}
+	fclose(f);
+	return emulated;
 }
 
 /* Make `dir` (char[64]) from `prefix`, then run `fill` (may be NULL) inside it. */
