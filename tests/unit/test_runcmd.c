@@ -80,7 +80,7 @@ static void test_runcmd_not_started(void **state)
 	rc = lk_runcmd_start(&cmd, &job);
 	if (rc == 0 && test_emulated(kernel, sizeof(kernel))) {
 		assert_int_equal(lk_runcmd_finish(&job, &res), 127);
-		print_message("skipped: emulated on a %s kernel (qemu-user): posix_spawn cannot report a failed exec there\n",
+		print_message("skipped: qemu-user on an %s kernel: posix_spawn cannot report a failed exec there\n",
 			      kernel);
 		skip();
 	}
