@@ -73,6 +73,22 @@ cargo_ check --release >/dev/null 2>&1
 whatif_ rel-back "$rel"
 check_eq "release, build.rs restored after the failed build: whatif predicts 0" 0 "$(cat rel-back.rc)"
 
+# --- a member's new undefined reference: the real build fails and leaves the baseline's
+# libanswer.a rewritten with it; the tree put back, the baseline's own replay fails
+# where its link succeeded, which is the rebuild's doing, not the model's: still 0
+cp crate/csrc/answer.c answer.c.orig
+sed -i 's|^int lk_answer_part(void);|int lk_answer_part(void);\nint lk_not_defined_anywhere(void);|; s|return lk_answer_part() \* 2;|return lk_answer_part() * 2 + lk_not_defined_anywhere();|' crate/csrc/answer.c
+RUSTFLAGS="$BFD_FLAGS" cargo_ build --release >rel-undef-build.out 2>&1
+check_eq "a new undefined reference in answer.c: the real release build fails" 1 "$(($? != 0))"
+cp answer.c.orig crate/csrc/answer.c
+cargo_ check --release >/dev/null 2>&1
+whatif_ rel-rebuilt "$rel"
+check_eq "answer.c put back, the baseline's archive rewritten since its link: whatif predicts 0" 0 "$(cat rel-rebuilt.rc)"
+check_eq "... not from a 'model misreads' baseline" 0 "$(grep -c 'misreads' rel-rebuilt.out)"
+run_capture rel-explain "$LINKSCOPE" explain "$rel"
+check_contains "explain of the baseline names its archive changed since the link" "$(cat rel-explain.out)" \
+	"libanswer.a' has changed since the link"
+
 # --- aarch64
 A64_STD=$("$RUSTC" --print target-libdir --target aarch64-unknown-linux-gnu 2>/dev/null)
 if ls "$A64_STD"/libstd-*.rlib >/dev/null 2>&1 && [ -n "$(arch_tool aarch64 gcc)" ]; then
