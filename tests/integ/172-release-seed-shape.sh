@@ -3,9 +3,12 @@
 # in a --start-group after rustc's -lc (testdata/cargo-group), linked with
 # GNU ld through the shim. `check` of the good link says ok; `whatif` on the
 # unchanged tree predicts 0 (release and dev profiles alike), and 1 when
-# an archive is dropped from the group, which the real build confirms.
-# Then aarch64: the target's std when rustup has it, else the same line as
-# a plain C link with the cross gcc (-O2, -Wl,-O1).
+# an archive is dropped from the group, which the real build confirms; and
+# 0 again on the tree put back after a failed build rewrote the baseline's
+# archives (its replay then disagrees with its link: the rebuild's doing,
+# not the model's). Then aarch64: the target's std when rustup has it, else
+# the same line as a plain C link with the cross gcc (-O2, -Wl,-O1), whose
+# stack-protected members need the seed's fix (a -lc after the group).
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
@@ -135,4 +138,11 @@ check_eq "aarch64, libpart.a dropped from the group: whatif predicts 1" 1 "$(cat
 check_contains "... naming the symbol" "$(cat "$T/a64drop.out")" "lk_answer_part"
 run_capture a64real "$a64cc" $(tail -n +3 drop.txt)
 check_eq "the oracle: the real aarch64 link of that line fails" 1 "$(($(cat "$T/a64real.rc") != 0))"
+# The seed's own failure: its fix, the -lc after the group, taken back.
+printf '%s\n' "# the seed's line without its fix" "cwd: ." "$a64cc" "${line[@]:0:16}" -o app >nofix.txt
+run_capture a64nofix "$LINKSCOPE" whatif "$a64" --argv-file nofix.txt
+check_eq "aarch64, the -lc after the group dropped: whatif predicts 1" 1 "$(cat "$T/a64nofix.rc")"
+check_contains "... naming the seed's symbol" "$(cat "$T/a64nofix.out")" "__stack_chk_guard"
+run_capture a64nofixreal "$a64cc" $(tail -n +3 nofix.txt)
+check_eq "the oracle: the real link without the fix fails" 1 "$(($(cat "$T/a64nofixreal.rc") != 0))"
 finish
