@@ -231,7 +231,13 @@ check: deps
 	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 all unit-build
 	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 BUILD=build-san SANITIZE=address,undefined all unit-build
 	@$(MAKE) --no-print-directory $(check_j) DEVELOPER=1 fuzz-build
-	@FUZZ_RUNS=$(FUZZ_RUNS) tests/run.sh build build-san build-fuzz
+	@FUZZ_RUNS=$(FUZZ_RUNS) LK_FULL=$(LK_FULL) tests/run.sh build build-san build-fuzz
+
+# Every pass of every suite in every build (tests/run.sh: the elsewhere
+# pass under the sanitizers, the tables of linker rules in each pass, the
+# sanitizers' whole difftest): about 45 minutes on two cores.
+check-full:
+	@$(MAKE) --no-print-directory check LK_FULL=1
 
 test: all unit-build
 	@tests/run.sh $(BUILD)

@@ -87,6 +87,27 @@ add() {
 	n=$((n + 1))
 }
 
+# The passes an integration suite runs in `make check` (LK_FULL=1, `make
+# check-full`: every pass in every build, as san-suites.txt's coverage rule
+# was measured). A suite's header may say `# passes: plain` (or `plain
+# elsewhere`) with its reason: the tables of linker rules that link every
+# case with the three real linkers, whose verdicts depend on the record
+# only, run once, in the plain build (tests/README.md). The sanitizer
+# build runs no elsewhere pass: the plain build's elsewhere pass holds the
+# answers' independence of the environment, build-san the memory errors of
+# the same code (make check in about a third of the time).
+full=${LK_FULL:-0}
+# runs_pass SCRIPT BUILD PASS: whether make check runs PASS (plain, elsewhere) of SCRIPT in BUILD.
+runs_pass() {
+	[ "$full" = 1 ] && return 0
+	[ "$2" = build-san ] && [ "$3" = elsewhere ] && return 1
+	local passes
+	passes=$(sed -n '1,40{s/^# passes: \([a-z ]*\).*/\1/p}' "$1" | head -n 1)
+	[ -z "$passes" ] && return 0
+	[ "$2" = build-san ] && [[ " $passes " != *" san "* ]] && return 1
+	[[ " $passes " == *" $3 "* ]]
+}
+
 # fuzz_run TARGET SEEDS RUNS: new inputs go to a scratch corpus, never into the tree's seeds.
 fuzz_run() {
 	local scratch rc
@@ -123,12 +144,14 @@ for build in "$@"; do
 	# the cache gives against a fresh -### (issue #20): tests/view-check.sh.
 	views=$logs/views.$b
 	for s in "$root"/tests/integ/[0-9]*.sh; do
+		runs_pass "$s" "$b" plain || continue
 		add "$b" "$b/integ/$(basename "$s" .sh)" '^ok ' '^not ok ' \
 			env LK_BUILD="$dir" LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
 	# Each test that analyses records, again with the analysis run from
 	# another directory in another environment (lib.sh, LK_ELSEWHERE).
 	for s in $(grep -l '"$LINKSCOPE"' "$root"/tests/integ/[0-9]*.sh); do
+		runs_pass "$s" "$b" elsewhere || continue
 		add "$b" "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
 			env LK_BUILD="$dir" LK_ELSEWHERE=1 LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
@@ -138,6 +161,9 @@ for build in "$@"; do
 	# analyzer/explain/nearmiss.c, analyzer/replay/ and common/prune.c:
 	# scripts/choose-san-suites.py).
 	dn=${DIFFTEST_N:-100}
+	# Under the sanitizers a quarter of them outside check-full (nine lines
+	# of nearmiss.c, replay/ and prune.c then run only in the plain build).
+	[ "$b" = build-san ] && [ "$full" != 1 ] && dn=$((dn / 4))
 	early=1 add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 --jobs 2
 	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),

@@ -14,6 +14,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
+#include "linkscope/suggest.h"
 #include "linkscope/vec.h"
 #include "md.h"
 #include "report.h"
@@ -141,6 +142,43 @@ static int accepted(const struct lk_fact *f, const struct lk_strvec *accept)
 	return hit;
 }
 
+/*
+ * An --accept that names a fact this link does not have (a typo, or a fact
+ * fixed since) accepts nothing: said on stderr, with the nearest key of the
+ * link when one is near, so that a stale accept list does not hide silently.
+ * KIND:* is a policy, not a fact: never said.
+ */
+static void say_unmatched_accepts(const struct lk_check_side *cur, const struct lk_strvec *accept)
+{
+	const struct lk_facts *f = cur->facts;
+
+	for (size_t i = 0; i < accept->nr; i++) {
+		char *one[] = { accept->items[i], NULL };
+		const struct lk_strvec just_it = { one, 1, 1 };
+		const char *a = accept->items[i];
+		struct lk_strvec keys = LK_STRVEC_INIT;
+		struct lk_suggest s;
+		int hit = 0;
+
+		if (!strcmp(a + strcspn(a, ":"), ":*"))
+			continue;
+		lk_suggest_init(&s, a);
+		for (size_t k = 0; k < f->nr && !hit; k++) {
+			hit = accepted(&f->items[k], &just_it);
+			lk_strvec_push_owned(&keys, lk_fact_key(&f->items[k]));
+			lk_suggest_add(&s, keys.items[keys.nr - 1]);
+		}
+		if (!hit) {
+			fprintf(stderr, "linkscope: note: --accept '%s' matches no fact of %s", a,
+				cur->path ? cur->path : "the link");
+			if (lk_suggest_best(&s))
+				fprintf(stderr, "; did you mean '%s'?", lk_suggest_best(&s));
+			fputc('\n', stderr);
+		}
+		lk_strvec_release(&keys);
+	}
+}
+
 static int has_key(const struct lk_facts *facts, const char *key)
 {
 	int found = 0;
@@ -185,6 +223,7 @@ static void judge(struct lk_check_side *cur, const struct lk_check_side *base,
 		else if (sev == LK_SEV_PORTABILITY)
 			v->portability++;
 	}
+	say_unmatched_accepts(cur, &opt->accept);
 	if (!base || base->facts->unknown)
 		return;
 	linker_order(cur->flavor, order);

@@ -42,6 +42,12 @@ check_contains "check: the fact and its key" "$(cat "$T/chk.out")" "error    inc
 check_contains "check: the result line" "$(cat "$T/chk.out")" "result: by-accident (1 error, 0 warnings, 0 accepted, 2 portability)"
 run_capture acc "$LINKSCOPE" check --accept incidental-dso:__stack_chk_guard "$nc"
 check_eq "check --accept KIND:SYMBOL accepts a known one" 0 "$(cat "$T/acc.rc")"
+check_eq "and says nothing of it on stderr" "" "$(grep 'matches no fact' "$T/acc.err")"
+# A mistyped accept accepts nothing, and says so (issue #43 point 7: it matched silently).
+run_capture typo "$LINKSCOPE" check --accept incidental-dso:__stack_chk_gaurd "$nc"
+check_eq "check --accept KIND:TYPO still fails" 1 "$(cat "$T/typo.rc")"
+check_contains "and names the accept that matched nothing, with the nearest key" "$(cat "$T/typo.err")" \
+	"--accept 'incidental-dso:__stack_chk_gaurd' matches no fact of $nc; did you mean 'incidental-dso:__stack_chk_guard'?"
 printf '# known: rustc orders -lc before our archives\nincidental-dso:*\n' >accept.txt
 run_capture accf "$LINKSCOPE" check --accept-file accept.txt "$nc"
 check_eq "check --accept-file too" 0 "$(cat "$T/accf.rc")"

@@ -9,6 +9,8 @@
 #   all on the line (one with none counts), used or not, --as-needed too:
 #   GNU ld and lld fail `main.o -lu` (libu.so calls an undefined zap), mold
 #   links; an unused --as-needed -lu links with GNU ld and mold only.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 

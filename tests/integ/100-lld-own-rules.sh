@@ -8,6 +8,8 @@
 # libNAME.so it finds and skips no file of another machine: `-Larm -Lx86
 # -lu` links with GNU ld and mold (both skip arm/libu.so), fails with lld.
 # Each line linked by the real three linkers.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 

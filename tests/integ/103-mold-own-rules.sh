@@ -8,6 +8,8 @@
 # lld takes an STT_NOTYPE reference to a TLS symbol, mold checks no TLS
 # type. Each line linked by the real three linkers, each replay judged
 # against all three.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

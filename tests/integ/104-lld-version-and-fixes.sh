@@ -9,6 +9,8 @@
 # applied with the real lld; `diff --json` says each linker's outcome of
 # both lines; LLVM bitcode: lld's verdict is unknown (its symbols are not
 # read). Each line linked by the real linkers.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

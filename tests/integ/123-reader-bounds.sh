@@ -10,6 +10,9 @@
 # the start is the same), a hundred for a quadratic one (the old code's);
 # the bound, 30, leaves three times the noise either way. A hard timeout
 # (600 s, a hundred times the usual) is a hang guard only.
+# passes: plain (the cost's shape of each reader, the same in any directory;
+# the fuzz targets read these inputs under the sanitizers; make check-full
+# runs every pass)
 . "$(dirname "$0")/lib.sh"
 
 # cpu NAME COMMAND...: run it (stdout to $T/NAME.out), its CPU seconds (to the microsecond, of

@@ -204,4 +204,8 @@ if command -v script >/dev/null; then
 else
 	ok "# SKIP no script(1): no terminal for the colour checks"
 fi
+# The man page's EXIT STATUS gives every command's statuses (issue #43 point 7: whatif's 1 and 3 were missing).
+exits=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$MAN" | tr '\n' ' ')
+check_contains "man EXIT STATUS: whatif's 1" "$exits" "1 when it is predicted to fail"
+check_contains "man EXIT STATUS: whatif's 3" "$exits" "3 when it cannot tell"
 finish

@@ -5,6 +5,8 @@
 # (a file of that name exists here: it was a false alarm). Each case is
 # linked with the real GNU ld, ld.lld 14, rustc's rust-lld and mold, and
 # each line's replay must say what its own linker did.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/options-lib.sh"

@@ -5,6 +5,8 @@
 # `linkscope whatif`, then the real `cargo build` of the edited tree. Every
 # prediction must equal the real outcome (or be "cannot tell" with its
 # reason), under rust-lld and, for the edits where the order matters, GNU ld.
+# passes: plain elsewhere (cargo builds are its cost; fuzz_whatif_sources reads
+# cargo's output under the sanitizers; make check-full runs it there too)
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")

@@ -20,6 +20,8 @@
 # - -N (--omagic) turns shared objects off for what follows, in all three
 #   (-lgcc_s is then not found); GNU ld defines no __ehdr_start under -N,
 #   which static glibc needs.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

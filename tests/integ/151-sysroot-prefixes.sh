@@ -10,6 +10,8 @@
 # reads a prefix otherwise than the line's own linker, unknown (it names
 # the prefix) or, where it reads a dir or file that does not exist, its
 # failure (a -l found only there, a script's name it cannot open).
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

@@ -8,6 +8,8 @@
 # script otherwise than the line's own linker, unknown (lld's, reading a
 # script GNU ld skips, is decided where the script names a file that does
 # not exist or is of another machine).
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

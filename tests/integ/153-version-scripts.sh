@@ -10,6 +10,8 @@
 # only under --no-undefined-version (mold only warns). Each line is linked by GNU ld, lld 14, rustc's
 # rust-lld and mold; the replay of each line must give every linker's
 # real outcome.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/options-lib.sh"

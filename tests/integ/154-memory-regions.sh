@@ -5,6 +5,8 @@
 # replay of each gives every linker's outcome, and a region the input
 # sections fill to within the margin of padding and linker-made sections
 # is unknown, not guessed.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

@@ -4,6 +4,8 @@
 # position of -Wl,@FILE. It was read as an input named "@FILE": unknown,
 # or a false alarm. Each line is linked by the three real linkers; the
 # replay of each gives every linker's outcome.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

@@ -17,6 +17,8 @@
 # - x86-64's local-exec (R_X86_64_TPOFF32) in a shared object: all three
 #   refuse it.
 # The first fix each failing verdict offers is applied with the real tools.
+# passes: plain san (a table of linker rules: no elsewhere pass; the one of them
+# make check runs under the sanitizers, for the aarch64 relocation code)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

@@ -20,6 +20,8 @@
 #   DT_NEEDED brings defines (__stack_chk_guard in ld-linux-aarch64.so.1,
 #   __libc_stack_end in ld-linux-x86-64.so.2) stays undefined, no "DSO
 #   missing"; -z defs refuses it.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

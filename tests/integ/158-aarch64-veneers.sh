@@ -16,6 +16,8 @@
 #   lld fails too ("InputSection too large for range extension thunk");
 #   mold links, and the branch it wrote does not reach its thunk: mold's
 #   verdict says so (its `hazards`), as for the first line.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

@@ -18,6 +18,8 @@
 # - without --section-start: a conditional branch over 2 MiB of code in a
 #   small image fails with all three; --gc-sections collects the 2 MiB
 #   (the layout leaves collected sections out) and all three link.
+# passes: plain (a table of linker rules, each case linked by the real linkers:
+# its verdicts depend on the record only; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 . "$ROOT/tests/integ/linkers.sh"

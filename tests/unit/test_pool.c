@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,7 +36,34 @@ struct run {
 	int sleep_ms;		/* each item takes this long */
 	char *answers[ITEMS];	/* done's: "item I pid P", or "died: WHY" */
 	int calls[ITEMS];	/* how often done was called for each */
+	struct meeting *meet;	/* items that wait for each other; NULL: none */
 };
+
+/*
+ * A rendezvous in memory the workers share (the fork keeps a MAP_SHARED
+ * mapping): each item counts itself in, then waits until `want` items
+ * have, or 10 s (a hang guard, far above the milliseconds it takes).
+ * Whether the workers run together is then a count, not a time.
+ */
+struct meeting {
+	int want;
+	int started;		/* items counted in, by any worker */
+	int met[ITEMS];		/* 1: item i saw `want` items started */
+};
+
+static void meet(struct meeting *m, size_t i)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	__atomic_add_fetch(&m->started, 1, __ATOMIC_SEQ_CST);
+	for (int k = 0; k < 10000; k++) {
+		if (__atomic_load_n(&m->started, __ATOMIC_SEQ_CST) >= m->want) {
+			m->met[i] = 1;
+			return;
+		}
+		nanosleep(&ms, NULL);
+	}
+}
 
 static void work(void *ctx, size_t i, struct lk_buf *out)
 {
@@ -46,6 +74,8 @@ static void work(void *ctx, size_t i, struct lk_buf *out)
 		raise(SIGKILL);
 	if ((long)i == r->die_by_exit)
 		_exit(3);
+	if (r->meet)
+		meet(r->meet, i);
 	nanosleep(&ts, NULL);
 	lk_buf_addf(out, "item %zu pid %ld", i, (long)getpid());
 }
@@ -91,17 +121,9 @@ static long pid_of(const struct run *r, size_t i)
 	return pid;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void test_pool_each_answer_in_its_place(void **state)
 {
-	struct run r = { -1, -1, 0, { 0 }, { 0 } };
+	struct run r = { -1, -1, 0, { 0 }, { 0 }, NULL };
 	long pids[ITEMS];
 	size_t distinct = 0;
 
@@ -124,22 +146,28 @@ static void test_pool_each_answer_in_its_place(void **state)
 
 static void test_pool_workers_run_together(void **state)
 {
-	struct run r = { -1, -1, 100, { 0 }, { 0 } };
-	long long t0 = now_ms(), took;
+	struct meeting *m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct run r = { -1, -1, 0, { 0 }, { 0 }, NULL };
 
 	(void)state;
+	assert_true(m != MAP_FAILED);
+	memset(m, 0, sizeof(*m));
+	m->want = 4;
+	r.meet = m;
 	run_pool(&r, 4);
-	took = now_ms() - t0;
-	/* Twelve items of 100 ms in four workers: three rounds, not twelve (sleeping needs no CPU). */
-	assert_true(took < 12 * 100 * 3 / 4);
-	for (size_t i = 0; i < ITEMS; i++)
+	/* Four workers: the first four items were under way at once, each saw the others start. */
+	for (size_t i = 0; i < ITEMS; i++) {
+		assert_int_equal(m->met[i], 1);
 		pid_of(&r, i);
+	}
+	assert_int_equal(m->started, ITEMS);
 	release(&r);
+	munmap(m, sizeof(*m));
 }
 
 static void test_pool_dead_worker_costs_its_item(void **state)
 {
-	struct run r = { 4, 9, 0, { 0 }, { 0 } };
+	struct run r = { 4, 9, 0, { 0 }, { 0 }, NULL };
 
 	(void)state;
 	run_pool(&r, 2);
@@ -158,7 +186,7 @@ static void test_pool_dead_worker_costs_its_item(void **state)
 
 static void test_pool_one_worker_is_this_process(void **state)
 {
-	struct run r = { -1, -1, 0, { 0 }, { 0 } };
+	struct run r = { -1, -1, 0, { 0 }, { 0 }, NULL };
 
 	(void)state;
 	run_pool(&r, 1);
