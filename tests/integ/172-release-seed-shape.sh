@@ -9,6 +9,8 @@
 # not the model's). Then aarch64: the target's std when rustup has it, else
 # the same line as a plain C link with the cross gcc (-O2, -Wl,-O1), whose
 # stack-protected members need the seed's fix (a -lc after the group).
+# passes: plain elsewhere (cargo builds are its cost, as 145's; make check-full
+# runs it under the sanitizers too)
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
