@@ -454,7 +454,7 @@ static int check_side(const struct lk_options *opt, const char *which, struct lk
 	}
 	lk_fragility_find(rec, line, &rp, facts);
 	if (!facts->unknown) {
-		char *disagreement = lk_certainty_disagreement(rec, line, &rp);
+		char *disagreement = lk_certainty_disagreement(rec, line, &rp, NULL);
 
 		if (disagreement) {
 			/* No verdict from a replay that misreads the line: the record's outcome stands. */

@@ -128,6 +128,17 @@ static const char *needed_by_name(const struct lk_line *line, const struct lk_ne
 	return it->path ? it->path : it->word;
 }
 
+/* Why the replay does not read the inputs ld read (one changed since, one unreadable now), added to `why`. */
+static void inputs_not_as_linked(const struct lk_record *rec, const struct lk_line *line, struct lk_buf *why)
+{
+	for (size_t i = 0; i < line->items.nr; i++) {
+		const struct lk_line_item *it = &line->items.items[i];
+
+		if (cannot_read(it) ? !missing_at_link_time(rec, it) : lk_fingerprint_changed(rec, it))
+			because_of_item(rec, it, why);
+	}
+}
+
 char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *line,
 			   const struct lk_replay *rp)
 {
@@ -150,12 +161,7 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 	if (line->driver_part == LK_DRIVER_UNKNOWN)
 		lk_buf_addf(&why, "%sthe driver's additions (crt files, default dirs, -lc) are unknown: the record has no -### expansion and the driver was not run",
 			    why.len ? "; " : "");
-	for (size_t i = 0; i < line->items.nr; i++) {
-		const struct lk_line_item *it = &line->items.items[i];
-
-		if (cannot_read(it) ? !missing_at_link_time(rec, it) : lk_fingerprint_changed(rec, it))
-			because_of_item(rec, it, &why);
-	}
+	inputs_not_as_linked(rec, line, &why);
 	for (size_t i = 0; i < rp->untold.nr; i++)
 		lk_buf_addf(&why, "%s%s", why.len ? "; " : "", rp->untold.items[i]);
 	/* What only GCC's LTO plugin reads leaves GNU ld's and mold's lines unknown; an lld line is told (lld reads none of it). */
@@ -175,16 +181,28 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
 }
 
 char *lk_certainty_disagreement(const struct lk_record *rec, const struct lk_line *line,
-				const struct lk_replay *rp)
+				const struct lk_replay *rp, int *misread)
 {
 	enum lk_linker own = lk_linker_of_flavor(line->flavor);
 	int linked = rec->has_exit && rec->exit_status == 0;
-	struct lk_buf why = LK_BUF_INIT;
+	struct lk_buf why = LK_BUF_INIT, inputs = LK_BUF_INIT;
 
+	if (misread)
+		*misread = 0;
 	if (!rec->has_exit || rp->linkers[own].success == linked)
 		return NULL;
-	lk_buf_addf(&why, "the replay under %s's rules says the link %s, where the recorded link %s (exit %d): the model misreads this line",
+	lk_buf_addf(&why, "the replay under %s's rules says the link %s, where the recorded link %s (exit %d)",
 		    own == LK_LINKER_BFD ? "GNU ld" : lk_linker_name(own), rp->linkers[own].success ? "links" : "fails",
 		    linked ? "succeeded" : "failed", rec->exit_status);
+	/* A rebuild since the link (cargo's build scripts write their archives in place) is no misreading. */
+	inputs_not_as_linked(rec, line, &inputs);
+	if (inputs.len) {
+		lk_buf_addf(&why, ": it reads other inputs than ld did: %s", inputs.buf);
+	} else {
+		lk_buf_addstr(&why, ": the model misreads this line");
+		if (misread)
+			*misread = 1;
+	}
+	lk_buf_release(&inputs);
 	return lk_buf_detach(&why);
 }

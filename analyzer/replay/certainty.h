@@ -22,11 +22,15 @@ char *lk_certainty_unknown(const struct lk_record *rec, const struct lk_line *li
  * NULL when the replay under the line's own linker's rules gives the
  * outcome the record's real link had (or the record has none); else why
  * not (malloc'd, one line). A replay that disagrees with the link it
- * replays misreads the line: its verdict for that linker is unknown, never
- * a failure (or a success) that check and whatif act on; the record's
- * real outcome is the truth.
+ * replays is no verdict for that linker, never a failure (or a success)
+ * that check acts on; the record's real outcome is the truth. `*misread`
+ * (when not NULL) is 1 when the replay read the inputs ld read (none
+ * changed since the link, none unreadable now): the model misreads the
+ * line, and whatif predicts nothing from it under that linker; 0 when the
+ * inputs are not the link's any more (a rebuild since), which says
+ * nothing of the model.
  */
 char *lk_certainty_disagreement(const struct lk_record *rec, const struct lk_line *line,
-				const struct lk_replay *rp);
+				const struct lk_replay *rp, int *misread);
 
 #endif

@@ -13,6 +13,7 @@
 #include "linkscope/banned.h"
 #include "linkscope/buf.h"
 #include "linkscope/json.h"
+#include "certainty.h"
 #include "color.h"
 #include "demangle.h"
 #include "explain.h"
@@ -92,6 +93,18 @@ static int agreement(const struct lk_record *rec, const struct lk_line *line,
 	if (opt->replay_only || !rec->has_exit || unknown(line, rp))
 		return -1;
 	return (rec->exit_status == 0) == (predicted(line, rp) != 0);
+}
+
+/* A disagreement that the inputs rebuilt since the link explain, said under the verdict. */
+static void inputs_changed_text(FILE *out, const struct lk_record *rec, const struct lk_line *line,
+				const struct lk_replay *rp)
+{
+	int misread;
+	char *why = lk_certainty_disagreement(rec, line, rp, &misread);
+
+	if (why && !misread)
+		fprintf(out, "  - %s\n", why);
+	free(why);
 }
 
 /* "links with lld and mold, fails with GNU ld" (the line's own linker first), or NULL when all agree. */
@@ -329,6 +342,8 @@ void lk_report_text(FILE *out, const struct lk_record *rec, const struct lk_line
 			agree ? "agrees" : "DISAGREES");
 	else
 		fprintf(out, "\n");
+	if (agree == 0)
+		inputs_changed_text(out, rec, line, rp);
 	if (cross) {
 		fprintf(out, "cross-linker verdict: %s\n", cross);
 		other_linkers_text(out, "  ", line, rp, 0);

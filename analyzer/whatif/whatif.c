@@ -27,6 +27,7 @@
 #include "linkscope/vec.h"
 #include "diff.h"
 #include "driver_words.h"
+#include "certainty.h"
 #include "explain.h"
 #include "fix.h"
 #include "md.h"
@@ -297,8 +298,14 @@ struct verdict {
 	struct lk_strvec from_baseline;
 };
 
+/*
+ * `base_disagrees`: why the baseline's own replay disagrees with its real
+ * link, reading the inputs that link read, or NULL. The model misreads that
+ * line, so it cannot predict the next one under the same linker's rules:
+ * that linker's verdict is unknown.
+ */
 static void decide(const struct lk_record *next, const struct lk_line *line, const struct lk_replay *rp,
-		   unsigned required, struct verdict *v)
+		   const char *base_disagrees, unsigned required, struct verdict *v)
 {
 	int line_unknown = line->unknown.nr || rp->unknown || (rp->success && rp->unmodelled);
 
@@ -315,6 +322,13 @@ static void decide(const struct lk_record *next, const struct lk_line *line, con
 		lk_strvec_push(&v->cannot_tell, rp->unmodelled);
 	if (!v->known[v->own] && rp->linkers[v->own].unknown)
 		lk_strvec_push(&v->cannot_tell, rp->linkers[v->own].unknown);
+	if (base_disagrees) {
+		struct lk_buf why = LK_BUF_INIT;
+
+		lk_buf_addf(&why, "the baseline: %s", base_disagrees);
+		v->known[v->own] = 0;
+		lk_strvec_push_owned(&v->cannot_tell, lk_buf_detach(&why));
+	}
 	required |= 1u << v->own;
 	v->status = LK_WHATIF_LINKS;
 	for (int l = 0; l < LK_LINKER_COUNT; l++) {
@@ -569,6 +583,8 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	struct verdict v;
 	struct lk_line line;
 	struct lk_replay rp, brp;
+	char *base_disagrees = NULL;
+	int misread = 0;
 	struct lk_fixes fx = { NULL, 0, NULL };
 	struct lk_strvec unknown = LK_STRVEC_INIT;
 	struct run r = { base, base_line, NULL, next, &line, &rp, &fx, &wl, opt, &v };
@@ -604,10 +620,18 @@ int lk_whatif(const struct lk_record *base, struct lk_line *base_line, struct lk
 	lk_explain_causes(next, &line, &rp);
 	lk_srcline_fill(&rp);
 	lk_fix_all(next, &line, &rp, &fx);
-	decide(next, &line, &rp, opt->linkers, &v);
-	/* The baseline replayed once, for the comparison (report/diff.c would replay it for each of its parts). */
-	if (lk_replay_run(base, base_line, 0, &brp, &err) == 0)
+	/* The baseline replayed once, for the verdict and the comparison (report/diff.c would replay it for each of its parts). */
+	if (lk_replay_run(base, base_line, 0, &brp, &err) == 0) {
 		r.base_rp = &brp;
+		base_disagrees = lk_certainty_disagreement(base, base_line, &brp, &misread);
+		/* Inputs rebuilt since the baseline's link say nothing of the model: this job's line is read as it is now. */
+		if (!misread) {
+			free(base_disagrees);
+			base_disagrees = NULL;
+		}
+	}
+	decide(next, &line, &rp, base_disagrees, opt->linkers, &v);
+	free(base_disagrees);
 	baseline_inputs(next, &line, &v.from_baseline);
 	if (!strcmp(opt->format, "json"))
 		print_json(stdout, &r);

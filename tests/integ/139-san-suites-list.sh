@@ -19,15 +19,25 @@ printf 'echo "ok 1 - a"\n' >tree/tests/integ/001-a.sh
 # elsewhere pass too; the words are split here, or this test would have one.
 printf '# "$%s"\necho "ok 1 - b"\n' LINKSCOPE >tree/tests/integ/002-b.sh
 
-# ran BUILD: the integration suites that tree's run.sh ran in fake build BUILD.
+# ran BUILD [FULL]: the integration suites that tree's run.sh ran in fake build BUILD
+# (FULL 1: every pass, as make check-full; else make check's, whatever this run's own).
 ran() {
-	LK_ONLY='^integ/' bash tree/tests/run.sh "$T/$1" 2>&1 |
+	LK_ONLY='^integ/' LK_FULL=${2:-0} bash tree/tests/run.sh "$T/$1" 2>&1 |
 		sed -n "s|^PASS $1/integ/\([^ ]*\( elsewhere\)\{0,1\}\) .*|\1|p" | sort | paste -sd,
 }
 printf '# a comment\n\nrun integ/001-a\nskip integ/002-b\n' >tree/tests/san-suites.txt
-check_eq "build-san: the suites marked skip do not run, an unlisted one does" \
-	"001-a,002-b elsewhere" "$(ran build-san)"
+check_eq "build-san, every pass (check-full): the suites marked skip do not run, an unlisted one does" \
+	"001-a,002-b elsewhere" "$(ran build-san 1)"
+check_eq "build-san in make check: no elsewhere pass" "001-a" "$(ran build-san)"
 check_eq "any other build: every suite runs" "001-a,002-b,002-b elsewhere" "$(ran build)"
+# A suite's "# passes:" header: the passes make check runs it in (check-full: all).
+printf '# passes: plain (why)\n# "$%s"\necho "ok 1 - c"\n' LINKSCOPE >tree/tests/integ/003-c.sh
+printf '# passes: plain san (why)\n# "$%s"\necho "ok 1 - d"\n' LINKSCOPE >tree/tests/integ/004-d.sh
+check_eq "# passes: plain and plain san, the plain build" "001-a,002-b,002-b elsewhere,003-c,004-d" "$(ran build)"
+check_eq "# passes: plain san, build-san" "001-a,004-d" "$(ran build-san)"
+check_eq "# passes: check-full runs every pass" "001-a,002-b,002-b elsewhere,003-c,003-c elsewhere,004-d,004-d elsewhere" \
+	"$(ran build 1)"
+rm tree/tests/integ/003-c.sh tree/tests/integ/004-d.sh
 
 # bad_list DESC EXPECTED-CAUSE LINE: a list with LINE as its second line stops the run.
 bad_list() {

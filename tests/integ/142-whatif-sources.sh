@@ -131,6 +131,8 @@ if command -v ninja >/dev/null; then
 		"$("$READ" --read cmake "$(rec_of app "$b")" "$b" 2>&1)"
 	same_line "Ninja Multi-Config: --target app from Release/libdyn.so's baseline: Release's" "$(rec_of app "$b")" \
 		"$("$READ" --read cmake "$(rec_of libdyn.so "$b")" "$b" app 2>&1)"
+	"$LINKSCOPE" whatif "$(rec_of app "$b")" --cmake "$b" >multi-same.out 2>&1
+	check_eq "Ninja Multi-Config, Release's tree unchanged: whatif predicts 0" 0 "$?"
 fi
 out=$("$READ" --read cmake "$app" "$T/cm" 2>&1)
 check_contains "--cmake on a source dir: not a configured build dir" "$out" "'$T/cm' is not a configured CMake build dir"
