@@ -3,6 +3,8 @@
 # its version, the archive member and its position, the loader reached
 # through libc.so.6's DT_NEEDED, why --copy-dt-needed-entries after rustc's
 # -lc does not help, and the verified fix "append -lc after the group".
+# passes: plain elsewhere san (the seed case: the loader and libc found through the
+# record, not the analyzer's own search paths)
 . "$(dirname "$0")/lib.sh"
 # Records carry the driver's -### view: the analyzer runs no driver unless asked.
 export LINKSCOPE_EXPAND=always

@@ -2,6 +2,8 @@
 # (brought by libc.so's GROUP at rustc's -lc, before the appended archive
 # references it) fails with GNU ld and links with rust-lld; a reference to
 # __tls_get_addr links because Rust's std needed the loader first.
+# passes: plain elsewhere san (cargo's lines: rustc's sysroot and -L dirs relative to
+# the link's directory)
 . "$(dirname "$0")/lib.sh"
 # Records carry the driver's -### view: the analyzer runs no driver unless asked.
 export LINKSCOPE_EXPAND=always

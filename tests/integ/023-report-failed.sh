@@ -4,6 +4,8 @@
 # binary links, plus the aarch64 case of ../shared/background (DSO
 # missing). The same cause is told once, with both links; the README's CI
 # example is run as written.
+# passes: plain elsewhere san (report --failed over a record dir, its names relative to
+# the directory)
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")

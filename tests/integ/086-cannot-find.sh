@@ -4,6 +4,8 @@
 # where it stands; only the runtime libNAME.so.N installed (the package
 # named from dpkg's lists; fix -l:libNAME.so.N); -static with only a .so;
 # a -L dir that does not exist.
+# passes: plain elsewhere san (cannot find -l: the search dirs of the record, never
+# LIBRARY_PATH of the analyzer)
 . "$(dirname "$0")/lib.sh"
 export LINKSCOPE_EXPAND=always
 

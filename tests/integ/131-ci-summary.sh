@@ -6,6 +6,8 @@
 # left out (shown with --all), each cause's annotation on the line of the
 # build file its fix edits, relative to the workspace, and the Markdown
 # summary rendered by cmark-gfm with every symbol, path and number intact.
+# passes: plain elsewhere san (annotations relative to GITHUB_WORKSPACE, not to the
+# analyzer's directory)
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")

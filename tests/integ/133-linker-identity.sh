@@ -5,6 +5,8 @@
 # class is linked for real: -B DIR, COMPILER_PATH, -fuse-ld=, --ld-path=
 # (clang), the default; the record names the program and its flavor, and
 # `check` judges the link by the linker that made it.
+# passes: plain elsewhere san (the linker the driver found on the link's PATH, not the
+# analyzer's)
 . "$(dirname "$0")/lib.sh"
 
 cat >main.c <<'C'

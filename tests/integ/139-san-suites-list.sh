@@ -29,15 +29,16 @@ printf '# a comment\n\nrun integ/001-a\nskip integ/002-b\n' >tree/tests/san-suit
 check_eq "build-san, every pass (check-full): the suites marked skip do not run, an unlisted one does" \
 	"001-a,002-b elsewhere" "$(ran build-san 1)"
 check_eq "build-san in make check: no elsewhere pass" "001-a" "$(ran build-san)"
-check_eq "any other build: every suite runs" "001-a,002-b,002-b elsewhere" "$(ran build)"
+check_eq "any other build: every suite runs, no elsewhere pass unless its header says so" "001-a,002-b" "$(ran build)"
 # A suite's "# passes:" header: the passes make check runs it in (check-full: all).
 printf '# passes: plain (why)\n# "$%s"\necho "ok 1 - c"\n' LINKSCOPE >tree/tests/integ/003-c.sh
 printf '# passes: plain san (why)\n# "$%s"\necho "ok 1 - d"\n' LINKSCOPE >tree/tests/integ/004-d.sh
-check_eq "# passes: plain and plain san, the plain build" "001-a,002-b,002-b elsewhere,003-c,004-d" "$(ran build)"
-check_eq "# passes: plain san, build-san" "001-a,004-d" "$(ran build-san)"
-check_eq "# passes: check-full runs every pass" "001-a,002-b,002-b elsewhere,003-c,003-c elsewhere,004-d,004-d elsewhere" \
-	"$(ran build 1)"
-rm tree/tests/integ/003-c.sh tree/tests/integ/004-d.sh
+printf '# passes: plain elsewhere san (why,\n# on two lines)\n# "$%s"\necho "ok 1 - e"\n' LINKSCOPE >tree/tests/integ/005-e.sh
+check_eq "# passes: plain, plain san, plain elsewhere san: the plain build" "001-a,002-b,003-c,004-d,005-e,005-e elsewhere" "$(ran build)"
+check_eq "# passes: plain san, build-san" "001-a,004-d,005-e" "$(ran build-san)"
+check_eq "# passes: check-full runs every pass" \
+	"001-a,002-b,002-b elsewhere,003-c,003-c elsewhere,004-d,004-d elsewhere,005-e,005-e elsewhere" "$(ran build 1)"
+rm tree/tests/integ/003-c.sh tree/tests/integ/004-d.sh tree/tests/integ/005-e.sh
 
 # bad_list DESC EXPECTED-CAUSE LINE: a list with LINE as its second line stops the run.
 bad_list() {

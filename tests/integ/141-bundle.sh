@@ -4,6 +4,8 @@
 # Hostile bundles are refused in one line naming the file, nothing written
 # outside a private temporary dir. An aarch64 link's bundle is explained
 # with its sysroot libraries absent from their paths (a mount namespace).
+# passes: plain elsewhere san (bundles read with the originals gone, their names made
+# absolute)
 . "$(dirname "$0")/lib.sh"
 
 REAL=$LK_BUILD/bin/linkscope	# the analyzer itself, where the JSON wrapper need not see

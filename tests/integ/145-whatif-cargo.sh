@@ -5,8 +5,9 @@
 # `linkscope whatif`, then the real `cargo build` of the edited tree. Every
 # prediction must equal the real outcome (or be "cannot tell" with its
 # reason), under rust-lld and, for the edits where the order matters, GNU ld.
-# passes: plain elsewhere (cargo builds are its cost; fuzz_whatif_sources reads
-# cargo's output under the sanitizers; make check-full runs it there too)
+# passes: plain (cargo builds are its cost: 90 s a pass; 172's elsewhere pass
+# holds whatif's RUSTFLAGS from another directory; fuzz_whatif_sources reads
+# cargo's output under the sanitizers; make check-full runs every pass)
 . "$(dirname "$0")/lib.sh"
 
 CARGO=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
