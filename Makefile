@@ -152,7 +152,7 @@ unit-build: $(UNIT_BIN) $(TOOL_BIN)
 # Fuzz targets (libFuzzer, clang): one per parser of untrusted input.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_RUNS ?= 20000
+FUZZ_RUNS ?= 10000
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
@@ -243,7 +243,7 @@ test: all unit-build
 	@tests/run.sh $(BUILD)
 
 # Choose by coverage the integration suites that make check runs under the
-# sanitizers: tests/san-suites.txt (tests/README.md). About half an hour.
+# sanitizers: tests/san-suites.txt (tests/README.md). About 15 minutes.
 san-suites:
 	@scripts/choose-san-suites.py
 

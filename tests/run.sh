@@ -133,7 +133,7 @@ for build in "$@"; do
 	for f in "$dir"/fuzz_*; do
 		[ -x "$f" ] || continue
 		fz=${f##*/fuzz_}
-		runs=${FUZZ_RUNS:-20000}
+		runs=${FUZZ_RUNS:-10000}
 		# The record target runs every analysis command on each input (about 10 ms
 		# under ASan): a tenth of the runs keeps make check short; make fuzz runs it long.
 		# The bundle target makes, unpacks and removes a private dir per input;
@@ -159,29 +159,30 @@ for build in "$@"; do
 		add "$b" "$b/integ/$(basename "$s" .sh) elsewhere" '^ok ' '^not ok ' \
 			env LK_BUILD="$dir" LK_ELSEWHERE=1 LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
+	# The difftests draw their cases in nineteen classes, one case of each in
+	# turn. make check takes three of each class in the plain build and one
+	# under the sanitizers (a third: sanitized sizes, also where
+	# scripts/choose-san-suites.py measures what build-san covers, with
+	# LK_SAN_SIZES=1); make check-full and make difftest run more.
+	san_sized=0
+	if [ "$full" != 1 ] && { [ "$b" = build-san ] || [ "${LK_SAN_SIZES:-0}" = 1 ]; }; then san_sized=1; fi
 	# The replay against the real ld on random scenarios, every class, two
-	# cases at a time. The same cases in every build: a quarter of them
-	# under the sanitizers left lines that only the others run (nine, in
-	# analyzer/explain/nearmiss.c, analyzer/replay/ and common/prune.c:
-	# scripts/choose-san-suites.py).
-	dn=${DIFFTEST_N:-100}
-	# Under the sanitizers a quarter of them outside check-full (nine lines
-	# of nearmiss.c, replay/ and prune.c then run only in the plain build).
-	[ "$b" = build-san ] && [ "$full" != 1 ] && dn=$((dn / 4))
+	# cases at a time. The same cases in every build.
+	dn=${DIFFTEST_N:-57}
+	[ "$san_sized" = 1 ] && dn=$((dn / 3))
 	early=1 add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 --jobs 2
 	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),
-	# a few cases of every class.
-	dn=${DIFFTEST_LINKERS_N:-32}
-	# Under the sanitizers a quarter of them outside check-full, as seed 1's.
-	[ "$b" = build-san ] && [ "$full" != 1 ] && dn=$((dn / 4))
-	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($dn cases, seed 2)" '^ok ' '^DISAGREE' \
-		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 2 \
+	# one case of every class (a quarter of them under the sanitizers).
+	ln=${DIFFTEST_LINKERS_N:-19}
+	[ "$san_sized" = 1 ] && ln=$((ln / 4))
+	early=1 add "$b" "$b/difftest --linkers bfd,lld,mold ($ln cases, seed 2)" '^ok ' '^DISAGREE' \
+		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$ln" 2 \
 		--jobs 2 --linkers bfd,lld,mold
 	# An aarch64 draw (issue #33 point 3g): the cross toolchain, one case of
 	# each class it draws, each linker's verdict; the plain build only.
 	an=${DIFFTEST_AARCH64_N:-14}
-	if [ "$b" = build ] && [ "$an" -gt 0 ]; then
+	if [ "$b" = build ] && [ "$san_sized" = 0 ] && [ "$an" -gt 0 ]; then
 		early=1 add "$b" "$b/difftest --arch aarch64 ($an cases, seed 3)" '^ok ' '^DISAGREE' \
 			env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$an" 3 \
 			--jobs 2 --linkers bfd,lld,mold --arch aarch64
@@ -190,14 +191,16 @@ for build in "$@"; do
 	# linked by the real GNU ld, lld and mold; a fixed seed, so that a run
 	# is the same whatever the day (make difftest-options: the whole table;
 	# DIFFTEST_OPTIONS_SEED=N another sample).
-	on=${DIFFTEST_OPTIONS_N:-60}
-	case $b in build-san) on=$((on / 3)) ;; esac
+	on=${DIFFTEST_OPTIONS_N:-40}
+	[ "$san_sized" = 1 ] && on=$((on / 3))
 	early=1 add "$b" "$b/difftest options ($on options)" '^ok ' '^not ok ' \
 		/usr/bin/python3 "$root/tests/difftest/options.py" "$dir" "$on" "${DIFFTEST_OPTIONS_SEED:-1}"
-	# The same cases with secret-looking words, each record analysed with and
-	# without redaction: the same analysis (issue #15).
-	early=1 add "$b" "$b/difftest --redaction ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
-		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 \
+	# The first of seed 1's cases with secret-looking words, each record
+	# analysed with and without redaction: the same analysis (issue #15).
+	rn=${DIFFTEST_REDACTION_N:-19}
+	[ "$san_sized" = 1 ] && rn=$((rn / 4))
+	early=1 add "$b" "$b/difftest --redaction ($rn cases, seed 1)" '^ok ' '^DISAGREE' \
+		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$rn" 1 \
 		--jobs 2 --redaction
 	# The verdict over the views of every link above: after they have all ended.
 	barrier=1 add "$b" "$b/view-check (the reused views against fresh ones)" '^ok ' '^not ok ' \

@@ -11,15 +11,16 @@
 write_main
 
 # A driver that writes to stderr, waits until the reader has gone, then
-# writes again every 10 ms for 5 s (the shim notices the reader's going a
-# moment later than the driver would: under load, more than one write
-# later), then would exit 3.
+# writes again every 10 ms for up to 5 s (the shim notices the reader's
+# going a moment later than the driver would: under load, more than one
+# write later), then would exit 3. With SIGPIPE ignored its first write
+# that fails (EPIPE) ends the writing: no 5 s wait for the outcome.
 cat >pipe-driver <<SH
 #!/bin/bash
 case \$1 in -'###' | -print-*) exit 0 ;; esac
 echo first >&2
 for _ in \$(seq 1 200); do [ -f "$T/reader-gone" ] && break; sleep 0.05; done
-for _ in \$(seq 1 500); do echo second >&2; sleep 0.01; done
+for _ in \$(seq 1 500); do echo second >&2 || break; sleep 0.01; done
 exit 3
 SH
 chmod +x pipe-driver

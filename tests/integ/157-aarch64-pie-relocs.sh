@@ -112,7 +112,7 @@ for c in "${cases[@]}"; do
 	for ld in bfd lld mold; do
 		total[$ld]=$((${total[$ld]:-0} + 1))
 		read -r b l m <<<"$want"
-		got=$(verdicts "$T/$name-$ld.json")
+		got=${replay_of[$ld]}	# case_of read it
 		[ "$got" = "bfd=$b lld=$l mold=$m" ] && agreed[$ld]=$((${agreed[$ld]:-0} + 1))
 	done
 	[ "$n_bad" = "$before" ] || echo "# $name: see above"
