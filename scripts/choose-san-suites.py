@@ -11,7 +11,7 @@ gcov says which lines of analyzer/, shim/ and common/ it ran. The sanitizer
 build always runs the unit tests and the difftests at their sanitized sizes
 (LK_SAN_SIZES=1); to those the candidates are added greedily, the most
 lines not yet covered per second of CPU first, while their CPU time in the
-coverage build stays within the budget (--budget, 150 s: make check in 15
+coverage build stays within the budget (--budget, 100 s: make check in 15
 minutes on two cores, issue #47); a suite that does not fit is passed over
 for the next. The lines the candidates cover that the chosen suites, the
 unit tests and the difftests leave out are counted in the list's header:
@@ -210,7 +210,7 @@ def write(data, chosen, n_plain, n_always, left, budget):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--budget", type=float, default=150.0,
+    ap.add_argument("--budget", type=float, default=100.0,
                     help="CPU seconds in the coverage build for the suites chosen")
     ap.add_argument("--data", help="coverage.json of an earlier run")
     ap.add_argument("--again", nargs="*", default=[], help="with --data: suites to run again")

@@ -160,16 +160,16 @@ for build in "$@"; do
 			env LK_BUILD="$dir" LK_ELSEWHERE=1 LINKSCOPE_VIEW_CHECK="$views" bash "$s"
 	done
 	# The difftests draw their cases in nineteen classes, one case of each in
-	# turn. make check takes three of each class in the plain build and one
-	# under the sanitizers (a third: sanitized sizes, also where
+	# turn. make check takes two of each class in the plain build and one
+	# under the sanitizers (a half: sanitized sizes, also where
 	# scripts/choose-san-suites.py measures what build-san covers, with
 	# LK_SAN_SIZES=1); make check-full and make difftest run more.
 	san_sized=0
 	if [ "$full" != 1 ] && { [ "$b" = build-san ] || [ "${LK_SAN_SIZES:-0}" = 1 ]; }; then san_sized=1; fi
 	# The replay against the real ld on random scenarios, every class, two
 	# cases at a time. The same cases in every build.
-	dn=${DIFFTEST_N:-57}
-	[ "$san_sized" = 1 ] && dn=$((dn / 3))
+	dn=${DIFFTEST_N:-38}
+	[ "$san_sized" = 1 ] && dn=$((dn / 2))
 	early=1 add "$b" "$b/difftest ($dn cases, seed 1)" '^ok ' '^DISAGREE' \
 		env LINKSCOPE_VIEW_CHECK="$views" /usr/bin/python3 "$root/tests/difftest/difftest.py" "$dir" "$dn" 1 --jobs 2
 	# Each linker's verdict against the real GNU ld, lld and mold (issue #19),
